@@ -1,0 +1,278 @@
+"""Interface languages: English (the source strings) and Simplified Chinese, switchable at run time.
+
+Every user-visible string of the window goes through :func:`tr`, written in English::
+
+    label.setText(tr("Side to move"))
+    status.showMessage(tr("Illegal move: {reason}").format(reason=reason))
+
+``tr`` returns the string in the current language (the English text itself when the table has no
+entry, so an untranslated string degrades to English, never to nothing). Widgets that stay on screen
+connect :func:`language_notifier`'s ``language_changed`` signal to a ``retranslate()`` method that
+sets their texts again; :func:`set_language` switches the language and emits that signal once.
+
+The table is a plain typed dictionary rather than Qt Linguist files: the strings are few, the table
+is checked by the tests (every ``tr("...")`` literal in the window's modules has an entry), and no
+build step is needed. Chinese text needs a CJK-capable font: the board view's font loader provides
+one on machines with none installed.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Final
+
+from PySide6.QtCore import QObject, Signal
+
+
+class Language(enum.Enum):
+    """A language of the interface; the value is its QLocale-style name, used in settings."""
+
+    ENGLISH = "en"
+    CHINESE = "zh_CN"
+
+    @classmethod
+    def from_name(cls, name: str) -> "Language":
+        """The language named ``name`` ('en', 'zh_CN'; 'zh' and 'zh-CN' accepted too)."""
+        normalised = name.strip().replace("-", "_")
+        for language in cls:
+            if language.value.lower() == normalised.lower():
+                return language
+        if normalised.lower().startswith("zh"):
+            return cls.CHINESE
+        if normalised.lower().startswith("en"):
+            return cls.ENGLISH
+        raise ValueError(f"unknown interface language {name!r}; known: {[lang.value for lang in cls]}")
+
+    @property
+    def native_name(self) -> str:
+        """The language's name in itself, for a language menu."""
+        return {Language.ENGLISH: "English", Language.CHINESE: "简体中文"}[self]
+
+
+#: Simplified Chinese for every English source string of the interface.
+CHINESE: Final[dict[str, str]] = {
+    # --- application, menus and actions -------------------------------------------------------
+    "xqdesk": "xqdesk 象棋",
+    "&File": "文件(&F)",
+    "&Edit": "编辑(&E)",
+    "&Game": "对局(&G)",
+    "&View": "视图(&V)",
+    "&Engines": "引擎(&E)",
+    "&Language": "语言(&L)",
+    "&Help": "帮助(&H)",
+    "New game": "新对局",
+    "New game from this position": "从此局面开始新对局",
+    "Open…": "打开…",
+    "Open match folder…": "打开比赛文件夹…",
+    "Save": "保存",
+    "Save as…": "另存为…",
+    "Recent files": "最近文件",
+    "Quit": "退出",
+    "Copy FEN": "复制 FEN",
+    "Paste FEN": "粘贴 FEN",
+    "Copy moves": "复制着法",
+    "Paste moves": "粘贴着法",
+    "Edit position…": "编辑局面…",
+    "Take back": "悔棋",
+    "Hint": "提示",
+    "Resign": "认输",
+    "Flip board": "翻转棋盘",
+    "Settings…": "设置…",
+    "Manage engines…": "管理引擎…",
+    "About xqdesk": "关于 xqdesk",
+    "Language": "语言",
+    # --- modes, seats and players --------------------------------------------------------------
+    "Mode": "模式",
+    "Person vs engine": "人机对弈",
+    "Engine vs engine": "引擎对弈",
+    "Person vs person": "双人对弈",
+    "Analysis": "分析",
+    "Replay": "复盘",
+    "Red": "红方",
+    "Black": "黑方",
+    "Person": "棋手",
+    "Engine": "引擎",
+    "Player": "棋手",
+    "Red to move": "红方走棋",
+    "Black to move": "黑方走棋",
+    "Delay between moves": "走子间隔",
+    # --- board, moves and game state ----------------------------------------------------------
+    "Moves": "着法",
+    "Move": "着法",
+    "Round": "回合",
+    "Notation": "记谱法",
+    "Chinese": "中文",
+    "WXF": "WXF",
+    "ICCS": "ICCS",
+    "UCI": "UCI",
+    "Result": "结果",
+    "Reason": "原因",
+    "Comment": "注释",
+    "Check": "将军",
+    "Illegal move: {reason}": "着法不合规则：{reason}",
+    "Game over: {text}": "对局结束：{text}",
+    "Red wins": "红胜",
+    "Black wins": "黑胜",
+    "Draw": "和棋",
+    "Red loses the game. Black wins!": "红方无子可走，黑胜！",
+    "Black loses the game. Red wins!": "黑方无子可走，红胜！",
+    "Red moves illegally, Black wins!": "红方走法违例，黑胜！",
+    "Black moves illegally, Red wins!": "黑方走法违例，红胜！",
+    "Red timeout, Black wins!": "红方超时，黑胜！",
+    "Black timeout, Red wins!": "黑方超时，红胜！",
+    "Both sides have not eaten in sixty rounds, draw!": "双方六十回合未吃子，和棋！",
+    "Red resigns, Black wins!": "红方认输，黑胜！",
+    "Black resigns, Red wins!": "黑方认输，红胜！",
+    # --- clocks ------------------------------------------------------------------------------
+    "Clock": "棋钟",
+    "Move time": "每步用时",
+    "Game time": "局时",
+    "{seconds} s": "{seconds} 秒",
+    # --- files --------------------------------------------------------------------------------
+    "Game": "对局",
+    "Games": "对局",
+    "Match": "比赛",
+    "Players": "对阵",
+    "Open a game": "打开棋谱",
+    "Save the game": "保存棋谱",
+    "Game records": "棋谱文件",
+    "All files": "所有文件",
+    "Could not open {path}: {reason}": "无法打开 {path}：{reason}",
+    "Could not save {path}: {reason}": "无法保存 {path}：{reason}",
+    # --- engine panel ------------------------------------------------------------------------
+    "Engines": "引擎",
+    "Engine log": "引擎日志",
+    "Depth": "深度",
+    "Score": "评分",
+    "Nodes": "节点数",
+    "NPS": "每秒节点",
+    "Time": "时间",
+    "Principal variation": "主要变例",
+    "Lines": "变例数",
+    "Start": "开始",
+    "Stop": "停止",
+    "Score from": "评分视角",
+    "Red's view": "红方视角",
+    "Mover's view": "走子方视角",
+    "(no engine)": "（无引擎）",
+    "Thinking…": "思考中…",
+    "Stopped": "已停止",
+    "Starting…": "启动中…",
+    "Ready": "就绪",
+    "Engine failed: {reason}": "引擎出错：{reason}",
+    "mate in {n}": "{n} 步杀",
+    "mated in {n}": "{n} 步被杀",
+    "Score graph": "评分曲线",
+    "Second engine": "第二引擎",
+    # --- engines dialog ----------------------------------------------------------------------
+    "Engines dialog": "引擎管理",
+    "Add course player…": "添加课程棋手…",
+    "Add UCI engine…": "添加 UCI 引擎…",
+    "Add built-in engine": "添加内置引擎",
+    "Remove": "删除",
+    "Name": "名称",
+    "Kind": "类型",
+    "Path": "路径",
+    "Level": "等级",
+    "Options": "选项",
+    "Value": "值",
+    "Course player": "课程棋手",
+    "UCI engine": "UCI 引擎",
+    "Built-in engine": "内置引擎",
+    "Choose a course player file or folder": "选择课程棋手文件或文件夹",
+    "Choose a UCI engine executable": "选择 UCI 引擎可执行文件",
+    "Python files": "Python 文件",
+    "Reading the engine's options…": "正在读取引擎选项…",
+    "Could not start {path}: {reason}": "无法启动 {path}：{reason}",
+    "OK": "确定",
+    "Cancel": "取消",
+    "Close": "关闭",
+    # --- position editor ---------------------------------------------------------------------
+    "Position editor": "局面编辑",
+    "Side to move": "走子方",
+    "Clear board": "清空棋盘",
+    "Start position": "初始局面",
+    "Eraser": "橡皮擦",
+    "Load FEN": "载入 FEN",
+    "The position is valid.": "局面合法。",
+    "Start game": "开始对局",
+    "Invalid FEN: {reason}": "FEN 无效：{reason}",
+    "King": "帅/将",
+    "Advisor": "仕/士",
+    "Elephant": "相/象",
+    "Horse": "马",
+    "Chariot": "车",
+    "Cannon": "炮",
+    "Pawn": "兵/卒",
+    # --- position problems (xqdesk.position_check) ---------------------------------------------
+    "{side} has no king": "{side}没有帅（将）",
+    "{side} has {count} kings": "{side}有 {count} 个帅（将）",
+    "{side} has {count} {piece}s, at most {limit} allowed": "{side}有 {count} 个{piece}，最多 {limit} 个",
+    "{side} has {count} pieces, at most 16 allowed": "{side}有 {count} 个棋子，最多 16 个",
+    "{side} {piece} on {square} is outside its palace": "{side}{piece}在 {square}，不在九宫内",
+    "{side} advisor on {square} is off the palace diagonals": "{side}仕（士）在 {square}，不在九宫斜线上",
+    "{side} elephant on {square} is not on an elephant point": "{side}相（象）在 {square}，不在相（象）位上",
+    "{side} pawn on {square} is behind its start": "{side}兵（卒）在 {square}，位于起始位置之后",
+    "the two kings face each other on file {file}": "双方将帅在 {file} 线照面",
+    "{side} is in check but it is {mover}'s move": "{side}被将军，但轮到{mover}走棋",
+    # --- settings ----------------------------------------------------------------------------
+    "Settings": "设置",
+    "Show coordinates": "显示坐标",
+    "Show engine arrows": "显示引擎箭头",
+    "Sound": "声音",
+    "Analysis lines": "分析变例数",
+    "Engine move time": "引擎每步用时",
+}
+
+_TABLES: Final[dict[Language, dict[str, str]]] = {Language.CHINESE: CHINESE}
+
+
+class LanguageNotifier(QObject):
+    """Announces a change of interface language to every widget that shows text."""
+
+    language_changed = Signal(str)  # the new Language's value, e.g. "zh_CN"
+
+
+_current: Language = Language.ENGLISH
+_notifier: LanguageNotifier | None = None
+
+
+def language_notifier() -> LanguageNotifier:
+    """The one notifier of the application (created on first use, in the GUI thread)."""
+    global _notifier
+    if _notifier is None:
+        _notifier = LanguageNotifier()
+    return _notifier
+
+
+def current_language() -> Language:
+    """The language :func:`tr` translates into."""
+    return _current
+
+
+def set_language(language: Language | str) -> None:
+    """Switch the interface language; emits ``language_changed`` when it actually changes."""
+    global _current
+    chosen = language if isinstance(language, Language) else Language.from_name(language)
+    if chosen is _current:
+        return
+    _current = chosen
+    language_notifier().language_changed.emit(chosen.value)
+
+
+def translate(text: str, language: Language) -> str:
+    """``text`` (an English source string) in ``language``; the text itself when untranslated."""
+    table = _TABLES.get(language)
+    if table is None:
+        return text
+    return table.get(text, text)
+
+
+def tr(text: str) -> str:
+    """``text`` (an English source string) in the current interface language."""
+    return translate(text, _current)
+
+
+def has_translation(text: str, language: Language = Language.CHINESE) -> bool:
+    """Whether the table of ``language`` has an entry for ``text`` (English always has)."""
+    table = _TABLES.get(language)
+    return table is None or text in table
