@@ -1,0 +1,83 @@
+"""The typed settings object round-trips through QSettings and survives a damaged store."""
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+
+import pytest
+
+from xqdesk.ui.settings import (
+    EngineKind,
+    EngineProfile,
+    ScoreView,
+    Settings,
+    load_settings,
+    open_store,
+    save_settings,
+)
+
+
+def test_settings_round_trip_through_an_ini_store(tmp_path):
+    path = str(tmp_path / "xqdesk.ini")
+    engines = (
+        EngineProfile("Fairy", EngineKind.UCI, "/usr/games/fairy-stockfish", options=(("Threads", "1"),)),
+        EngineProfile("小强", EngineKind.PLAYER, "/players/player_3"),
+        EngineProfile("Built-in 2", EngineKind.BUILTIN, level=2),
+    )
+    chosen = Settings(
+        language="zh_CN",
+        notation="wxf",
+        score_view=ScoreView.MOVER,
+        flip_board=True,
+        move_time=3.5,
+        analysis_lines=3,
+        engines=engines,
+        analysis_engines=("Fairy", "小强"),
+        window_geometry=b"\x01\x02\xff",
+    ).with_recent_file("a.pgn").with_recent_file("b.xqf").with_recent_file("a.pgn")
+    save_settings(chosen, open_store(path))
+    loaded = load_settings(open_store(path))
+    assert loaded == chosen
+    assert loaded.recent_files == ("a.pgn", "b.xqf")
+    assert loaded.engine_named("小强").kind is EngineKind.PLAYER
+
+
+def test_an_empty_store_gives_the_defaults(tmp_path):
+    assert load_settings(open_store(str(tmp_path / "none.ini"))) == Settings()
+
+
+def test_damaged_values_fall_back_to_their_defaults(tmp_path):
+    path = str(tmp_path / "bad.ini")
+    store = open_store(path)
+    save_settings(replace(Settings(), move_time=2.0), store)
+    store.setValue("score_view", "sideways")
+    store.setValue("analysis_lines", "many")
+    store.setValue("engines", "[\"not json of a profile\"]")
+    store.setValue("flip_board", "perhaps")
+    store.sync()
+    loaded = load_settings(open_store(path))
+    assert loaded.move_time == 2.0
+    assert loaded.score_view is ScoreView.RED
+    assert loaded.analysis_lines == 1
+    assert loaded.engines == ()
+    assert loaded.flip_board is False
+
+
+def test_engine_profiles_know_their_command_line():
+    assert EngineProfile("F", EngineKind.UCI, "/bin/engine").command() == ("/bin/engine",)
+    player = EngineProfile("P", EngineKind.PLAYER, "/p/player_1.py").command()
+    assert player == (sys.executable, "-m", "xqdesk.engines.host", "player", "/p/player_1.py")
+    builtin = EngineProfile("B", EngineKind.BUILTIN, level=4).command()
+    assert builtin[:4] == (sys.executable, "-m", "xqdesk.engines.host", "builtin")
+    assert "4" in builtin
+
+
+def test_bad_profiles_and_names_are_refused_with_the_input():
+    with pytest.raises(ValueError, match="'   '"):
+        EngineProfile("   ", EngineKind.BUILTIN)
+    with pytest.raises(ValueError, match="'X'"):
+        EngineProfile("X", EngineKind.UCI)
+    with pytest.raises(ValueError, match="'nobody'"):
+        Settings().engine_named("nobody")
+    with pytest.raises(ValueError, match="not an engine profile"):
+        EngineProfile.from_json("{}")
