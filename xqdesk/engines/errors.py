@@ -1,0 +1,30 @@
+"""Errors raised while starting, talking to or supervising an engine process.
+
+All are :class:`xqdesk.errors.XqdeskError` (hence ``ValueError``) subclasses, so callers that
+handle bad input handle a bad engine the same way.
+"""
+from __future__ import annotations
+
+from xqdesk.errors import XqdeskError
+
+
+class EngineError(XqdeskError):
+    """Something went wrong with an engine."""
+
+
+class EngineStartError(EngineError):
+    """The engine could not be started: missing file, not executable, failed handshake, not a
+    Xiangqi engine, a course player that does not load."""
+
+
+class EngineProtocolError(EngineError):
+    """The engine wrote something the UCI protocol does not allow where it was written."""
+
+
+class EngineCrashedError(EngineError):
+    """The engine process ended (crash, ``sys.exit``, killed by the memory cap …) while it was
+    expected to answer."""
+
+
+class EngineTimeoutError(EngineError):
+    """The engine did not answer in time; the process has been killed."""

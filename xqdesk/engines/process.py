@@ -1,0 +1,185 @@
+"""A child process that talks in lines over stdin/stdout, and that can always be killed.
+
+Every engine runs in one of these. Guarantees: the child is the leader of its own process group
+(so anything it forks dies with it), its address space is capped (``RLIMIT_AS``) when a memory
+limit is given, and it is killed when the owner kills it, when the object is collected, and at
+interpreter exit. Reading never blocks past a deadline: a thread pumps stdout into a queue.
+"""
+from __future__ import annotations
+
+import atexit
+import collections
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from typing import Mapping, Optional, Sequence
+
+from xqdesk.engines.errors import EngineStartError
+
+DEFAULT_MEMORY_LIMIT_MB = 2048
+"""Default address-space cap per engine process, in MiB (configurable per engine)."""
+
+_STDERR_TAIL_LINES = 40
+_EOF = None
+
+_live_groups: set[int] = set()
+_live_lock = threading.Lock()
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL the process group led by ``pid``, once (a group already killed is left alone, so a
+    reused pid is never hit)."""
+    with _live_lock:
+        if pid not in _live_groups:
+            return
+        _live_groups.discard(pid)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _kill_all_at_exit() -> None:
+    with _live_lock:
+        groups = list(_live_groups)
+    for pid in groups:
+        _kill_group(pid)
+
+
+atexit.register(_kill_all_at_exit)
+
+
+def live_process_groups() -> set[int]:
+    """The process groups started here and not yet killed or reaped (tests use it to find leaks)."""
+    with _live_lock:
+        return set(_live_groups)
+
+
+def _limit_memory(limit_bytes: Optional[int]) -> None:
+    """Runs in the child before exec: cap its address space."""
+    if limit_bytes is not None:
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+
+
+class LineProcess:
+    """A child process spoken to in lines. ``read_line`` waits at most until a deadline."""
+
+    def __init__(self, command: Sequence[str], *, cwd: Optional[str] = None,
+                 env: Optional[Mapping[str, str]] = None,
+                 memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB) -> None:
+        if not command:
+            raise EngineStartError("an engine command cannot be empty")
+        self.command = list(command)
+        limit = None if memory_limit_mb is None else int(memory_limit_mb) * 1024 * 1024
+        try:
+            self._popen = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=cwd, env=None if env is None else dict(env), start_new_session=True,
+                preexec_fn=lambda: _limit_memory(limit))
+        except OSError as error:
+            raise EngineStartError(f"cannot start engine {self.command!r}: {error.strerror or error}") from None
+        self.pid = self._popen.pid
+        with _live_lock:
+            _live_groups.add(self.pid)
+        self._finalizer = weakref.finalize(self, _kill_group, self.pid)
+        self._lines: queue.Queue[Optional[str]] = queue.Queue()
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=_STDERR_TAIL_LINES)
+        self._write_lock = threading.Lock()
+        self._eof = False
+        threading.Thread(target=self._pump_stdout, name=f"engine-{self.pid}-stdout", daemon=True).start()
+        threading.Thread(target=self._pump_stderr, name=f"engine-{self.pid}-stderr", daemon=True).start()
+
+    def _pump_stdout(self) -> None:
+        stream = self._popen.stdout
+        if stream is not None:
+            for raw in iter(stream.readline, b""):
+                self._lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+            stream.close()
+        self._lines.put(_EOF)
+
+    def _pump_stderr(self) -> None:
+        stream = self._popen.stderr
+        if stream is not None:
+            for raw in iter(stream.readline, b""):
+                self._stderr_tail.append(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+            stream.close()
+
+    def send(self, line: str) -> bool:
+        """Write one line; False when the process no longer reads (it has died)."""
+        with self._write_lock:
+            stdin = self._popen.stdin
+            if stdin is None:
+                return False
+            try:
+                stdin.write((line + "\n").encode("utf-8"))
+                stdin.flush()
+                return True
+            except (BrokenPipeError, OSError, ValueError):
+                return False
+
+    def read_line(self, timeout: Optional[float]) -> Optional[str]:
+        """The next line, or None at end of output (the process ended or closed stdout).
+
+        Raises :class:`TimeoutError` when no line came within ``timeout`` seconds.
+        """
+        if self._eof:
+            return None
+        try:
+            line = self._lines.get(timeout=None if timeout is None else max(0.0, timeout))
+        except queue.Empty:
+            raise TimeoutError(f"no output from {self.command!r} within {timeout:.2f} s") from None
+        if line is _EOF:
+            self._eof = True
+        return line
+
+    @property
+    def returncode(self) -> Optional[int]:
+        """The exit status once the process has ended (negative: killed by that signal)."""
+        return self._popen.poll()
+
+    def is_alive(self) -> bool:
+        return self._popen.poll() is None
+
+    def stderr_tail(self) -> str:
+        """The last lines the process wrote to stderr (for error messages)."""
+        return "\n".join(self._stderr_tail)
+
+    def wait(self, timeout: float) -> Optional[int]:
+        """Wait for the process to end; its exit status, or None if it is still running."""
+        try:
+            return self._popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill(self) -> None:
+        """Kill the process and its whole group now, and reap it."""
+        _kill_group(self.pid)
+        self._finalizer.detach()
+        try:
+            self._popen.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        with self._write_lock:
+            try:
+                if self._popen.stdin is not None:
+                    self._popen.stdin.close()
+            except OSError:
+                pass
+
+    def close(self, grace: float = 1.0) -> None:
+        """Close stdin, give the process ``grace`` seconds to exit on its own, then kill it."""
+        with self._write_lock:
+            try:
+                if self._popen.stdin is not None:
+                    self._popen.stdin.close()
+            except OSError:
+                pass
+        deadline = time.monotonic() + grace
+        while self.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.kill()

@@ -1,0 +1,275 @@
+"""The UCI protocol as pure functions over lines of text.
+
+Two dialects of Xiangqi UCI exist in the wild and differ only in how ranks are numbered in moves:
+Pikafish (and xqdesk's own host) write ICCS squares with ranks 0–9 (``h2e2``), Fairy-Stockfish with
+``UCI_Variant xiangqi`` writes ranks 1–10 (``h3e3``, ``a10a9``). FEN is the same for both.
+Everything an engine writes is untrusted: parsers raise :class:`EngineProtocolError` with the line.
+"""
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from xqdesk.engines.errors import EngineProtocolError
+from xqdesk.engines.search_types import Score, SearchInfo, SearchLimits
+from xqdesk.move import Move
+from xqdesk.squares import FILE_NAMES, RANKS, square, square_file, square_rank
+
+
+class UciDialect(enum.Enum):
+    """How an engine numbers ranks in its move text."""
+
+    PIKAFISH = "pikafish"  # ranks 0..9 (ICCS), as xqdesk itself
+    FAIRY = "fairy"  # ranks 1..10, Fairy-Stockfish with UCI_Variant xiangqi
+
+    @property
+    def rank_offset(self) -> int:
+        return 1 if self is UciDialect.FAIRY else 0
+
+
+NULL_MOVES = ("0000", "(none)", "none", "null")
+"""Texts engines use for "no move" after ``bestmove``."""
+
+_MOVE_PATTERN = re.compile(r"^([a-i])(\d{1,2})([a-i])(\d{1,2})$")
+
+
+def format_move(move: Move, dialect: UciDialect) -> str:
+    """The move as ``dialect`` writes it (``h2e2`` for Pikafish, ``h3e3`` for Fairy-Stockfish)."""
+    offset = dialect.rank_offset
+    return "".join(FILE_NAMES[square_file(sq)] + str(square_rank(sq) + offset)
+                   for sq in (move.from_square, move.to_square))
+
+
+def parse_move(text: str, dialect: UciDialect) -> Move:
+    """The move an engine wrote in ``dialect``; raises EngineProtocolError on anything else."""
+    match = _MOVE_PATTERN.match(text.strip().lower())
+    if match is None:
+        raise EngineProtocolError(f"not a move: {text!r} (expected like 'h2e2')")
+    offset = dialect.rank_offset
+    from_rank, to_rank = int(match.group(2)) - offset, int(match.group(4)) - offset
+    if not (0 <= from_rank < RANKS and 0 <= to_rank < RANKS):
+        raise EngineProtocolError(
+            f"move {text!r} has a rank outside {offset}..{RANKS - 1 + offset} ({dialect.value} dialect)")
+    return Move(square(FILE_NAMES.index(match.group(1)), from_rank),
+                square(FILE_NAMES.index(match.group(3)), to_rank))
+
+
+def format_position(fen: str, moves: Sequence[Move], dialect: UciDialect) -> str:
+    """``position fen <fen> [moves …]``: the game's start position and every move since."""
+    line = f"position fen {fen}"
+    if moves:
+        line += " moves " + " ".join(format_move(move, dialect) for move in moves)
+    return line
+
+
+def format_go(limits: SearchLimits, dialect: UciDialect) -> str:
+    """The ``go`` command for ``limits`` (``searchmoves`` last, as it takes the rest of the line).
+
+    ``multipv`` is not part of ``go``; set the engine's ``MultiPV`` option instead.
+    """
+    parts = ["go"]
+    if limits.infinite:
+        parts.append("infinite")
+    if limits.movetime is not None:
+        parts.append(f"movetime {max(1, round(limits.movetime * 1000))}")
+    if limits.depth is not None:
+        parts.append(f"depth {limits.depth}")
+    if limits.nodes is not None:
+        parts.append(f"nodes {limits.nodes}")
+    if limits.searchmoves:
+        parts.append("searchmoves " + " ".join(format_move(move, dialect) for move in limits.searchmoves))
+    return " ".join(parts)
+
+
+def format_setoption(name: str, value: Optional[str] = None) -> str:
+    """``setoption name <name> [value <value>]`` (no value for buttons)."""
+    if "\n" in name or (value is not None and "\n" in value):
+        raise ValueError(f"an option name or value cannot hold a newline: {name!r}={value!r}")
+    return f"setoption name {name}" + ("" if value is None else f" value {value}")
+
+
+def parse_id(line: str) -> tuple[str, str]:
+    """``id name Pikafish 2024`` -> ``("name", "Pikafish 2024")``."""
+    tokens = line.split(None, 2)
+    if len(tokens) < 3 or tokens[0] != "id":
+        raise EngineProtocolError(f"not an id line: {line!r}")
+    return tokens[1], tokens[2].strip()
+
+
+@dataclass(frozen=True)
+class UciOption:
+    """One ``option`` line: ``type`` is check, spin, combo, button or string."""
+
+    name: str
+    type: str
+    default: Optional[str] = None
+    min: Optional[int] = None
+    max: Optional[int] = None
+    choices: tuple[str, ...] = ()
+
+    def validate(self, value: str) -> str:
+        """The value as it will be sent; raises ValueError when the engine would not accept it."""
+        if self.type == "check":
+            lowered = value.strip().lower()
+            if lowered not in ("true", "false"):
+                raise ValueError(f"option {self.name!r} takes true or false, got {value!r}")
+            return lowered
+        if self.type == "spin":
+            try:
+                number = int(value)
+            except ValueError:
+                raise ValueError(f"option {self.name!r} takes an integer, got {value!r}") from None
+            if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
+                raise ValueError(f"option {self.name!r} takes {self.min}..{self.max}, got {value!r}")
+            return str(number)
+        if self.type == "combo":
+            for choice in self.choices:
+                if choice.lower() == value.strip().lower():
+                    return choice
+            raise ValueError(f"option {self.name!r} takes one of {list(self.choices)!r}, got {value!r}")
+        return value
+
+
+_OPTION_KEYWORDS = ("name", "type", "default", "min", "max", "var")
+
+
+def parse_option(line: str) -> UciOption:
+    """Parse ``option name Hash type spin default 16 min 1 max 33554432`` (names may hold spaces)."""
+    tokens = line.split()
+    if not tokens or tokens[0] != "option":
+        raise EngineProtocolError(f"not an option line: {line!r}")
+    fields: dict[str, list[str]] = {}
+    choices: list[str] = []
+    current: Optional[str] = None
+    words: list[str] = []
+
+    def close() -> None:
+        if current == "var":
+            choices.append(" ".join(words))
+        elif current is not None:
+            fields[current] = list(words)
+
+    for token in tokens[1:]:
+        # A keyword inside the name (e.g. "Clear Hash type button" is fine) only ends the name
+        # when it is the next field's keyword; "name" itself never reappears.
+        if token in _OPTION_KEYWORDS and not (current == "name" and token == "name"):
+            close()
+            current, words = token, []
+        else:
+            words.append(token)
+    close()
+    if "name" not in fields or not fields["name"] or "type" not in fields or not fields["type"]:
+        raise EngineProtocolError(f"option line without a name or a type: {line!r}")
+
+    def number(key: str) -> Optional[int]:
+        if key not in fields:
+            return None
+        try:
+            return int(" ".join(fields[key]))
+        except ValueError:
+            raise EngineProtocolError(f"option {key} is not an integer in {line!r}") from None
+
+    default = " ".join(fields["default"]) if "default" in fields else None
+    if default == "<empty>":
+        default = ""
+    return UciOption(name=" ".join(fields["name"]), type=fields["type"][0].lower(), default=default,
+                     min=number("min"), max=number("max"), choices=tuple(choices))
+
+
+_INFO_INT_FIELDS = {"depth": "depth", "seldepth": "seldepth", "nodes": "nodes", "nps": "nps",
+                    "time": "time_ms", "multipv": "multipv"}
+
+
+def parse_info(line: str, dialect: UciDialect) -> SearchInfo:
+    """Parse an ``info`` line. Unknown fields are skipped; a PV is cut at its first bad move."""
+    tokens = line.split()
+    if not tokens or tokens[0] != "info":
+        raise EngineProtocolError(f"not an info line: {line!r}")
+    values: dict[str, object] = {}
+    index = 1
+    try:
+        while index < len(tokens):
+            key = tokens[index]
+            if key == "string":
+                values["string"] = line.split("string", 1)[1].strip()
+                break
+            if key in _INFO_INT_FIELDS:
+                values[_INFO_INT_FIELDS[key]] = int(tokens[index + 1])
+                index += 2
+            elif key == "score":
+                kind, amount = tokens[index + 1], int(tokens[index + 2])
+                if kind == "cp":
+                    values["score"] = Score(cp=amount)
+                elif kind == "mate":
+                    values["score"] = Score(mate=amount)
+                else:
+                    raise EngineProtocolError(f"unknown score kind {kind!r} in {line!r}")
+                index += 3
+                while index < len(tokens) and tokens[index] in ("lowerbound", "upperbound"):
+                    index += 1
+            elif key == "pv":
+                pv = []
+                for text in tokens[index + 1:]:
+                    try:
+                        pv.append(parse_move(text, dialect))
+                    except EngineProtocolError:
+                        break
+                values["pv"] = tuple(pv)
+                break
+            else:
+                index += 1
+    except (IndexError, ValueError) as error:
+        if isinstance(error, EngineProtocolError):
+            raise
+        raise EngineProtocolError(f"malformed info line {line!r}: {error}") from None
+    return SearchInfo(**values)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class BestMove:
+    """A ``bestmove`` reply: ``move`` is None for a null move (``0000``, ``(none)``).
+
+    ``text`` is what the engine wrote after ``bestmove``, for error messages.
+    """
+
+    move: Optional[Move]
+    text: str
+    ponder: Optional[Move] = None
+
+
+def parse_bestmove(line: str, dialect: UciDialect) -> BestMove:
+    """Parse ``bestmove h2e2 [ponder h9g7]``; raises EngineProtocolError on a malformed move."""
+    tokens = line.split()
+    if not tokens or tokens[0] != "bestmove":
+        raise EngineProtocolError(f"not a bestmove line: {line!r}")
+    if len(tokens) < 2:
+        return BestMove(None, "")
+    text = tokens[1]
+    if text.lower() in NULL_MOVES:
+        return BestMove(None, text)
+    move = parse_move(text, dialect)
+    ponder = None
+    if len(tokens) >= 4 and tokens[2] == "ponder":
+        try:
+            ponder = parse_move(tokens[3], dialect)
+        except EngineProtocolError:
+            ponder = None
+    return BestMove(move, text, ponder)
+
+
+def detect_dialect(options: Sequence[UciOption]) -> Optional[UciDialect]:
+    """FAIRY when the engine offers ``UCI_Variant`` with ``xiangqi``, PIKAFISH when it has no
+    variant option, None when it has variants but not Xiangqi (so it cannot play Xiangqi)."""
+    for option in options:
+        if option.name.lower() == "uci_variant":
+            if any(choice.lower() == "xiangqi" for choice in option.choices):
+                return UciDialect.FAIRY
+            return None
+    return UciDialect.PIKAFISH
+
+
+__all__ = ["UciDialect", "UciOption", "BestMove", "NULL_MOVES", "format_move", "parse_move",
+           "format_position", "format_go", "format_setoption", "parse_id", "parse_option",
+           "parse_info", "parse_bestmove", "detect_dialect"]
