@@ -69,9 +69,8 @@ def parse_fen(text: str) -> FenFields:
             except ValueError:
                 raise InvalidFenError(
                     f"FEN {text!r}: unknown piece letter {ch!r} in rank {rank} ({rank_text!r})") from None
-            if file >= FILES:
-                break
-            codes[square(file, rank)] = piece.code
+            if file < FILES:
+                codes[square(file, rank)] = piece.code
             file += 1
         if file != FILES:
             raise InvalidFenError(

@@ -1,0 +1,6 @@
+"""``python -m xqdesk COMMAND …``."""
+import sys
+
+from xqdesk.cli import main
+
+sys.exit(main())

@@ -1,0 +1,43 @@
+"""The ``xqdesk`` command line: ``python -m xqdesk COMMAND …``.
+
+Each command lives in its own module ``xqdesk.cli.<name>`` with ``add_arguments(parser)`` and
+``run(args) -> int``; modules are imported only when their command runs, so start-up stays quick.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Optional, Sequence
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "perft": ("xqdesk.cli.perft", "count the leaves of the legal move tree (move generator check)"),
+}
+"""name -> (module, one-line help)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="xqdesk", description="Xiangqi: play, analyse and replay.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        commands.add_parser(name, help=help_text, description=help_text)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run one command and return its exit code."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args_list or args_list[0] not in COMMANDS:
+        parser.parse_args(args_list)  # prints usage or an error for unknown commands
+        parser.print_help()
+        return 2
+    name = args_list[0]
+    module = importlib.import_module(COMMANDS[name][0])
+    sub = argparse.ArgumentParser(prog=f"xqdesk {name}", description=COMMANDS[name][1])
+    module.add_arguments(sub)
+    args = sub.parse_args(args_list[1:])
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
