@@ -1,0 +1,1 @@
+"""The built-in engine: a compiled alpha-beta searcher with Xiangqi knowledge."""
