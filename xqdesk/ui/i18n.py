@@ -22,6 +22,8 @@ from typing import Final
 
 from PySide6.QtCore import QObject, Signal
 
+from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
+
 
 class Language(enum.Enum):
     """A language of the interface; the value is its QLocale-style name, used in settings."""

@@ -1,0 +1,107 @@
+"""The engine worker: searches in its own thread, stale replies dropped, stop, throttled progress.
+
+These run the real Fairy-Stockfish process (short movetimes) behind a real QThread.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from xqdesk.engines.process import live_process_groups
+from xqdesk.engines.search_types import SearchLimits
+from xqdesk.fen import STARTING_FEN
+from xqdesk.move import Move
+from xqdesk.ui.engine_worker import EngineWorker, running_workers
+from xqdesk.ui.settings import EngineKind, EngineProfile
+
+FAIRY = "/usr/games/fairy-stockfish"
+needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
+FAIRY_PROFILE = EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY, options=(("Hash", "16"),))
+
+
+@pytest.fixture
+def worker(qtbot):
+    engine = EngineWorker(FAIRY_PROFILE)
+    with qtbot.waitSignal(engine.engine_ready, timeout=10000):
+        engine.start()
+    yield engine
+    engine.shutdown()
+    assert not engine.is_running()
+
+
+@needs_fairy
+def test_a_search_reports_progress_and_a_move(qtbot, worker):
+    assert worker.description is not None and "Fairy" in worker.description.name
+    progress = []
+    worker.progress.connect(progress.append)
+    with qtbot.waitSignal(worker.best_move, timeout=5000) as blocker:
+        request_id = worker.search(STARTING_FEN, [Move.from_iccs("h2e2")], SearchLimits(movetime=0.3))
+    reply_id, result = blocker.args
+    assert reply_id == request_id
+    assert result.move is not None
+    assert progress and all(p.request_id == request_id for p in progress)
+    assert progress[-1].rows[0].pv and progress[-1].rows[0].pv[0] == result.move
+    assert worker.current_request is None
+
+
+@needs_fairy
+def test_a_cancelled_search_drops_its_late_reply(qtbot, worker):
+    """A takeback during the engine's thought: the reply to the old position never comes out."""
+    moves = []
+    worker.best_move.connect(lambda request_id, result: moves.append(request_id))
+    with qtbot.waitSignal(worker.progress, timeout=5000):
+        stale = worker.search(STARTING_FEN, [], SearchLimits(movetime=5.0))
+    with qtbot.waitSignal(worker.reply_dropped, timeout=3000) as dropped:
+        worker.cancel()
+    assert dropped.args == [stale]
+    assert moves == []
+    with qtbot.waitSignal(worker.best_move, timeout=5000) as blocker:
+        fresh = worker.search(STARTING_FEN, [Move.from_iccs("b2e2")], SearchLimits(movetime=0.2))
+    assert blocker.args[0] == fresh and moves == [fresh]
+
+
+@needs_fairy
+def test_a_new_search_replaces_the_one_running(qtbot, worker):
+    dropped, answered = [], []
+    worker.reply_dropped.connect(dropped.append)
+    worker.best_move.connect(lambda request_id, result: answered.append(request_id))
+    with qtbot.waitSignal(worker.progress, timeout=5000):
+        first = worker.search(STARTING_FEN, [], SearchLimits(infinite=True))
+    with qtbot.waitSignal(worker.best_move, timeout=5000):
+        second = worker.search(STARTING_FEN, [Move.from_iccs("h2e2")], SearchLimits(depth=3))
+    qtbot.waitUntil(lambda: dropped == [first], timeout=3000)
+    assert answered == [second]
+
+
+@needs_fairy
+def test_stop_ends_an_infinite_search_with_its_best_move(qtbot, worker):
+    with qtbot.waitSignal(worker.progress, timeout=5000):
+        request_id = worker.search(STARTING_FEN, [], SearchLimits(infinite=True))
+    with qtbot.waitSignal(worker.best_move, timeout=3000) as blocker:
+        worker.stop()
+    assert blocker.args[0] == request_id and blocker.args[1].move is not None
+
+
+@needs_fairy
+def test_multipv_rows_arrive_together_and_progress_is_throttled(qtbot, worker):
+    progress = []
+    worker.progress.connect(progress.append)
+    with qtbot.waitSignal(worker.best_move, timeout=5000):
+        worker.search(STARTING_FEN, [], SearchLimits(movetime=1.0, multipv=3))
+    assert len(progress[-1].rows) == 3
+    assert [row.multipv for row in progress[-1].rows] == [1, 2, 3]
+    first_moves = {row.pv[0] for row in progress[-1].rows}
+    assert len(first_moves) == 3
+    assert len(progress) <= 14  # about ten a second, plus the final flush
+
+
+def test_an_engine_that_cannot_start_fails_with_the_reason(qtbot, tmp_path):
+    missing = str(tmp_path / "no-such-engine")
+    engine = EngineWorker(EngineProfile("ghost", EngineKind.UCI, missing))
+    with qtbot.waitSignal(engine.engine_failed, timeout=5000) as blocker:
+        engine.start()
+    assert "no-such-engine" in blocker.args[0]
+    engine.shutdown()
+    assert engine.has_failed()
+    assert running_workers() == [] and live_process_groups() == set()

@@ -1,0 +1,342 @@
+"""One engine seat of the window: a UCI engine process driven from its own ``QThread``.
+
+All blocking I/O (starting the process, the handshake, reading a search's output) happens in the
+worker's thread; the GUI thread only queues requests and reads signals, so the window never waits
+on an engine. The contract:
+
+* :meth:`EngineWorker.search` queues an immutable :class:`SearchRequest` and returns its id. A new
+  search first cancels the one before it.
+* Replies carry their request id. The worker forwards only replies to the *current* request;
+  replies to a cancelled one (after a takeback, a new game, a new position) are dropped and
+  announced by ``reply_dropped`` — so a late best move can never be played into the wrong position.
+* :meth:`stop` (finish now and report the best move) and :meth:`cancel` (finish now, drop the reply)
+  set the request's ``threading.Event`` directly from the GUI thread and write ``stop`` to the
+  engine; nothing waits for the worker's thread to get round to a queued slot.
+* Search progress is throttled to at most :data:`PROGRESS_INTERVAL` updates per second: the worker
+  keeps the newest info of every MultiPV row and sends them together.
+* :meth:`shutdown` quits the engine and joins the thread; an engine that does not go is killed.
+"""
+from __future__ import annotations
+
+import itertools
+import queue
+import threading
+import time
+import weakref
+from dataclasses import dataclass, replace
+from typing import Optional, Sequence
+
+from PySide6.QtCore import QObject, QThread, Signal
+
+from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
+
+from xqdesk.engines.errors import EngineError
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.uci import UciOption, format_go, format_position
+from xqdesk.engines.uci_engine import SearchResult, UciEngine
+from xqdesk.move import Move
+from xqdesk.ui.settings import EngineProfile
+
+PROGRESS_INTERVAL = 0.1
+"""Seconds between two progress signals of one engine (about 10 per second)."""
+
+SHUTDOWN_GRACE = 2.0
+"""Seconds :meth:`EngineWorker.shutdown` waits for the thread before killing the engine."""
+
+
+@dataclass(frozen=True)
+class EngineDescription:
+    """What a started engine said about itself: its name, author and declared options."""
+
+    name: str
+    author: str
+    options: tuple[UciOption, ...]
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """One search to run: the game's start FEN, the moves since, the limits, and its id."""
+
+    request_id: int
+    start_fen: str
+    moves: tuple[Move, ...]
+    limits: SearchLimits
+    new_game: bool = False
+
+
+@dataclass(frozen=True)
+class SearchProgress:
+    """The newest progress of a search: one row per MultiPV line (by ``multipv``), and the newest
+    info line of any kind (``latest``: depth, nodes, nps, time even without a PV)."""
+
+    request_id: int
+    rows: tuple[SearchInfo, ...]
+    latest: SearchInfo
+
+
+@dataclass(frozen=True)
+class _Quit:
+    """The sentinel that ends the worker thread's request loop."""
+
+
+class _ProgressThrottle:
+    """Collects info lines of one search; says when the next progress signal is due."""
+
+    def __init__(self, request_id: int, interval: float) -> None:
+        self.request_id = request_id
+        self.interval = interval
+        self.rows: dict[int, SearchInfo] = {}
+        self.latest: Optional[SearchInfo] = None
+        self.pending = False
+        self.last_sent = float("-inf")
+
+    def add(self, info: SearchInfo, now: float) -> Optional[SearchProgress]:
+        """Record ``info``; the progress to send when the interval has passed, else None."""
+        if info.pv and info.score is not None:
+            if info.multipv == 1 and self.rows.get(1) is not None and (info.depth or 0) > (self.rows[1].depth or 0):
+                self.rows = {key: row for key, row in self.rows.items() if key == 1}
+            self.rows[info.multipv] = info
+        self.latest = _merge_latest(self.latest, info)
+        self.pending = True
+        if now - self.last_sent >= self.interval:
+            return self.flush(now)
+        return None
+
+    def flush(self, now: float) -> Optional[SearchProgress]:
+        """The progress not yet sent (None when there is none)."""
+        if not self.pending or self.latest is None:
+            return None
+        self.pending = False
+        self.last_sent = now
+        rows = tuple(self.rows[key] for key in sorted(self.rows))
+        return SearchProgress(self.request_id, rows, self.latest)
+
+
+def _merge_latest(previous: Optional[SearchInfo], info: SearchInfo) -> SearchInfo:
+    """``info`` with the fields it lacks taken from ``previous`` (engines send partial lines)."""
+    if previous is None:
+        return info
+    return replace(
+        info,
+        depth=info.depth if info.depth is not None else previous.depth,
+        seldepth=info.seldepth if info.seldepth is not None else previous.seldepth,
+        score=info.score if info.score is not None else previous.score,
+        nodes=info.nodes if info.nodes is not None else previous.nodes,
+        nps=info.nps if info.nps is not None else previous.nps,
+        time_ms=info.time_ms if info.time_ms is not None else previous.time_ms,
+        pv=info.pv or previous.pv,
+        string=None,
+    )
+
+
+class _EngineThread(QThread):
+    """Runs the engine: start and handshake, then one queued request after another."""
+
+    engine_started = Signal(object)  # EngineDescription
+    progress_ready = Signal(object)  # SearchProgress
+    search_done = Signal(int, object)  # request id, SearchResult
+    engine_failed = Signal(int, str)  # request id (0 outside a search), message
+    log_line = Signal(str)
+
+    def __init__(self, profile: EngineProfile, requests: "queue.Queue[SearchRequest | _Quit]",
+                 stop_events: dict[int, threading.Event]) -> None:
+        super().__init__()
+        self.profile = profile
+        self.requests = requests
+        self.stop_events = stop_events
+        self.engine: Optional[UciEngine] = None
+        self.setObjectName(f"engine-{profile.name}")
+
+    def run(self) -> None:  # noqa: D102 - QThread entry point
+        engine = UciEngine(self.profile.command(), options=dict(self.profile.options))
+        self.engine = engine
+        self.log_line.emit("> " + " ".join(self.profile.command()))
+        try:
+            identity = engine.start()
+        except EngineError as error:
+            self.engine_failed.emit(0, str(error))
+            return
+        self.engine_started.emit(EngineDescription(identity.name or self.profile.name, identity.author,
+                                                   tuple(identity.options.values())))
+        multipv = 1
+        while True:
+            request = self.requests.get()
+            if isinstance(request, _Quit):
+                engine.quit(grace=1.0)
+                return
+            stop = self.stop_events.get(request.request_id)
+            if stop is None or stop.is_set():
+                self.stop_events.pop(request.request_id, None)
+                continue  # cancelled before it started: nobody waits for it
+            try:
+                if request.new_game:
+                    engine.new_game()
+                wanted = max(1, request.limits.multipv)
+                if wanted != multipv and _has_option(engine, "MultiPV"):
+                    engine.set_option("MultiPV", str(wanted))
+                    multipv = wanted
+                result = self._search(engine, request, stop)
+            except (EngineError, ValueError) as error:
+                self.engine_failed.emit(request.request_id, str(error))
+                engine.kill()
+                return
+            self.search_done.emit(request.request_id, result)
+
+    def _search(self, engine: UciEngine, request: SearchRequest, stop: threading.Event) -> SearchResult:
+        throttle = _ProgressThrottle(request.request_id, PROGRESS_INTERVAL)
+        stop_sent = False
+        dialect = engine.identity.dialect
+
+        def on_info(info: SearchInfo) -> None:
+            nonlocal stop_sent
+            if stop.is_set() and not stop_sent:
+                engine.stop()
+                stop_sent = True
+            if info.string is not None:
+                self.log_line.emit(f"< info string {info.string}")
+                return
+            progress = throttle.add(info, time.monotonic())
+            if progress is not None:
+                self.progress_ready.emit(progress)
+
+        self.log_line.emit("> " + format_position(request.start_fen, request.moves, dialect))
+        self.log_line.emit("> " + format_go(request.limits, dialect))
+        engine.position(request.start_fen, request.moves)
+        engine.go(request.limits)
+        if stop.is_set():
+            engine.stop()
+            stop_sent = True
+        result = engine.wait_bestmove(None, on_info)
+        final = throttle.flush(time.monotonic())
+        if final is not None:
+            self.progress_ready.emit(final)
+        self.log_line.emit(f"< bestmove {result.best.text}")
+        if result.error:
+            self.log_line.emit(f"< error: {result.error}")
+        return result
+
+
+def _has_option(engine: UciEngine, name: str) -> bool:
+    return any(option.lower() == name.lower() for option in engine.identity.options)
+
+
+_workers: "weakref.WeakSet[EngineWorker]" = weakref.WeakSet()
+
+
+def running_workers() -> list["EngineWorker"]:
+    """Workers whose thread is still running (tests check that none is left behind)."""
+    return [worker for worker in list(_workers) if worker.is_running()]
+
+
+class EngineWorker(QObject):
+    """The GUI thread's handle on one engine seat. Create it, :meth:`start` it, and
+    :meth:`shutdown` it before it goes; every signal arrives in the GUI thread."""
+
+    engine_ready = Signal(object)  # EngineDescription
+    progress = Signal(object)  # SearchProgress of the current request
+    best_move = Signal(int, object)  # request id, SearchResult (move None: the engine had none)
+    engine_failed = Signal(str)  # why the engine stopped working; the worker is finished
+    log_line = Signal(str)  # "> sent" / "< received" protocol lines and notes
+    reply_dropped = Signal(int)  # the id of a stale request whose reply was thrown away
+
+    def __init__(self, profile: EngineProfile, parent: Optional[QObject] = None) -> None:
+        super().__init__(parent)
+        self.profile = profile
+        self.description: Optional[EngineDescription] = None
+        self._requests: "queue.Queue[SearchRequest | _Quit]" = queue.Queue()
+        self._stop_events: dict[int, threading.Event] = {}
+        self._ids = itertools.count(1)
+        self._current: Optional[int] = None
+        self._failed = False
+        self._thread = _EngineThread(profile, self._requests, self._stop_events)
+        self._thread.engine_started.connect(self._on_started)
+        self._thread.progress_ready.connect(self._on_progress)
+        self._thread.search_done.connect(self._on_search_done)
+        self._thread.engine_failed.connect(self._on_failed)
+        self._thread.log_line.connect(self.log_line)
+        _workers.add(self)
+
+    # -- requests (GUI thread) --------------------------------------------------------------
+    def start(self) -> None:
+        """Start the engine's thread; ``engine_ready`` or ``engine_failed`` follows."""
+        if not self._thread.isRunning() and not self._thread.isFinished():
+            self._thread.start()
+
+    def search(self, start_fen: str, moves: Sequence[Move], limits: SearchLimits,
+               new_game: bool = False) -> int:
+        """Queue a search of the position after ``moves`` from ``start_fen``; returns its id.
+
+        The search before it, if any, is cancelled (its reply will be dropped).
+        """
+        self.cancel()
+        request_id = next(self._ids)
+        self._stop_events[request_id] = threading.Event()
+        self._current = request_id
+        self._requests.put(SearchRequest(request_id, start_fen, tuple(moves), limits, new_game))
+        return request_id
+
+    def stop(self) -> None:
+        """Ask the current search to finish now; its best move still arrives."""
+        if self._current is not None:
+            self._stop(self._current)
+
+    def cancel(self) -> None:
+        """Finish the current search now and drop its reply (after a takeback or a new game)."""
+        if self._current is not None:
+            self._stop(self._current)
+            self._current = None
+
+    def _stop(self, request_id: int) -> None:
+        event = self._stop_events.get(request_id)
+        if event is not None:
+            event.set()
+        engine = self._thread.engine
+        if engine is not None:
+            engine.stop()
+
+    @property
+    def current_request(self) -> Optional[int]:
+        """The id of the search whose replies are forwarded (None when idle or cancelled)."""
+        return self._current
+
+    def is_running(self) -> bool:
+        """Whether the worker's thread is running."""
+        return self._thread.isRunning()
+
+    def has_failed(self) -> bool:
+        return self._failed
+
+    def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """Cancel any search, quit the engine and join the thread (killing a stuck engine)."""
+        self.cancel()
+        for event in self._stop_events.values():
+            event.set()
+        self._requests.put(_Quit())
+        if self._thread.isRunning() and not self._thread.wait(int(grace * 1000)):
+            engine = self._thread.engine
+            if engine is not None:
+                engine.kill()
+            self._thread.wait()
+
+    # -- replies (arrive queued in the GUI thread) -----------------------------------------------
+    def _on_started(self, description: EngineDescription) -> None:
+        self.description = description
+        self.engine_ready.emit(description)
+
+    def _on_progress(self, progress: SearchProgress) -> None:
+        if progress.request_id == self._current:
+            self.progress.emit(progress)
+
+    def _on_search_done(self, request_id: int, result: SearchResult) -> None:
+        self._stop_events.pop(request_id, None)
+        if request_id != self._current:
+            self.reply_dropped.emit(request_id)
+            return
+        self._current = None
+        self.best_move.emit(request_id, result)
+
+    def _on_failed(self, request_id: int, message: str) -> None:
+        self._failed = True
+        self._current = None
+        self.log_line.emit(f"! {message}")
+        self.engine_failed.emit(message)
