@@ -1,0 +1,284 @@
+"""The course's match folders: ``Player i VS Player j/`` with ``Game n.txt`` and ``summary.txt``.
+
+A match is six games (1–3 with player i as Red, 4–6 with player j as Red) and, when the wins are
+equal, a seventh with colours drawn at random in which a draw counts as a win for Black.
+``summary.txt`` (Windows line endings, none after the last line) reads::
+
+    Playing game: Player 1 VS Player 3
+    Game 1: Draw: Both sides have not eaten in sixty rounds, draw!
+    Game 4: Player 1 wins by taking black: Red loses the game. Black wins!
+    Game 7: Player 3 wins by taking black(draw): Both sides have not eaten in sixty rounds, draw!
+    Player 1 : Player 3 is 1 : 2
+    Finally Player 3 wins and Player 1 loses!
+
+``Game n.txt`` is the ``repr`` of the game's history list, with no newline.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from xqdesk.errors import RecordFormatError
+from xqdesk.formats.course_history import (HistoryEntry, format_course_history, game_from_course_history,
+                                           parse_course_history)
+from xqdesk.formats.game_file import GameFile, GameReadError
+from xqdesk.formats.outcome_text import outcome_from_text
+from xqdesk.game import Game
+from xqdesk.outcome import Outcome, Termination
+from xqdesk.pieces import BLACK, RED, Color
+
+PLAYOFF_GAME = 7
+SUMMARY_NAME = "summary.txt"
+_FOLDER = re.compile(r"^Player (\d+) VS Player (\d+)$")
+_GAME_LINE = re.compile(r"^Game (\d+): (?:Draw|Player (\d+) wins by taking (red|black)(\(draw\))?): (.*)$")
+_SCORE_LINE = re.compile(r"^Player (\d+) : Player (\d+) is (\d+) : (\d+)$")
+_FINAL_LINE = re.compile(r"^Finally Player (\d+) wins and Player (\d+) loses!$")
+_GAME_FILE = re.compile(r"^Game (\d+)\.txt$")
+_PLAYER = re.compile(r"^Player (\d+)$")
+
+
+@dataclass(frozen=True)
+class CourseGameResult:
+    """One game of a match: its number (1..7), who played which colour, the winner's colour
+    (None for a draw), the course's result text and the history."""
+
+    number: int
+    red_id: int
+    black_id: int
+    winner: Color | None
+    text: str
+    history: tuple[HistoryEntry, ...]
+
+    @property
+    def counts_for(self) -> int | None:
+        """The id of the player this game counts as a win for; a draw in the playoff game counts
+        for Black, any other draw for nobody."""
+        if self.winner is None:
+            return self.black_id if self.number == PLAYOFF_GAME else None
+        return self.red_id if self.winner == RED else self.black_id
+
+    def summary_line(self) -> str:
+        """This game's line of ``summary.txt``."""
+        winner_id = self.counts_for
+        if winner_id is None:
+            return f"Game {self.number}: Draw: {self.text}"
+        colour = "red" if winner_id == self.red_id else "black"
+        playoff_draw = "(draw)" if self.winner is None else ""
+        return f"Game {self.number}: Player {winner_id} wins by taking {colour}{playoff_draw}: {self.text}"
+
+
+@dataclass(frozen=True)
+class CourseMatch:
+    """A match between players ``player_i`` < ``player_j`` (ids as the course numbers groups)."""
+
+    player_i: int
+    player_j: int
+    games: tuple[CourseGameResult, ...]
+
+    @property
+    def folder_name(self) -> str:
+        low, high = sorted((self.player_i, self.player_j))
+        return f"Player {low} VS Player {high}"
+
+    def wins(self, player_id: int) -> int:
+        """How many games count as won by ``player_id`` (the playoff draw counts for Black)."""
+        return sum(1 for game in self.games if game.counts_for == player_id)
+
+    @property
+    def wins_i(self) -> int:
+        return self.wins(self.player_i)
+
+    @property
+    def wins_j(self) -> int:
+        return self.wins(self.player_j)
+
+    @property
+    def winner_id(self) -> int | None:
+        """The player with more wins, or None while the wins are equal."""
+        if self.wins_i == self.wins_j:
+            return None
+        return self.player_i if self.wins_i > self.wins_j else self.player_j
+
+    @property
+    def loser_id(self) -> int | None:
+        winner = self.winner_id
+        if winner is None:
+            return None
+        return self.player_j if winner == self.player_i else self.player_i
+
+    def summary_text(self) -> str:
+        """``summary.txt`` exactly as the course writes it (``\\r\\n``, no final line ending).
+        Raises RecordFormatError when the match has no winner yet."""
+        if self.winner_id is None:
+            raise RecordFormatError(f"{self.folder_name}: the match is undecided at "
+                                    f"{self.wins_i} : {self.wins_j}; the course writes only decided matches")
+        lines = [f"Playing game: Player {self.player_i} VS Player {self.player_j}"]
+        lines += [game.summary_line() for game in sorted(self.games, key=lambda game: game.number)]
+        lines.append(f"Player {self.player_i} : Player {self.player_j} is {self.wins_i} : {self.wins_j}")
+        lines.append(f"Finally Player {self.winner_id} wins and Player {self.loser_id} loses!")
+        return "\r\n".join(lines)
+
+
+def seat_ids(match_i: int, match_j: int, number: int) -> tuple[int, int]:
+    """(Red's id, Black's id) for games 1–6: player i is Red in 1–3, player j in 4–6."""
+    return (match_i, match_j) if number <= 3 else (match_j, match_i)
+
+
+def write_course_match(parent_dir: str | Path, match: CourseMatch) -> Path:
+    """Write ``Player i VS Player j/`` under ``parent_dir`` in the course's exact format; return
+    the folder."""
+    folder = Path(parent_dir) / match.folder_name
+    summary = match.summary_text()
+    folder.mkdir(parents=True, exist_ok=True)
+    for game in match.games:
+        (folder / f"Game {game.number}.txt").write_bytes(format_course_history(game.history).encode("ascii"))
+    (folder / SUMMARY_NAME).write_bytes(summary.encode("utf-8"))
+    return folder
+
+
+def parse_folder_name(name: str) -> tuple[int, int]:
+    """The two ids in ``'Player i VS Player j'``; raises RecordFormatError otherwise."""
+    match = _FOLDER.match(name.strip())
+    if match is None:
+        raise RecordFormatError(f"{name!r} is not a course match folder name like 'Player 1 VS Player 3'")
+    return int(match.group(1)), int(match.group(2))
+
+
+def parse_summary(text: str, source: str = SUMMARY_NAME) -> tuple[int, int, dict[int, tuple[int, int, Color | None, str]], tuple[int, int]]:
+    """Parse a summary: (player i, player j, {game number: (red id, black id, winner, text)},
+    (wins i, wins j) as the summary states them). Raises RecordFormatError naming the line."""
+    lines = [line for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+    if not lines:
+        raise RecordFormatError(f"{source}: empty summary")
+    head = re.match(r"^Playing game: Player (\d+) VS Player (\d+)$", lines[0].strip())
+    if head is None:
+        raise RecordFormatError(f"{source}, line 1: {lines[0]!r} is not 'Playing game: Player i VS Player j'")
+    player_i, player_j = int(head.group(1)), int(head.group(2))
+    games: dict[int, tuple[int, int, Color | None, str]] = {}
+    stated_score: tuple[int, int] | None = None
+    for line_number, line in enumerate(lines[1:], start=2):
+        line = line.strip()
+        if game_match := _GAME_LINE.match(line):
+            number = int(game_match.group(1))
+            winner_id, colour, playoff_draw, result_text = (game_match.group(2), game_match.group(3),
+                                                            game_match.group(4), game_match.group(5))
+            games[number] = _seats_from_line(player_i, player_j, number, winner_id, colour,
+                                             bool(playoff_draw), result_text, f"{source}, line {line_number}")
+        elif score := _SCORE_LINE.match(line):
+            stated_score = (int(score.group(3)), int(score.group(4)))
+        elif _FINAL_LINE.match(line) is None:
+            raise RecordFormatError(f"{source}, line {line_number}: unexpected line {line!r}")
+    if stated_score is None:
+        raise RecordFormatError(f"{source}: no 'Player i : Player j is a : b' line")
+    return player_i, player_j, games, stated_score
+
+
+def _seats_from_line(player_i: int, player_j: int, number: int, winner_id: str | None, colour: str | None,
+                     playoff_draw: bool, text: str, where: str) -> tuple[int, int, Color | None, str]:
+    if winner_id is None:
+        if number == PLAYOFF_GAME:
+            raise RecordFormatError(f"{where}: game 7 cannot be a plain draw (a draw counts for Black)")
+        red_id, black_id = seat_ids(player_i, player_j, number)
+        return red_id, black_id, None, text
+    winner = int(winner_id)
+    if winner not in (player_i, player_j):
+        raise RecordFormatError(f"{where}: player {winner} does not play in this match")
+    other = player_j if winner == player_i else player_i
+    red_id, black_id = (winner, other) if colour == "red" else (other, winner)
+    if number != PLAYOFF_GAME and (red_id, black_id) != seat_ids(player_i, player_j, number):
+        raise RecordFormatError(f"{where}: player {winner} cannot have played {colour} in game {number}")
+    if playoff_draw:
+        return red_id, black_id, None, text
+    return red_id, black_id, (RED if colour == "red" else BLACK), text
+
+
+def read_course_match(folder: str | Path) -> CourseMatch:
+    """Read a match folder. Raises RecordFormatError when the summary is malformed, a game file is
+    missing or unparsable, or the stated score disagrees with the game lines."""
+    folder = Path(folder)
+    summary_path = folder / SUMMARY_NAME
+    if not summary_path.is_file():
+        raise RecordFormatError(f"{folder.name}: no {SUMMARY_NAME} in the match folder")
+    source = f"{folder.name}/{SUMMARY_NAME}"
+    player_i, player_j, lines, stated_score = parse_summary(
+        summary_path.read_bytes().decode("utf-8", errors="replace"), source)
+    numbers = set(lines) | {int(m.group(1)) for path in folder.iterdir() if (m := _GAME_FILE.match(path.name))}
+    games = []
+    for number in sorted(numbers):
+        game_path = folder / f"Game {number}.txt"
+        if number not in lines:
+            raise RecordFormatError(f"{folder.name}: {game_path.name} has no line in {SUMMARY_NAME}")
+        if not game_path.is_file():
+            raise RecordFormatError(f"{folder.name}: {SUMMARY_NAME} lists game {number} but {game_path.name} is missing")
+        try:
+            history = parse_course_history(game_path.read_bytes().decode("utf-8", errors="replace"))
+        except RecordFormatError as error:
+            raise RecordFormatError(f"{folder.name}/{game_path.name}: {error}") from None
+        red_id, black_id, winner, text = lines[number]
+        games.append(CourseGameResult(number, red_id, black_id, winner, text, tuple(history)))
+    match = CourseMatch(player_i, player_j, tuple(games))
+    if (match.wins_i, match.wins_j) != stated_score:
+        raise RecordFormatError(f"{source}: the summary states {stated_score[0]} : {stated_score[1]} but its "
+                                f"game lines give {match.wins_i} : {match.wins_j}")
+    return match
+
+
+def is_course_match_folder(path: str | Path) -> bool:
+    """True for a folder holding a course ``summary.txt``."""
+    return Path(path).is_dir() and (Path(path) / SUMMARY_NAME).is_file()
+
+
+def match_games(match: CourseMatch, source: str | None = None) -> GameFile:
+    """The games of a match as game records (headers Event, Round, Red, Black, Result; the outcome
+    the summary states), each history replayed and checked under the course's rules."""
+    source = source or match.folder_name
+    result = GameFile(source, encoding="utf-8")
+    for game_result in sorted(match.games, key=lambda game: game.number):
+        game, error = game_from_course_history(game_result.history, f"{source}/Game {game_result.number}.txt",
+                                               game_result.number)
+        outcome = outcome_from_text(game_result.text) or Outcome(Termination.ADJUDICATION, game_result.winner,
+                                                                 game_result.text)
+        game.headers = {"Event": match.folder_name, "Round": str(game_result.number),
+                        "Red": f"Player {game_result.red_id}", "Black": f"Player {game_result.black_id}",
+                        "Result": outcome.result()}
+        game.outcome = outcome
+        result.games.append(game)
+        if error is not None:
+            result.errors.append(error)
+    return result
+
+
+def read_match_games(folder: str | Path) -> GameFile:
+    """Read a match folder as games; a malformed folder gives a GameFile holding the error."""
+    try:
+        match = read_course_match(folder)
+    except RecordFormatError as error:
+        return GameFile(Path(folder).name, errors=[GameReadError(Path(folder).name, 1, "", "", str(error))])
+    return match_games(match, Path(folder).name)
+
+
+def match_from_games(games: Sequence[Game]) -> CourseMatch:
+    """The match whose games these are: each needs headers Red and Black ``'Player N'``, Round (the
+    game number) and an outcome. Raises RecordFormatError when one is missing."""
+    results = []
+    players: set[int] = set()
+    for index, game in enumerate(games, start=1):
+        red = _PLAYER.match(game.headers.get("Red", ""))
+        black = _PLAYER.match(game.headers.get("Black", ""))
+        number = game.headers.get("Round", "")
+        if red is None or black is None or not number.isdigit():
+            raise RecordFormatError(f"game {index} cannot go in a course match folder: it needs headers "
+                                    f"Red and Black like 'Player 3' and Round (the game number), has "
+                                    f"{game.headers!r}")
+        red_id, black_id = int(red.group(1)), int(black.group(1))
+        if game.outcome is None:
+            raise RecordFormatError(f"game {index} (round {number}) cannot go in a course match folder: no outcome")
+        players |= {red_id, black_id}
+        results.append(CourseGameResult(int(number), red_id, black_id, game.outcome.winner, game.outcome.text,
+                                        tuple(game.course_history())))
+    if len(players) != 2:
+        raise RecordFormatError(f"a course match is between two players; these games have {sorted(players)!r}")
+    low, high = sorted(players)
+    return CourseMatch(low, high, tuple(results))

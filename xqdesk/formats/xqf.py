@@ -1,0 +1,94 @@
+"""Reading XQF files (XQStudio; versions 0x0A to 0x12) into games.
+
+:mod:`xqdesk.formats.xqf_binary` undoes the file layout; this module applies the rules: it sets up
+the start position, replays every move of every variation and reports the first illegal move of
+each line (the line is cut there; the rest of the game is kept).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from xqdesk.board import Board
+from xqdesk.errors import InvalidFenError, RecordFormatError
+from xqdesk.fen import format_fen
+from xqdesk.formats.game_file import GameFile, GameReadError, source_name
+from xqdesk.formats.outcome_text import outcome_from_result
+from xqdesk.formats.xqf_binary import XqfNode, XqfRecord, decode_xqf
+from xqdesk.game import STANDARD, Game, MoveNode, move_label
+from xqdesk.move import Move
+from xqdesk.pieces import BLACK, RED
+from xqdesk.squares import SQUARE_COUNT
+
+
+def read_xqf(path: str | Path) -> GameFile:
+    """Read one XQF file: a GameFile with one game (none when the header itself is unreadable)
+    and the errors met."""
+    source = source_name(path)
+    result = GameFile(source, encoding="gb18030")
+    try:
+        record = decode_xqf(Path(path).read_bytes(), source)
+        game = _start_game(record, source)
+    except (RecordFormatError, InvalidFenError) as error:
+        result.errors.append(GameReadError(source, 1, "header", "", str(error)))
+        return result
+    board = game.start_board()
+    errors: list[GameReadError] = []
+    game.mainline = _line_from_children(record.root.children, board, source, "main line", errors)
+    result.games.append(game)
+    if record.error:
+        errors.append(GameReadError(source, 1, "move tree", "", record.error))
+    result.errors.extend(errors)
+    return result
+
+
+def _start_game(record: XqfRecord, source: str) -> Game:
+    codes = [0] * SQUARE_COUNT
+    for sq, piece in record.placement.items():
+        codes[sq] = piece.code
+    turn = RED if record.red_to_move else BLACK
+    first_moves = record.root.children
+    if first_moves and 0 <= first_moves[0].from_square and codes[first_moves[0].from_square]:
+        turn = codes[first_moves[0].from_square] > 0  # the piece that moves first says whose turn it is
+    fen = format_fen(codes, turn, 0, 1)
+    Board(fen, ruleset=STANDARD)  # raises InvalidFenError for an impossible set-up
+    headers = dict(record.headers)
+    if record.result:
+        headers["Result"] = record.result
+    return Game(headers=headers, start_fen=fen, comment=record.root.comment,
+                outcome=outcome_from_result(record.result) if record.result else None, ruleset=STANDARD)
+
+
+def _line_from_children(children: list[XqfNode], board: Board, source: str, line_name: str,
+                        errors: list[GameReadError]) -> list[MoveNode]:
+    """The line that starts with ``children[0]`` (its alternatives become variations), checked
+    move by move on ``board``, which is left at the end of the line."""
+    line: list[MoveNode] = []
+    while children:
+        first, alternatives = children[0], children[1:]
+        variations = []
+        for number, alternative in enumerate(alternatives, start=1):
+            name = f"variation {number} at {move_label(board)} of the {line_name}"
+            variation = _line_from_children([alternative], board.copy(), source, name, errors)
+            if variation:
+                variations.append(variation)
+        move = _checked_move(first, board, source, line_name, errors)
+        if move is None:
+            break
+        board.push(move)
+        line.append(MoveNode(move, first.comment, variations))
+        children = first.children
+    return line
+
+
+def _checked_move(node: XqfNode, board: Board, source: str, line_name: str,
+                  errors: list[GameReadError]) -> Move | None:
+    where = f"{move_label(board)} of the {line_name}"
+    if node.from_square < 0 or node.to_square < 0:
+        errors.append(GameReadError(source, 1, where, "", "a move record points off the board"))
+        return None
+    move = Move(node.from_square, node.to_square)
+    if not board.is_legal(move):
+        errors.append(GameReadError(source, 1, where, move.iccs(),
+                                    f"illegal in {board.fen()!r}: {board.why_illegal(move)}"))
+        return None
+    return move

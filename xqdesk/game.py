@@ -1,0 +1,149 @@
+"""The game record: start position, main line with comments and variations, headers, outcome.
+
+A :class:`Game` is plain data that any file format fills in and writes out. Moves in it are not
+trusted: :meth:`Game.replay` re-checks every one (main line and variations) under the game's
+ruleset and says which move of which line failed, in which position.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+from xqdesk.board import Board
+from xqdesk.errors import IllegalMoveError
+from xqdesk.fen import STARTING_FEN
+from xqdesk.move import Move
+from xqdesk.outcome import Outcome
+from xqdesk.pieces import RED, Color
+from xqdesk.ruleset import COURSE, Ruleset
+
+STANDARD = Ruleset(name="standard", perpetual_check_limit=0)
+"""The rules records from outside the course are judged by: every piece move that keeps the king
+safe is legal. Real games break the course's perpetual-check restriction (a piece may give a
+fourth check in a row), so master games, PGN, XQF and FEN records are replayed under these."""
+
+RULESETS = {COURSE.name: COURSE, STANDARD.name: STANDARD}
+"""Rulesets by the name a record may give (the PGN ``Ruleset`` tag)."""
+
+HEADER_ORDER = ("Game", "Event", "Site", "Date", "Round", "RedTeam", "Red", "BlackTeam", "Black",
+                "Result", "ECCO", "Opening", "Variation")
+"""The usual order of PGN tags; other tags follow in the order they were given."""
+
+
+@dataclass
+class MoveNode:
+    """A move of a line, the comment written after it, and the alternatives to it.
+
+    Each variation is a line (list of nodes) that replaces this move: its first node is played
+    from the position before this move.
+    """
+
+    move: Move
+    comment: str = ""
+    variations: list[list[MoveNode]] = field(default_factory=list)
+
+
+def move_label(board: Board) -> str:
+    """``'move 12 (Black)'``: how errors name the move about to be played on ``board``."""
+    return f"move {board.fullmove_number} ({'Red' if board.turn == RED else 'Black'})"
+
+
+@dataclass
+class Game:
+    """One game record.
+
+    ``mainline`` is the game as played; ``comment`` the text before its first move; ``outcome``
+    how the game ended as the record says (None when it does not say); ``ruleset`` the rules it
+    was played under, by which :meth:`replay` judges it.
+    """
+
+    headers: dict[str, str] = field(default_factory=dict)
+    start_fen: str = STARTING_FEN
+    mainline: list[MoveNode] = field(default_factory=list)
+    comment: str = ""
+    outcome: Outcome | None = None
+    ruleset: Ruleset = COURSE
+
+    @classmethod
+    def from_moves(cls, moves: Sequence[Move], start_fen: str = STARTING_FEN,
+                   headers: dict[str, str] | None = None, outcome: Outcome | None = None) -> Game:
+        """A game with ``moves`` as its main line (not checked here; call :meth:`replay`)."""
+        return cls(headers=dict(headers or {}), start_fen=start_fen,
+                   mainline=[MoveNode(move) for move in moves], outcome=outcome)
+
+    def start_board(self) -> Board:
+        """A fresh board at the start position."""
+        return Board(self.start_fen, ruleset=self.ruleset)
+
+    def mainline_moves(self) -> list[Move]:
+        """The moves of the main line, in order."""
+        return [node.move for node in self.mainline]
+
+    def __len__(self) -> int:
+        """The number of plies in the main line."""
+        return len(self.mainline)
+
+    def board_at(self, ply: int) -> Board:
+        """The position after the first ``ply`` moves of the main line (0 = the start position).
+        Moves are pushed unchecked: call :meth:`replay` first on a record you do not trust."""
+        if not 0 <= ply <= len(self.mainline):
+            raise IndexError(f"ply {ply!r} is outside the main line (0..{len(self.mainline)})")
+        board = self.start_board()
+        for node in self.mainline[:ply]:
+            board.push(node.move)
+        return board
+
+    def boards(self) -> Iterator[Board]:
+        """Every position of the main line, from the start to the end, each a separate board."""
+        board = self.start_board()
+        yield board.copy()
+        for node in self.mainline:
+            board.push(node.move)
+            yield board.copy()
+
+    def end_board(self) -> Board:
+        """The position after the whole main line (moves pushed unchecked)."""
+        return self.board_at(len(self.mainline))
+
+    def replay(self) -> Board:
+        """Re-check every move, variations included, under the ruleset; return the final board of
+        the main line. Raises IllegalMoveError naming the move number, the move and the FEN."""
+        board = self.start_board()
+        _replay_line(board, self.mainline, "main line")
+        return board
+
+    def judge(self) -> Outcome | None:
+        """The outcome the ruleset gives at the end of the main line (None when the game is not
+        over there). Raises IllegalMoveError like :meth:`replay`."""
+        return self.replay().outcome()
+
+    def course_history(self) -> list[tuple[int, int, int, int, int]]:
+        """The main line as the course's history: ``(old_x, old_y, new_x, new_y, captured)``."""
+        board = self.start_board()
+        history = []
+        for node in self.mainline:
+            history.append(node.move.to_course() + (board.code_at(node.move.to_square),))
+            board.push(node.move)
+        return history
+
+    def sorted_headers(self) -> list[tuple[str, str]]:
+        """The headers in the usual PGN order, unknown ones last in their own order."""
+        known = [(tag, self.headers[tag]) for tag in HEADER_ORDER if tag in self.headers]
+        return known + [(tag, value) for tag, value in self.headers.items() if tag not in HEADER_ORDER]
+
+
+def _replay_line(board: Board, line: list[MoveNode], line_name: str) -> None:
+    """Push every move of ``line`` on ``board`` after checking it; variations are checked on
+    copies. Leaves ``board`` at the end of the line."""
+    for node in line:
+        for number, variation in enumerate(node.variations, start=1):
+            _replay_line(board.copy(), variation, f"variation {number} at {move_label(board)} of the {line_name}")
+        if not board.is_legal(node.move):
+            raise IllegalMoveError(f"{move_label(board)} of the {line_name}: {node.move.iccs()!r} "
+                                   f"is not legal in {board.fen()!r} ({board.why_illegal(node.move)})")
+        board.push(node.move)
+
+
+def side_name(color: Color) -> str:
+    """``'Red'`` or ``'Black'``."""
+    return "Red" if color == RED else "Black"
