@@ -1,0 +1,37 @@
+"""Shared pytest fixtures."""
+import os
+import time
+
+# Qt needs a platform; these machines have no display, so default to the offscreen one.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+
+
+def _live_children() -> list[str]:
+    """Descriptions of this process's child processes that are still running (not zombies)."""
+    me = str(os.getpid())
+    children = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) > 1 and fields[1] == me and fields[0] != "Z":
+            children.append(f"{entry} {stat.split('(', 1)[-1].split(')', 1)[0]}")
+    return children
+
+
+@pytest.fixture(autouse=True)
+def no_child_processes_left():
+    """Fail a test that leaves a child process running (engines must never be orphaned)."""
+    yield
+    deadline = time.monotonic() + 2.0
+    while _live_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = _live_children()
+    assert not left, f"child processes left running: {left}"
