@@ -259,6 +259,66 @@ def parse_bestmove(line: str, dialect: UciDialect) -> BestMove:
     return BestMove(move, text, ponder)
 
 
+def parse_position(line: str, dialect: UciDialect) -> tuple[Optional[str], list[Move]]:
+    """``position startpos|fen <fen> [moves …]`` -> (FEN or None for startpos, moves)."""
+    tokens = line.split()
+    if len(tokens) < 2 or tokens[0] != "position" or tokens[1] not in ("startpos", "fen"):
+        raise EngineProtocolError(f"not a position command: {line!r}")
+    rest = tokens[2:]
+    moves_at = rest.index("moves") if "moves" in rest else len(rest)
+    fen = " ".join(rest[:moves_at]) if tokens[1] == "fen" else None
+    if tokens[1] == "fen" and not fen:
+        raise EngineProtocolError(f"position fen without a FEN: {line!r}")
+    return fen, [parse_move(text, dialect) for text in rest[moves_at + 1:]]
+
+
+def parse_go(line: str, dialect: UciDialect) -> SearchLimits:
+    """The limits of a ``go`` command (``wtime``/``btime`` and other clock fields are ignored)."""
+    tokens = line.split()
+    if not tokens or tokens[0] != "go":
+        raise EngineProtocolError(f"not a go command: {line!r}")
+    values: dict[str, object] = {}
+    index = 1
+    try:
+        while index < len(tokens):
+            key = tokens[index]
+            if key == "infinite":
+                values["infinite"] = True
+                index += 1
+            elif key == "movetime":
+                values["movetime"] = int(tokens[index + 1]) / 1000
+                index += 2
+            elif key in ("depth", "nodes"):
+                values[key] = int(tokens[index + 1])
+                index += 2
+            elif key == "searchmoves":
+                values["searchmoves"] = tuple(parse_move(text, dialect) for text in tokens[index + 1:])
+                break
+            else:
+                index += 1
+    except (IndexError, ValueError) as error:
+        if isinstance(error, EngineProtocolError):
+            raise
+        raise EngineProtocolError(f"malformed go command {line!r}: {error}") from None
+    return SearchLimits(**values)  # type: ignore[arg-type]
+
+
+def format_info(info: SearchInfo, dialect: UciDialect) -> str:
+    """An ``info`` line for ``info`` (``string`` last, as it takes the rest of the line)."""
+    parts = ["info"]
+    for key, field_name in _INFO_INT_FIELDS.items():
+        value = getattr(info, field_name)
+        if value is not None and not (key == "multipv" and value == 1):
+            parts.append(f"{key} {value}")
+    if info.score is not None:
+        parts.append(f"score mate {info.score.mate}" if info.score.mate is not None else f"score cp {info.score.cp}")
+    if info.pv:
+        parts.append("pv " + " ".join(format_move(move, dialect) for move in info.pv))
+    if info.string is not None:
+        parts.append("string " + " ".join(info.string.split()))
+    return " ".join(parts)
+
+
 def detect_dialect(options: Sequence[UciOption]) -> Optional[UciDialect]:
     """FAIRY when the engine offers ``UCI_Variant`` with ``xiangqi``, PIKAFISH when it has no
     variant option, None when it has variants but not Xiangqi (so it cannot play Xiangqi)."""
@@ -272,4 +332,5 @@ def detect_dialect(options: Sequence[UciOption]) -> Optional[UciDialect]:
 
 __all__ = ["UciDialect", "UciOption", "BestMove", "NULL_MOVES", "format_move", "parse_move",
            "format_position", "format_go", "format_setoption", "parse_id", "parse_option",
-           "parse_info", "parse_bestmove", "detect_dialect"]
+           "parse_info", "parse_bestmove", "detect_dialect", "parse_position", "parse_go",
+           "format_info"]

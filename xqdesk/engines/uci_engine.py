@@ -56,9 +56,11 @@ class UciEngine:
     def __init__(self, command: Sequence[str], *, cwd: Optional[str] = None,
                  options: Optional[Mapping[str, str]] = None,
                  memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
-                 handshake_timeout: float = HANDSHAKE_TIMEOUT) -> None:
+                 handshake_timeout: float = HANDSHAKE_TIMEOUT,
+                 env: Optional[Mapping[str, str]] = None) -> None:
         self.command = list(command)
         self.cwd = cwd
+        self.env = env
         self.requested_options = dict(options or {})
         self.memory_limit_mb = memory_limit_mb
         self.handshake_timeout = handshake_timeout
@@ -71,7 +73,7 @@ class UciEngine:
 
         Raises EngineStartError with the engine's own stderr when anything fails.
         """
-        self._process = LineProcess(self.command, cwd=self.cwd, memory_limit_mb=self.memory_limit_mb)
+        self._process = LineProcess(self.command, cwd=self.cwd, env=self.env, memory_limit_mb=self.memory_limit_mb)
         try:
             self._handshake()
         except EngineError as error:

@@ -1,0 +1,92 @@
+"""A seat played by any engine process (built-in, random, greedy, course player, external UCI).
+
+The move clock is enforced here, outside the engine: the reply must arrive within the limit or the
+process is killed. A killed or crashed engine is started again for the next game.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Callable, Optional
+
+from xqdesk.board import Board
+from xqdesk.engines.errors import EngineCrashedError, EngineProtocolError, EngineStartError, EngineTimeoutError
+from xqdesk.engines.game_player import MoveReply
+from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.spec import EngineSpec
+from xqdesk.engines.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
+from xqdesk.outcome import Outcome
+from xqdesk.pieces import Color
+
+
+class EnginePlayer:
+    """A :class:`~xqdesk.engines.game_player.GamePlayer` backed by one engine process."""
+
+    def __init__(self, spec: EngineSpec, limits: SearchLimits = SearchLimits(movetime=1.0), *,
+                 memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
+                 handshake_timeout: float = HANDSHAKE_TIMEOUT,
+                 on_info: Optional[Callable[[SearchInfo], None]] = None) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.limits = limits
+        self.memory_limit_mb = memory_limit_mb
+        self.handshake_timeout = handshake_timeout
+        self.on_info = on_info
+        self.engine: Optional[UciEngine] = None
+        self.restarts = 0
+
+    def start(self) -> None:
+        """Start the process and do the handshake (EngineStartError says why it failed)."""
+        engine = UciEngine(self.spec.command, cwd=self.spec.workdir, options=self.spec.options,
+                           memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout,
+                           env=self.spec.env)
+        engine.start()
+        self.engine = engine
+        if engine.identity.name and self.spec.name.startswith(("player:", "uci:")):
+            self.name = f"{self.spec.name} ({engine.identity.name})"
+
+    def _running_engine(self) -> UciEngine:
+        if self.engine is None or not self.engine.is_alive():
+            if self.engine is not None:
+                self.engine.kill()
+                self.restarts += 1
+            self.start()
+        engine = self.engine
+        if engine is None:
+            raise EngineCrashedError(f"engine {self.spec.name!r} did not start")
+        return engine
+
+    def new_game(self, color: Color) -> None:
+        self._running_engine().new_game()
+
+    def request_move(self, board: Board, time_limit: Optional[float]) -> MoveReply:
+        limits = self.limits
+        if board.banned_moves():  # the course forbids some moves: search only the legal ones
+            limits = dataclasses.replace(limits, searchmoves=tuple(board.legal_moves))
+        started = time.monotonic()
+        try:
+            engine = self._running_engine()
+            engine.position(board.start_fen, board.move_stack)
+            engine.wait_ready(self.handshake_timeout)
+            started = time.monotonic()
+            engine.go(limits)
+            result = engine.wait_bestmove(None if time_limit is None else started + time_limit, self.on_info)
+        except EngineTimeoutError:
+            return MoveReply(timed_out=True, elapsed=time.monotonic() - started)
+        except (EngineCrashedError, EngineProtocolError, EngineStartError) as error:
+            if self.engine is not None and isinstance(error, EngineProtocolError):
+                self.engine.kill()
+            return MoveReply(error=str(error), elapsed=time.monotonic() - started)
+        if result.move is None:
+            reason = result.error or f"engine {self.name!r} answered bestmove {result.best.text!r}"
+            return MoveReply(error=reason, elapsed=result.elapsed)
+        return MoveReply(move=result.move, elapsed=result.elapsed)
+
+    def game_over(self, outcome: Outcome) -> None:
+        """Nothing to tell a UCI engine; the next ``ucinewgame`` starts afresh."""
+
+    def close(self) -> None:
+        if self.engine is not None:
+            self.engine.quit(grace=0.5)
+            self.engine = None

@@ -1,0 +1,147 @@
+"""Engine specs: how the command line (and the window) name an engine to run.
+
+``SPEC`` is one of::
+
+    builtin[:OPTIONS]        the built-in engine        e.g. builtin:Depth=4
+    random[:OPTIONS]         a random mover             e.g. random:Seed=7
+    greedy[:OPTIONS]         takes the biggest piece it can, else random
+    player:PATH              a course Player folder or player_N.py file
+    uci:PATH[:OPTIONS]       any UCI engine             e.g. uci:/usr/games/fairy-stockfish:Hash=16
+    NAME                     an entry of the user's engines file
+
+``OPTIONS`` is ``Name=value`` pairs joined by commas (``Skill Level=3,Hash=16``).
+
+The engines file is JSON, a list of entries like those of other engine GUIs::
+
+    [{"name": "fsf", "command": ["/usr/games/fairy-stockfish"], "protocol": "uci",
+      "options": {"Hash": "16"}, "workdir": null}]
+
+``command`` may also be a single string (split like a shell would); ``protocol`` must be ``uci``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Optional
+
+from xqdesk.engines.errors import EngineStartError
+
+HOST_KINDS = ("builtin", "random", "greedy")
+DEFAULT_ENGINES_FILE = Path("~/.config/xqdesk/engines.json")
+"""Where user engines are listed unless ``--engines FILE`` says otherwise."""
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """Everything needed to start one engine process."""
+
+    name: str
+    command: tuple[str, ...]
+    options: Mapping[str, str] = field(default_factory=dict)
+    workdir: Optional[str] = None
+    env: Optional[Mapping[str, str]] = None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _package_root() -> str:
+    """The directory holding the ``xqdesk`` package (a checkout or site-packages)."""
+    return str(Path(__file__).resolve().parents[2])
+
+
+def host_environment() -> dict[str, str]:
+    """The environment for ``python -m xqdesk.engines.host``: this one, with xqdesk importable."""
+    env = dict(os.environ)
+    root = _package_root()
+    existing = env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = root if not existing else f"{root}{os.pathsep}{existing}"
+    return env
+
+
+def host_command(kind: str, path: Optional[str] = None) -> tuple[str, ...]:
+    """The command line of the host process for an in-process engine kind."""
+    return (sys.executable, "-m", "xqdesk.engines.host", kind) + ((path,) if path else ())
+
+
+def parse_options(text: str, spec_text: str) -> dict[str, str]:
+    """``'Hash=16,Skill Level=3'`` -> ``{'Hash': '16', 'Skill Level': '3'}``."""
+    options: dict[str, str] = {}
+    for part in filter(None, (piece.strip() for piece in text.split(","))):
+        name, equals, value = part.partition("=")
+        if not equals or not name.strip():
+            raise EngineStartError(f"engine option {part!r} in {spec_text!r} is not Name=value")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def load_engines_file(path: str | os.PathLike[str]) -> dict[str, EngineSpec]:
+    """The named engines of a JSON engines file (see the module docstring)."""
+    try:
+        entries = json.loads(Path(path).expanduser().read_text(encoding="utf-8"))
+    except OSError as error:
+        raise EngineStartError(f"cannot read engines file {str(path)!r}: {error.strerror or error}") from None
+    except json.JSONDecodeError as error:
+        raise EngineStartError(f"engines file {str(path)!r} is not JSON: line {error.lineno}: {error.msg}") from None
+    if not isinstance(entries, list):
+        raise EngineStartError(f"engines file {str(path)!r} must hold a JSON list of engines")
+    engines: dict[str, EngineSpec] = {}
+    for number, entry in enumerate(entries, start=1):
+        where = f"engines file {str(path)!r}, entry {number}"
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or "command" not in entry:
+            raise EngineStartError(f"{where}: needs a 'name' and a 'command', got {entry!r}")
+        protocol = entry.get("protocol", "uci")
+        if protocol != "uci":
+            raise EngineStartError(f"{where}: protocol {protocol!r} is not supported (only 'uci')")
+        command = entry["command"]
+        argv = shlex.split(command) if isinstance(command, str) else command
+        if not isinstance(argv, list) or not argv or not all(isinstance(word, str) for word in argv):
+            raise EngineStartError(f"{where}: 'command' must be a string or a list of strings, got {command!r}")
+        options = entry.get("options") or {}
+        if not isinstance(options, dict):
+            raise EngineStartError(f"{where}: 'options' must be an object, got {options!r}")
+        engines[entry["name"]] = EngineSpec(entry["name"], tuple(argv), {str(k): str(v) for k, v in options.items()},
+                                            entry.get("workdir"))
+    return engines
+
+
+def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None) -> EngineSpec:
+    """The engine named by ``text`` (see the module docstring); EngineStartError, before anything
+    is started, for a missing player, an engine file that is not executable, unknown names."""
+    kind, _, rest = text.partition(":")
+    if kind in HOST_KINDS:
+        return EngineSpec(text, host_command(kind), parse_options(rest, text), env=host_environment())
+    if kind == "player":
+        if not rest:
+            raise EngineStartError(f"{text!r}: say which player, e.g. player:path/to/player_1")
+        from xqdesk.engines.course_player import find_player_file
+        player_file = find_player_file(rest)
+        return EngineSpec(f"player:{player_file.stem}", host_command("player", str(player_file)),
+                          env=host_environment())
+    if kind == "uci":
+        path, options = rest, {}
+        head, colon, tail = rest.rpartition(":")
+        if colon and "=" in tail:
+            path, options = head, parse_options(tail, text)
+        executable = Path(path).expanduser()
+        if not path:
+            raise EngineStartError(f"{text!r}: say which engine, e.g. uci:/usr/games/fairy-stockfish")
+        if not executable.is_file():
+            raise EngineStartError(f"{text!r}: no such engine file {path!r}")
+        if not os.access(executable, os.X_OK):
+            raise EngineStartError(f"{text!r}: engine file {path!r} is not executable")
+        return EngineSpec(f"uci:{executable.name}", (str(executable.resolve()),), options)
+    candidates = [Path(engines_file)] if engines_file else [DEFAULT_ENGINES_FILE.expanduser()]
+    for candidate in candidates:
+        if candidate.is_file() or engines_file:
+            engines = load_engines_file(candidate)
+            if text in engines:
+                return engines[text]
+            raise EngineStartError(f"unknown engine {text!r}: not builtin, random, greedy, player:PATH, "
+                                   f"uci:PATH, nor a name in {str(candidate)!r} ({', '.join(engines) or 'empty'})")
+    raise EngineStartError(f"unknown engine {text!r}: expected builtin, random, greedy, player:PATH, uci:PATH "
+                           f"or a name from an engines file ({str(DEFAULT_ENGINES_FILE)} or --engines FILE)")
