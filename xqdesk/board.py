@@ -71,7 +71,7 @@ class Board:
         self.halfmove_clock = 0
         """Plies since the last capture (the course draws at 120)."""
         self.fullmove_number = 1
-        self._start_fen = STARTING_FEN
+        self._start_fen: Optional[str] = STARTING_FEN
         if fen is not None:
             self.set_fen(fen)
 
@@ -93,7 +93,7 @@ class Board:
         self.turn = turn
         self.halfmove_clock = halfmove_clock
         self.fullmove_number = fullmove_number
-        self._start_fen = self.fen()
+        self._start_fen = None  # computed on demand from the first history entry's position
 
     def set_fen(self, fen: str) -> None:
         """Set up the position of a FEN and clear the history; raises InvalidFenError."""
@@ -120,13 +120,10 @@ class Board:
         turn = parse_color(side) if isinstance(side, str) else bool(side)
         if len(board) != RANKS or any(len(row) != FILES for row in board):
             raise InvalidFenError(f"a course board needs 10 rows of 9 ints, got {board!r}")
-        codes = [0] * SQUARE_COUNT
-        for x, row in enumerate(board):
-            for y, value in enumerate(row):
-                code = int(value)
-                if not -7 <= code <= 7:
-                    raise InvalidFenError(f"course board holds {value!r} at ({x}, {y}); pieces are -7..7")
-                codes[from_course(x, y)] = code
+        codes = [int(value) for row in reversed(board) for value in row]  # row 9 is rank 0
+        if min(codes) < -7 or max(codes) > 7:
+            bad = next((x, y) for x, row in enumerate(board) for y, v in enumerate(row) if not -7 <= int(v) <= 7)
+            raise InvalidFenError(f"course board holds {board[bad[0]][bad[1]]!r} at {bad}; pieces are -7..7")
         moves = []
         for index in range(len(history) - 1, -1, -1):
             entry = history[index]
@@ -192,6 +189,8 @@ class Board:
     @property
     def start_fen(self) -> str:
         """FEN of the position before the first move of the history."""
+        if self._start_fen is None:
+            self._start_fen = self.root().fen()
         return self._start_fen
 
     def zobrist_hash(self) -> int:

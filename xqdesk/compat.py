@@ -12,8 +12,10 @@ from typing import Sequence
 from xqdesk.board import Board
 from xqdesk.fen import STARTING_FEN
 from xqdesk.pieces import BLACK, RED, parse_color
+from xqdesk.ruleset import COURSE
 
 Action = tuple[int, int, int, int]
+_HISTORY_THAT_MATTERS = max(COURSE.perpetual_check_min_history + 1, 2 * COURSE.perpetual_check_limit)
 HistoryEntry = tuple[int, int, int, int, int]
 
 
@@ -26,9 +28,11 @@ def get_legal_actions(board: Sequence[Sequence[int]], side: str, history: Sequen
     """Every legal action of ``side`` on ``board`` after ``history``, as the course referee judges:
     king safety (facing kings included) and the perpetual-check restriction.
 
-    Returns a list of 4-tuples of ints. ``board`` and ``history`` are not modified.
+    Returns a list of 4-tuples of ints. ``board`` and ``history`` are not modified. Only the
+    last few history entries bear on the answer (the perpetual-check rule looks back five plies
+    and needs more than six entries), so only those are replayed: a search can call this often.
     """
-    position = Board.from_course(board, side, history)
+    position = Board.from_course(board, side, history[-_HISTORY_THAT_MATTERS:])
     return [move.to_course() for move in position.legal_moves]
 
 
