@@ -35,3 +35,15 @@ def no_child_processes_left():
         time.sleep(0.05)
     left = _live_children()
     assert not left, f"child processes left running: {left}"
+
+
+@pytest.fixture(autouse=True)
+def no_engine_threads_left():
+    """Fail a test that leaves an engine worker's QThread running (the window's engine seats)."""
+    yield
+    import sys
+    worker_module = sys.modules.get("xqdesk.ui.engine_worker")
+    if worker_module is None:
+        return
+    left = [worker.spec.name for worker in worker_module.running_workers()]
+    assert not left, f"engine worker threads left running: {left}"

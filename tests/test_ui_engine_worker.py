@@ -17,12 +17,12 @@ from xqdesk.ui.settings import EngineKind, EngineProfile
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
-FAIRY_PROFILE = EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY, options=(("Hash", "16"),))
+FAIRY_SPEC = EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY, options=(("Hash", "16"),)).to_spec()
 
 
 @pytest.fixture
 def worker(qtbot):
-    engine = EngineWorker(FAIRY_PROFILE)
+    engine = EngineWorker(FAIRY_SPEC)
     with qtbot.waitSignal(engine.engine_ready, timeout=10000):
         engine.start()
     yield engine
@@ -98,7 +98,7 @@ def test_multipv_rows_arrive_together_and_progress_is_throttled(qtbot, worker):
 
 def test_an_engine_that_cannot_start_fails_with_the_reason(qtbot, tmp_path):
     missing = str(tmp_path / "no-such-engine")
-    engine = EngineWorker(EngineProfile("ghost", EngineKind.UCI, missing))
+    engine = EngineWorker(EngineProfile("ghost", EngineKind.UCI, missing).to_spec())
     with qtbot.waitSignal(engine.engine_failed, timeout=5000) as blocker:
         engine.start()
     assert "no-such-engine" in blocker.args[0]

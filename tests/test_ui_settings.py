@@ -63,13 +63,15 @@ def test_damaged_values_fall_back_to_their_defaults(tmp_path):
     assert loaded.flip_board is False
 
 
-def test_engine_profiles_know_their_command_line():
-    assert EngineProfile("F", EngineKind.UCI, "/bin/engine").command() == ("/bin/engine",)
-    player = EngineProfile("P", EngineKind.PLAYER, "/p/player_1.py").command()
-    assert player == (sys.executable, "-m", "xqdesk.engines.host", "player", "/p/player_1.py")
-    builtin = EngineProfile("B", EngineKind.BUILTIN, level=4).command()
-    assert builtin[:4] == (sys.executable, "-m", "xqdesk.engines.host", "builtin")
-    assert "4" in builtin
+def test_engine_profiles_know_how_to_start_their_engine():
+    uci = EngineProfile("F", EngineKind.UCI, "/bin/engine", options=(("Hash", "16"),)).to_spec()
+    assert uci.command == ("/bin/engine",) and dict(uci.options) == {"Hash": "16"}
+    player = EngineProfile("P", EngineKind.PLAYER, "/p/player_1.py").to_spec()
+    assert player.command == (sys.executable, "-m", "xqdesk.engines.host", "player", "/p/player_1.py")
+    builtin = EngineProfile("B", EngineKind.BUILTIN, level=4).to_spec()
+    assert builtin.command == (sys.executable, "-m", "xqdesk.engines.host", "builtin")
+    assert dict(builtin.options) == {"Level": "4"}
+    assert builtin.name == "B" and "PYTHONPATH" in builtin.env
 
 
 def test_bad_profiles_and_names_are_refused_with_the_input():

@@ -35,7 +35,7 @@ from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.uci import UciOption, format_go, format_position
 from xqdesk.engines.uci_engine import SearchResult, UciEngine
 from xqdesk.move import Move
-from xqdesk.ui.settings import EngineProfile
+from xqdesk.engines.spec import EngineSpec
 
 PROGRESS_INTERVAL = 0.1
 """Seconds between two progress signals of one engine (about 10 per second)."""
@@ -138,25 +138,26 @@ class _EngineThread(QThread):
     engine_failed = Signal(int, str)  # request id (0 outside a search), message
     log_line = Signal(str)
 
-    def __init__(self, profile: EngineProfile, requests: "queue.Queue[SearchRequest | _Quit]",
+    def __init__(self, spec: EngineSpec, requests: "queue.Queue[SearchRequest | _Quit]",
                  stop_events: dict[int, threading.Event]) -> None:
         super().__init__()
-        self.profile = profile
+        self.spec = spec
         self.requests = requests
         self.stop_events = stop_events
         self.engine: Optional[UciEngine] = None
-        self.setObjectName(f"engine-{profile.name}")
+        self.setObjectName(f"engine-{spec.name}")
 
     def run(self) -> None:  # noqa: D102 - QThread entry point
-        engine = UciEngine(self.profile.command(), options=dict(self.profile.options))
+        spec = self.spec
+        engine = UciEngine(spec.command, cwd=spec.workdir, options=dict(spec.options), env=spec.env)
         self.engine = engine
-        self.log_line.emit("> " + " ".join(self.profile.command()))
+        self.log_line.emit("$ " + " ".join(spec.command))
         try:
             identity = engine.start()
         except EngineError as error:
             self.engine_failed.emit(0, str(error))
             return
-        self.engine_started.emit(EngineDescription(identity.name or self.profile.name, identity.author,
+        self.engine_started.emit(EngineDescription(identity.name or spec.name, identity.author,
                                                    tuple(identity.options.values())))
         multipv = 1
         while True:
@@ -239,16 +240,16 @@ class EngineWorker(QObject):
     log_line = Signal(str)  # "> sent" / "< received" protocol lines and notes
     reply_dropped = Signal(int)  # the id of a stale request whose reply was thrown away
 
-    def __init__(self, profile: EngineProfile, parent: Optional[QObject] = None) -> None:
+    def __init__(self, spec: EngineSpec, parent: Optional[QObject] = None) -> None:
         super().__init__(parent)
-        self.profile = profile
+        self.spec = spec
         self.description: Optional[EngineDescription] = None
         self._requests: "queue.Queue[SearchRequest | _Quit]" = queue.Queue()
         self._stop_events: dict[int, threading.Event] = {}
         self._ids = itertools.count(1)
         self._current: Optional[int] = None
         self._failed = False
-        self._thread = _EngineThread(profile, self._requests, self._stop_events)
+        self._thread = _EngineThread(spec, self._requests, self._stop_events)
         self._thread.engine_started.connect(self._on_started)
         self._thread.progress_ready.connect(self._on_progress)
         self._thread.search_done.connect(self._on_search_done)

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import enum
 import json
-import sys
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from PySide6.QtCore import QSettings
 
+from xqdesk.engines.spec import EngineSpec, host_command, host_environment
+
 ORGANIZATION = "xqdesk"
 APPLICATION = "xqdesk"
 
-#: The module that runs the built-in engine and course players as UCI engines in a child process.
-ENGINE_HOST_MODULE = "xqdesk.engines.host"
+BUILTIN_LEVEL_OPTION = "Level"
+"""The built-in engine's UCI option that sets its strength."""
 
 
 class EngineKind(enum.Enum):
@@ -50,13 +51,19 @@ class EngineProfile:
         if self.kind is not EngineKind.BUILTIN and not self.path:
             raise ValueError(f"engine {self.name!r} of kind {self.kind.value!r} needs a path")
 
-    def command(self) -> tuple[str, ...]:
-        """The command line that starts this engine as a UCI process."""
+    def to_spec(self) -> EngineSpec:
+        """How to start this engine as a UCI process (the engines package's :class:`EngineSpec`).
+
+        A built-in engine gets its level as the ``Level`` option; options listed in ``options``
+        come after it, so an explicit ``Level`` there wins.
+        """
+        options = dict(self.options)
         if self.kind is EngineKind.UCI:
-            return (self.path,)
+            return EngineSpec(self.name, (self.path,), options)
         if self.kind is EngineKind.PLAYER:
-            return (sys.executable, "-m", ENGINE_HOST_MODULE, "player", self.path)
-        return (sys.executable, "-m", ENGINE_HOST_MODULE, "builtin", "--level", str(self.level))
+            return EngineSpec(self.name, host_command("player", self.path), options, env=host_environment())
+        return EngineSpec(self.name, host_command("builtin"), {BUILTIN_LEVEL_OPTION: str(self.level), **options},
+                          env=host_environment())
 
     def to_json(self) -> str:
         """A one-line text form (for QSettings), read back by :meth:`from_json`."""

@@ -1,0 +1,88 @@
+"""The engine panel with real engines: two analysing side by side, following the moves."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from xqdesk.board import Board
+from xqdesk.engines.search_types import Score
+from xqdesk.fen import STARTING_FEN
+from xqdesk.move import Move
+from xqdesk.notation import Notation
+from xqdesk.pieces import BLACK, RED
+from xqdesk.ui.engine_panel import EnginePanel, count_text, pv_text, score_text
+from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
+
+FAIRY = "/usr/games/fairy-stockfish"
+needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
+
+
+@pytest.fixture
+def panel(qtbot):
+    widget = EnginePanel()
+    qtbot.addWidget(widget)
+    yield widget
+    widget.shutdown()
+
+
+def test_scores_are_shown_from_the_chosen_view():
+    assert score_text(Score(cp=35), RED, ScoreView.RED) == "+0.35"
+    assert score_text(Score(cp=35), BLACK, ScoreView.RED) == "-0.35"
+    assert score_text(Score(cp=35), BLACK, ScoreView.MOVER) == "+0.35"
+    assert score_text(Score(mate=3), BLACK, ScoreView.RED) == "#-3"
+    assert count_text(950) == "950" and count_text(12_345) == "12.3k" and count_text(4_560_000) == "4.56M"
+
+
+def test_a_pv_is_written_in_the_notation_and_cut_at_an_illegal_move():
+    board = Board()
+    pv = [Move.from_iccs("h2e2"), Move.from_iccs("h9g7"), Move.from_iccs("a0a5")]
+    assert pv_text(board, pv, Notation.CHINESE) == "炮二平五 马８进７"
+    assert pv_text(board, pv[:2], Notation.ICCS) == "h2e2 h9g7"
+
+
+@needs_fairy
+def test_analysis_with_two_engines_shows_both_and_follows_the_moves(qtbot, panel):
+    panel.set_engines([
+        EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY).to_spec(),
+        EngineProfile("Fairy weak", EngineKind.UCI, FAIRY, options=(("Skill Level", "2"),)).to_spec(),
+    ])
+    panel.set_notation(Notation.WXF)
+    panel.start_analysis()
+    assert panel.is_analysing()
+    left, right = panel.views
+    qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=15000)
+    assert "Fairy" in left.engine_name and right.engine_name
+    assert left.isVisibleTo(panel) and right.isVisibleTo(panel)
+    assert left.row_texts()[0][3] and right.row_texts()[0][3]
+
+    after = (Move.from_iccs("h2e2"),)
+    panel.set_position(STARTING_FEN, after)
+    board = Board()
+    board.push(after[0])
+    black_replies = {f"{text}" for text in (pv_text(board, [m], Notation.WXF) for m in board.legal_moves)}
+    qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=15000)
+    for view in panel.views:
+        assert view.row_texts()[0][3].split()[0] in black_replies
+    assert set(panel.graph.scores(0)) >= {0, 1} and set(panel.graph.scores(1)) >= {0, 1}
+
+    panel.stop_analysis()
+    assert not panel.is_analysing()
+    qtbot.waitUntil(lambda: left.state == "Ready" and right.state == "Ready", timeout=5000)
+
+
+@needs_fairy
+def test_more_lines_give_more_rows(qtbot, panel):
+    panel.set_engines([EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY).to_spec()])
+    assert not panel.views[1].isVisibleTo(panel)
+    panel.set_lines(3)
+    panel.start_analysis(0)
+    qtbot.waitUntil(lambda: len(panel.views[0].row_texts()) == 3, timeout=15000)
+    assert [row[0] for row in panel.views[0].row_texts()] == ["1", "2", "3"]
+
+
+def test_an_engine_that_fails_says_why(qtbot, panel, tmp_path):
+    panel.set_engines([EngineProfile("ghost", EngineKind.UCI, str(tmp_path / "missing-engine")).to_spec()])
+    qtbot.waitUntil(lambda: "missing-engine" in panel.views[0].state_label.text(), timeout=5000)
+    panel.start_analysis()
+    assert not panel.is_analysing()

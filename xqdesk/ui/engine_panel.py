@@ -1,0 +1,510 @@
+"""The engine panel: one or two engines side by side on the same position, and a score graph.
+
+Each :class:`EngineView` shows one engine: its name and state, depth, score (from Red's or the
+mover's view), nodes, nodes per second, time, one row per MultiPV line with the principal
+variation in the chosen notation, a start/stop button and the engine's protocol log.
+
+:class:`EnginePanel` holds two views and the graph. It shows any :class:`EngineWorker` attached to
+it — the game controller attaches the workers of its engine seats — and it runs analysis by
+itself: :meth:`EnginePanel.set_engines` starts workers it owns, and every
+:meth:`EnginePanel.set_position` restarts their infinite searches on the new position (engines
+follow the moves).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from PySide6.QtCore import QMetaObject, QObject, Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
+                               QPlainTextEdit, QPushButton, QSpinBox, QSplitter, QTableWidget,
+                               QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
+
+from xqdesk.board import Board
+from xqdesk.engines.search_types import Score, SearchLimits
+from xqdesk.engines.spec import EngineSpec
+from xqdesk.move import Move
+from xqdesk.notation import Notation, format_move
+from xqdesk.pieces import RED, Color
+from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
+from xqdesk.ui.engine_worker import EngineDescription, EngineWorker, SearchProgress
+from xqdesk.ui.i18n import language_notifier, tr
+from xqdesk.ui.score_graph import ScoreGraph, red_view_pawns
+from xqdesk.ui.settings import ScoreView
+
+MAX_LINES = 5
+"""The most MultiPV lines the panel asks for."""
+
+LOG_LINES = 500
+"""Lines kept in each engine's log."""
+
+
+def score_text(score: Optional[Score], turn: Color, view: ScoreView) -> str:
+    """``score`` (mover's view, as engines send it) shown from ``view``: ``+0.35``, ``#3``, ``#-2``."""
+    if score is None:
+        return ""
+    if view is ScoreView.RED and turn != RED:
+        score = Score(cp=-score.cp) if score.cp is not None else Score(mate=-(score.mate or 0))
+    return str(score)
+
+
+def count_text(value: Optional[int]) -> str:
+    """A node count in a short form: ``950``, ``12.3k``, ``4.56M``."""
+    if value is None:
+        return ""
+    if value >= 1_000_000_000:
+        return f"{value / 1e9:.2f}G"
+    if value >= 1_000_000:
+        return f"{value / 1e6:.2f}M"
+    if value >= 10_000:
+        return f"{value / 1e3:.1f}k"
+    return str(value)
+
+
+def pv_text(board: Board, pv: Sequence[Move], notation: Notation) -> str:
+    """The principal variation written in ``notation``, cut before its first illegal move."""
+    position = board.copy()
+    texts = []
+    for move in pv:
+        if not position.is_legal(move):
+            break
+        texts.append(format_move(position, move, notation))
+        position.push(move)
+    return " ".join(texts)
+
+
+@dataclass(frozen=True)
+class ShownPosition:
+    """The position the panel shows: a game's start FEN, the moves since, and the board after them."""
+
+    start_fen: str
+    moves: tuple[Move, ...]
+    board: Board
+
+    @classmethod
+    def build(cls, start_fen: str, moves: Sequence[Move]) -> "ShownPosition":
+        board = Board(start_fen)
+        for move in moves:
+            board.push(move)
+        return cls(start_fen, tuple(moves), board)
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+
+class EngineView(QWidget):
+    """One engine's column: name and state, search figures, MultiPV rows and the log."""
+
+    start_requested = Signal()
+    stop_requested = Signal()
+
+    COLUMNS = ("#", "Score", "Depth", "Principal variation")
+
+    def __init__(self, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self._engine_name = ""
+        self._state = ""
+        self._running = False
+        self._progress: Optional[SearchProgress] = None
+        self._position: Optional[ShownPosition] = None
+        self._notation = Notation.CHINESE
+        self._score_view = ScoreView.RED
+
+        self.name_label = QLabel()
+        bold = QFont(self.name_label.font())
+        bold.setBold(True)
+        self.name_label.setFont(bold)
+        self.state_label = QLabel()
+        self.start_button = QPushButton()
+        self.start_button.clicked.connect(self._on_start_clicked)
+        header = QHBoxLayout()
+        header.addWidget(self.name_label)
+        header.addWidget(self.state_label, 1)
+        header.addWidget(self.start_button)
+
+        self.figures_label = QLabel()
+        self.figures_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.lines_table = QTableWidget(0, len(self.COLUMNS))
+        self.lines_table.verticalHeader().setVisible(False)
+        self.lines_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.lines_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table_header = self.lines_table.horizontalHeader()
+        for column in range(len(self.COLUMNS) - 1):
+            table_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        table_header.setStretchLastSection(True)
+
+        self.log_toggle = QToolButton()
+        self.log_toggle.setCheckable(True)
+        self.log_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.log_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.log_toggle.toggled.connect(self._on_log_toggled)
+        self.log_view = QPlainTextEdit()
+        self.log_view.setReadOnly(True)
+        self.log_view.setMaximumBlockCount(LOG_LINES)
+        self.log_view.setVisible(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(header)
+        layout.addWidget(self.figures_label)
+        layout.addWidget(self.lines_table, 1)
+        layout.addWidget(self.log_toggle)
+        layout.addWidget(self.log_view, 1)
+        self.retranslate()
+        language_notifier().language_changed.connect(self.retranslate)
+
+    # -- texts -------------------------------------------------------------------------------
+    def retranslate(self) -> None:
+        self.lines_table.setHorizontalHeaderLabels([tr(text) for text in self.COLUMNS])
+        self.log_toggle.setText(tr("Engine log"))
+        self._show_header()
+        self._show_progress()
+
+    def _show_header(self) -> None:
+        self.name_label.setText(self._engine_name or tr("(no engine)"))
+        self.state_label.setText(tr(self._state) if self._state else "")
+        self.start_button.setText(tr("Stop") if self._running else tr("Start"))
+        self.start_button.setEnabled(bool(self._engine_name))
+
+    # -- what it shows -----------------------------------------------------------------------
+    @property
+    def engine_name(self) -> str:
+        return self._engine_name
+
+    @property
+    def state(self) -> str:
+        """The engine's state in English (``Ready``, ``Thinking…``, ``Stopped`` …)."""
+        return self._state
+
+    def set_engine_name(self, name: str) -> None:
+        self._engine_name = name
+        self._show_header()
+
+    def set_state(self, state: str, running: Optional[bool] = None) -> None:
+        """Show the engine's state (an English source string, translated for display)."""
+        self._state = state
+        if running is not None:
+            self._running = running
+        self._show_header()
+
+    def set_failed(self, reason: str) -> None:
+        self._state = ""
+        self._running = False
+        self._show_header()
+        self.state_label.setText(tr("Engine failed: {reason}").format(reason=reason.splitlines()[0]))
+        self.append_log(f"! {reason}")
+
+    def set_position(self, position: ShownPosition) -> None:
+        """The position the next progress belongs to; clears the lines shown."""
+        self._position = position
+        self._progress = None
+        self._show_progress()
+
+    def set_notation(self, notation: Notation) -> None:
+        self._notation = notation
+        self._show_progress()
+
+    def set_score_view(self, view: ScoreView) -> None:
+        self._score_view = view
+        self._show_progress()
+
+    def show_progress(self, progress: SearchProgress) -> None:
+        """Show a search's newest progress (for the position given to :meth:`set_position`)."""
+        self._progress = progress
+        self._show_progress()
+
+    def append_log(self, line: str) -> None:
+        self.log_view.appendPlainText(line)
+
+    def row_texts(self) -> list[list[str]]:
+        """The MultiPV table as text, row by row (what the user reads)."""
+        return [[self.lines_table.item(row, column).text() for column in range(self.lines_table.columnCount())]
+                for row in range(self.lines_table.rowCount())]
+
+    def figures_text(self) -> str:
+        return self.figures_label.text()
+
+    def _show_progress(self) -> None:
+        progress, position = self._progress, self._position
+        if progress is None or position is None:
+            self.figures_label.setText("")
+            self.lines_table.setRowCount(0)
+            return
+        latest = progress.latest
+        turn = position.board.turn
+        depth = "" if latest.depth is None else str(latest.depth)
+        if latest.seldepth is not None and depth:
+            depth += f"/{latest.seldepth}"
+        best = progress.rows[0].score if progress.rows else latest.score
+        seconds = "" if latest.time_ms is None else tr("{seconds} s").format(seconds=f"{latest.time_ms / 1000:.1f}")
+        figures = [
+            f"{tr('Depth')} {depth}",
+            f"{tr('Score')} {score_text(best, turn, self._score_view)}",
+            f"{tr('Nodes')} {count_text(latest.nodes)}",
+            f"{tr('NPS')} {count_text(latest.nps)}",
+            f"{tr('Time')} {seconds}",
+        ]
+        self.figures_label.setText("  ·  ".join(figures))
+        self.lines_table.setRowCount(len(progress.rows))
+        for row, info in enumerate(progress.rows):
+            cells = (str(info.multipv), score_text(info.score, turn, self._score_view),
+                     "" if info.depth is None else str(info.depth),
+                     pv_text(position.board, info.pv, self._notation))
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if column < 3:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.lines_table.setItem(row, column, item)
+
+    # -- buttons -----------------------------------------------------------------------------
+    def _on_start_clicked(self) -> None:
+        if self._running:
+            self.stop_requested.emit()
+        else:
+            self.start_requested.emit()
+
+    def _on_log_toggled(self, shown: bool) -> None:
+        self.log_view.setVisible(shown)
+        self.log_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+
+class _Seat:
+    """A worker shown in a view, the panel's connections to it, and whether the panel owns it
+    (started it, and shuts it down)."""
+
+    def __init__(self, worker: EngineWorker, owned: bool) -> None:
+        self.worker = worker
+        self.owned = owned
+        self.analysing = False
+        self.connections: list[QMetaObject.Connection] = []
+
+
+class EnginePanel(QWidget):
+    """Two engine views side by side, the score-view and lines choices, and the score graph."""
+
+    score_view_changed = Signal(object)  # ScoreView
+    lines_changed = Signal(int)
+    analysis_changed = Signal(bool)  # whether any owned engine is analysing
+
+    def __init__(self, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.views = (EngineView(), EngineView())
+        self.graph = ScoreGraph()
+        self._seats: list[Optional[_Seat]] = [None, None]
+        self._position = ShownPosition.build(Board().fen(), ())
+        self._notation = Notation.CHINESE
+        self._score_view = ScoreView.RED
+
+        self.score_view_label = QLabel()
+        self.score_view_box = QComboBox()
+        self.score_view_box.addItem("", ScoreView.RED)
+        self.score_view_box.addItem("", ScoreView.MOVER)
+        self.score_view_box.currentIndexChanged.connect(self._on_score_view_chosen)
+        self.lines_label = QLabel()
+        self.lines_box = QSpinBox()
+        self.lines_box.setRange(1, MAX_LINES)
+        self.lines_box.valueChanged.connect(self._on_lines_chosen)
+        bar = QHBoxLayout()
+        bar.addWidget(self.score_view_label)
+        bar.addWidget(self.score_view_box)
+        bar.addSpacing(12)
+        bar.addWidget(self.lines_label)
+        bar.addWidget(self.lines_box)
+        bar.addStretch(1)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        for index, view in enumerate(self.views):
+            self.splitter.addWidget(view)
+            view.start_requested.connect(lambda index=index: self.start_analysis(index))
+            view.stop_requested.connect(lambda index=index: self.stop_analysis(index))
+            view.set_position(self._position)
+        self.views[1].setVisible(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.splitter, 3)
+        layout.addWidget(self.graph, 1)
+        self.retranslate()
+        language_notifier().language_changed.connect(self.retranslate)
+
+    def retranslate(self) -> None:
+        self.score_view_label.setText(tr("Score from"))
+        self.score_view_box.setItemText(0, tr("Red's view"))
+        self.score_view_box.setItemText(1, tr("Mover's view"))
+        self.lines_label.setText(tr("Lines"))
+
+    # -- choices ----------------------------------------------------------------------------
+    @property
+    def score_view(self) -> ScoreView:
+        return self._score_view
+
+    def set_score_view(self, view: ScoreView) -> None:
+        self.score_view_box.setCurrentIndex(0 if view is ScoreView.RED else 1)
+
+    def _on_score_view_chosen(self, index: int) -> None:
+        self._score_view = self.score_view_box.itemData(index)
+        for view in self.views:
+            view.set_score_view(self._score_view)
+        self.score_view_changed.emit(self._score_view)
+
+    @property
+    def lines(self) -> int:
+        return self.lines_box.value()
+
+    def set_lines(self, count: int) -> None:
+        self.lines_box.setValue(count)
+
+    def _on_lines_chosen(self, count: int) -> None:
+        self.lines_changed.emit(count)
+        self._restart_analysis()
+
+    def set_notation(self, notation: Notation) -> None:
+        self._notation = notation
+        for view in self.views:
+            view.set_notation(notation)
+
+    # -- engines ----------------------------------------------------------------------------
+    def worker(self, index: int) -> Optional[EngineWorker]:
+        seat = self._seats[index]
+        return None if seat is None else seat.worker
+
+    def attach(self, index: int, worker: EngineWorker, owned: bool = False) -> None:
+        """Show ``worker`` in view ``index`` (0 or 1). An owned worker is shut down with the panel."""
+        self.detach(index)
+        seat = _Seat(worker, owned)
+        self._seats[index] = seat
+        view = self.views[index]
+        view.setVisible(True)
+        view.set_engine_name(worker.description.name if worker.description else worker.spec.name)
+        view.set_state("Starting…" if worker.description is None and not worker.has_failed() else "Ready", False)
+        view.set_position(self._position)
+        seat.connections = [
+            worker.engine_ready.connect(lambda description, i=index: self._on_ready(i, description)),
+            worker.progress.connect(lambda progress, i=index: self._on_progress(i, progress)),
+            worker.best_move.connect(lambda request_id, result, i=index: self._on_best_move(i)),
+            worker.engine_failed.connect(lambda reason, i=index: self._on_failed(i, reason)),
+            worker.log_line.connect(view.append_log),
+        ]
+
+    def detach(self, index: int) -> None:
+        """Stop showing the worker of view ``index`` (shutting it down when the panel owns it)."""
+        seat = self._seats[index]
+        if seat is None:
+            return
+        self._seats[index] = None
+        for connection in seat.connections:
+            QObject.disconnect(connection)
+        if seat.owned:
+            seat.worker.shutdown()
+        view = self.views[index]
+        view.set_engine_name("")
+        view.set_state("", False)
+        view.set_position(self._position)
+        if index == 1:
+            view.setVisible(False)
+
+    def set_engines(self, specs: Sequence[EngineSpec]) -> None:
+        """Start (and own) one or two analysis engines; the views show them, ready to analyse."""
+        if not 1 <= len(specs) <= 2:
+            raise ValueError(f"the panel shows one or two engines, got {len(specs)}: {[s.name for s in specs]!r}")
+        for index in range(2):
+            self.detach(index)
+        for index, spec in enumerate(specs):
+            worker = EngineWorker(spec, self)
+            self.attach(index, worker, owned=True)
+            worker.start()
+
+    def shutdown(self) -> None:
+        """Stop every analysis and shut down the engines the panel owns."""
+        for index in range(2):
+            self.detach(index)
+        self.analysis_changed.emit(False)
+
+    # -- position and analysis ---------------------------------------------------------------
+    @property
+    def position(self) -> ShownPosition:
+        return self._position
+
+    def set_position(self, start_fen: str, moves: Sequence[Move]) -> None:
+        """Show the position after ``moves`` from ``start_fen``; analysing engines follow it."""
+        self._position = ShownPosition.build(start_fen, moves)
+        self.graph.set_ply_count(max(self.graph.ply_count, self._position.ply + 1))
+        self.graph.set_current_ply(self._position.ply)
+        for view in self.views:
+            view.set_position(self._position)
+        self._restart_analysis()
+
+    def is_analysing(self, index: Optional[int] = None) -> bool:
+        seats = self._seats if index is None else [self._seats[index]]
+        return any(seat is not None and seat.analysing for seat in seats)
+
+    def start_analysis(self, index: Optional[int] = None) -> None:
+        """Let engine ``index`` (every engine when None) analyse the shown position until stopped."""
+        for i in range(2) if index is None else (index,):
+            seat = self._seats[i]
+            if seat is None or seat.worker.has_failed():
+                continue
+            seat.analysing = True
+            self._search(i)
+        self.analysis_changed.emit(self.is_analysing())
+
+    def stop_analysis(self, index: Optional[int] = None) -> None:
+        """Stop engine ``index`` (every engine when None); its last lines stay on show."""
+        for i in range(2) if index is None else (index,):
+            seat = self._seats[i]
+            if seat is None or not seat.analysing:
+                continue
+            seat.analysing = False
+            seat.worker.stop()
+            self.views[i].set_state("Stopped", False)
+        self.analysis_changed.emit(self.is_analysing())
+
+    def _restart_analysis(self) -> None:
+        for index, seat in enumerate(self._seats):
+            if seat is not None and seat.analysing:
+                self._search(index)
+
+    def _search(self, index: int) -> None:
+        seat = self._seats[index]
+        if seat is None:
+            return
+        if self._position.board.outcome() is not None:
+            seat.worker.cancel()
+            self.views[index].set_state("Stopped", True)
+            return
+        limits = SearchLimits(infinite=True, multipv=self.lines)
+        seat.worker.search(self._position.start_fen, self._position.moves, limits)
+        self.views[index].set_state("Thinking…", True)
+
+    # -- worker replies ---------------------------------------------------------------------
+    def _on_ready(self, index: int, description: EngineDescription) -> None:
+        view = self.views[index]
+        view.set_engine_name(description.name)
+        seat = self._seats[index]
+        if seat is not None and not seat.analysing:
+            view.set_state("Ready", False)
+
+    def _on_progress(self, index: int, progress: SearchProgress) -> None:
+        self.views[index].show_progress(progress)
+        best = progress.rows[0].score if progress.rows else progress.latest.score
+        if best is not None:
+            self.graph.set_score(self._position.ply, red_view_pawns(best, self._position.board.turn), index)
+
+    def _on_best_move(self, index: int) -> None:
+        seat = self._seats[index]
+        if seat is not None and not seat.analysing:
+            self.views[index].set_state("Ready", False)
+
+    def _on_failed(self, index: int, reason: str) -> None:
+        seat = self._seats[index]
+        if seat is not None:
+            seat.analysing = False
+        self.views[index].set_failed(reason)
+        self.analysis_changed.emit(self.is_analysing())
+
+
+__all__ = ["EnginePanel", "EngineView", "ShownPosition", "score_text", "count_text", "pv_text"]

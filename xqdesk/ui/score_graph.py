@@ -1,0 +1,156 @@
+"""A graph of the engines' scores over the game, from Red's point of view.
+
+One series per engine (at most two), one point per ply: the score of the position after that many
+plies. Above the middle line Red stands better, below it Black. Scores are drawn on a squashed
+scale (``tanh``) so that the early half-pawn swings stay visible beside a won endgame; mates sit at
+the edges. Clicking the graph asks to go to the ply under the mouse (``ply_clicked``).
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from xqdesk.engines.search_types import Score
+from xqdesk.pieces import RED, Color
+from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
+from xqdesk.ui.i18n import language_notifier, tr
+
+SCALE_PAWNS = 4.0
+"""Pawns at which the squashed scale reaches 76 % of the way to the edge."""
+
+MATE_PAWNS = 1000.0
+"""The value a mate stands for on the graph (the edge)."""
+
+SERIES_COLORS = (QColor(200, 30, 30), QColor(40, 90, 200))
+
+
+def red_view_pawns(score: Score, turn: Color) -> float:
+    """``score`` (from the side to move's view, as engines give it) in pawns from Red's view."""
+    if score.mate is not None:
+        value = MATE_PAWNS if score.mate > 0 else -MATE_PAWNS
+    else:
+        value = (score.cp or 0) / 100.0
+    return value if turn == RED else -value
+
+
+def squash(pawns: float) -> float:
+    """A score in pawns mapped into (-1, 1) for drawing."""
+    return math.tanh(pawns / SCALE_PAWNS)
+
+
+class ScoreGraph(QWidget):
+    """The scores of up to two series over the plies of a game, with the current ply marked."""
+
+    ply_clicked = Signal(int)
+
+    def __init__(self, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self._series: list[dict[int, float]] = [{}, {}]
+        self._ply_count = 0
+        self._current_ply: Optional[int] = None
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.setMinimumHeight(60)
+        self.retranslate()
+        language_notifier().language_changed.connect(self.retranslate)
+
+    def retranslate(self) -> None:
+        self.setToolTip(tr("Score graph"))
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(320, 100)
+
+    # -- data ------------------------------------------------------------------------------------
+    def set_score(self, ply: int, pawns: float, series: int = 0) -> None:
+        """Record the score (pawns, Red's view) of the position after ``ply`` plies."""
+        if ply < 0:
+            raise ValueError(f"a ply is 0 or more, got {ply!r}")
+        self._series[series][ply] = pawns
+        self._ply_count = max(self._ply_count, ply + 1)
+        self.update()
+
+    def set_ply_count(self, count: int) -> None:
+        """The length of the game, so the x axis spans it (scores past it are forgotten)."""
+        self._ply_count = max(count, 0)
+        for values in self._series:
+            for ply in [ply for ply in values if ply >= count]:
+                del values[ply]
+        self.update()
+
+    def set_current_ply(self, ply: Optional[int]) -> None:
+        """Mark the ply on show (None: no mark)."""
+        self._current_ply = ply
+        self.update()
+
+    def clear(self) -> None:
+        """Forget every score."""
+        self._series = [{}, {}]
+        self._ply_count = 0
+        self._current_ply = None
+        self.update()
+
+    def scores(self, series: int = 0) -> dict[int, float]:
+        """The recorded scores of ``series`` by ply (a copy)."""
+        return dict(self._series[series])
+
+    @property
+    def ply_count(self) -> int:
+        return self._ply_count
+
+    # -- geometry and painting ---------------------------------------------------------------
+    def _plot_rect(self) -> QRectF:
+        return QRectF(self.rect()).adjusted(4, 4, -4, -4)
+
+    def _x(self, ply: int, plot: QRectF) -> float:
+        span = max(self._ply_count - 1, 1)
+        return plot.left() + plot.width() * ply / span
+
+    def _y(self, pawns: float, plot: QRectF) -> float:
+        return plot.center().y() - squash(pawns) * plot.height() / 2
+
+    def ply_at(self, x: float) -> int:
+        """The ply nearest to the widget's x coordinate ``x``."""
+        plot = self._plot_rect()
+        span = max(self._ply_count - 1, 1)
+        ratio = (x - plot.left()) / max(plot.width(), 1.0)
+        return min(max(round(ratio * span), 0), max(self._ply_count - 1, 0))
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        plot = self._plot_rect()
+        painter.fillRect(self.rect(), self.palette().base())
+        middle = plot.center().y()
+        painter.setPen(QPen(self.palette().mid().color(), 1))
+        painter.drawLine(QPointF(plot.left(), middle), QPointF(plot.right(), middle))
+        for index, values in enumerate(self._series):
+            if not values:
+                continue
+            color = SERIES_COLORS[index]
+            points = [QPointF(self._x(ply, plot), self._y(values[ply], plot)) for ply in sorted(values)]
+            if index == 0:
+                area = QPainterPath(QPointF(points[0].x(), middle))
+                for point in points:
+                    area.lineTo(point)
+                area.lineTo(QPointF(points[-1].x(), middle))
+                fill = QColor(color)
+                fill.setAlpha(50)
+                painter.fillPath(area, fill)
+            painter.setPen(QPen(color, 2))
+            if len(points) == 1:
+                painter.drawEllipse(points[0], 2.0, 2.0)
+            else:
+                painter.drawPolyline(points)
+        if self._current_ply is not None and self._ply_count:
+            x = self._x(self._current_ply, plot)
+            painter.setPen(QPen(self.palette().text().color(), 1, Qt.PenStyle.DashLine))
+            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+        painter.end()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        if event.button() == Qt.MouseButton.LeftButton and self._ply_count:
+            self.ply_clicked.emit(self.ply_at(event.position().x()))
+        super().mousePressEvent(event)
