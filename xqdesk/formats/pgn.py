@@ -1,0 +1,366 @@
+"""PGN for Xiangqi, read and written.
+
+Reading copes with what real files hold: several games per file, tags in any order or missing,
+``{}`` and ``;`` comments, ``()`` variations, ``$n`` annotations, moves in ICCS, WXF or Chinese
+(by the ``Format`` tag, or recognised move by move), full-width digits and signs, move numbers
+glued to moves (``1.炮二平五``), Black to move first (``1... h9g7`` after a ``FEN`` tag), no
+result token, and text after the result (skipped up to the next game's tags).
+
+A bad move stops its game: the game keeps the moves before it and an error names the file, the
+game, the line, the move number and the text. Reading goes on with the next game.
+
+Written files carry the tags in the usual order, ``Format``, ``FEN`` (when the game does not start
+from the start position), ``Ruleset`` (when it is not ``standard``), ``Termination`` (the outcome's
+text when it says more than the result), and the moves wrapped at 80 columns.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterable
+
+from xqdesk.board import Board
+from xqdesk.errors import InvalidFenError, XqdeskError
+from xqdesk.fen import STARTING_FEN
+from xqdesk.formats.encoding import decode_record
+from xqdesk.formats.game_file import GameFile, GameReadError, source_name
+from xqdesk.formats.outcome_text import outcome_from_result
+from xqdesk.game import RULESETS, STANDARD, Game, MoveNode, move_label
+from xqdesk.move import Move
+from xqdesk.notation import Notation, format_move, parse_move
+from xqdesk.outcome import Outcome, Termination
+from xqdesk.pieces import RED
+from xqdesk.ruleset import Ruleset
+
+STRUCTURAL_TAGS = frozenset({"FEN", "Format", "Ruleset", "Termination"})
+"""Tags that set up the game rather than describe it; they are not kept in ``Game.headers``."""
+
+_FORMAT_NAMES = {"iccs": Notation.ICCS, "uci": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE}
+_FORMAT_TAGS = {Notation.ICCS: "ICCS", Notation.WXF: "WXF", Notation.CHINESE: "Chinese"}
+_RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
+
+_TOKENS = re.compile(r"""
+    (?P<tag>^[ \t]*\[[ \t]*(?P<name>[A-Za-z0-9_]+)[ \t]*"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\][ \t\r]*$)
+  | (?P<comment>\{[^}]*(?:\}|\Z))
+  | (?P<line_comment>;[^\n]*)
+  | (?P<open>[(（])
+  | (?P<close>[)）])
+  | (?P<result>(?:1-0|0-1|1/2-1/2|\*)(?=[\s)）]|\Z))
+  | (?P<number>[0-9０-９]+[ \t]*(?:[.．。][ \t]*)+(?![0-9０-９]))
+  | (?P<ellipsis>(?:[.．。…][ \t]*)+)
+  | (?P<nag>\$[0-9]+)
+  | (?P<word>[^\s{}();（）\[]+)
+  | (?P<stray>\S)
+""", re.MULTILINE | re.VERBOSE)
+
+_ICCS = re.compile(r"[a-iA-I][0-9]-?[a-iA-I][0-9]")
+_ICCS_CACHE: dict[str, Move] = {}
+
+
+def read_pgn(path: str | Path, encoding: str | None = None) -> GameFile:
+    """Read every game of a PGN file (encoding detected unless given)."""
+    source = source_name(path)
+    try:
+        text, used = decode_record(Path(path).read_bytes(), encoding, source)
+    except XqdeskError as error:
+        return GameFile(source, errors=[GameReadError(source, 1, "", "", str(error))])
+    game_file = parse_pgn(text, source)
+    game_file.encoding = used
+    return game_file
+
+
+def parse_pgn(text: str, source: str = "<pgn>", line_offset: int = 0) -> GameFile:
+    """Every game in a PGN text (``line_offset`` is added to the line numbers errors give)."""
+    result = GameFile(source)
+    text = text.removeprefix("\ufeff")
+    builder: _GameBuilder | None = None
+    games_begun = 0
+    skipping = False  # after a result or an error: ignore everything up to the next tags
+    for token in _TOKENS.finditer(text):
+        kind = token.lastgroup
+        if kind == "tag":
+            name = token.group("name")
+            if builder is not None and (builder.has_movetext or name in builder.tags):
+                builder.finish(result)
+                builder = None
+            if builder is None:
+                games_begun += 1
+                builder = _GameBuilder(source, games_begun, text, line_offset)
+            builder.tags[name] = _unescape(token.group("value"))
+            skipping = False
+            continue
+        if skipping:
+            continue
+        if builder is None:
+            games_begun += 1
+            builder = _GameBuilder(source, games_begun, text, line_offset)
+        if kind == "word" and builder.board is not None:
+            move = _ICCS_CACHE.get(token.group()) if builder.fast_iccs else None
+            if move is not None and builder.board.is_legal(move):  # the common case, kept short
+                builder.board.push(move)
+                builder.line.append(MoveNode(move))
+                continue
+        if kind == "result":
+            builder.result_token = token.group()
+            builder.finish(result)
+            builder = None
+            skipping = True
+        elif not builder.feed(kind, token):
+            builder.finish(result)
+            builder = None
+            skipping = True
+    if builder is not None:
+        builder.finish(result)
+    return result
+
+
+class _GameBuilder:
+    """Collects one game's tags and movetext tokens and builds the game as it goes."""
+
+    def __init__(self, source: str, number: int, text: str, line_offset: int) -> None:
+        self.source = source
+        self.number = number
+        self.text = text
+        self.line_offset = line_offset
+        self.tags: dict[str, str] = {}
+        self.result_token: str | None = None
+        self.has_movetext = False
+        self.error: GameReadError | None = None
+        self.game: Game | None = None
+        self.board: Board | None = None
+        self.notation: Notation | None = None
+        self.fast_iccs = False
+        self.line: list[MoveNode] = []
+        # One entry per open variation: (the enclosing line, the board to return to).
+        self.stack: list[tuple[list[MoveNode], Board]] = []
+
+    def _begin(self) -> bool:
+        """Set up the game from the tags at the first movetext token."""
+        ruleset = RULESETS.get(self.tags.get("Ruleset", "").strip().lower(), STANDARD)
+        fen = self.tags.get("FEN", "").strip() or STARTING_FEN
+        headers = {tag: value for tag, value in self.tags.items() if tag not in STRUCTURAL_TAGS}
+        self.game = Game(headers=headers, ruleset=ruleset)
+        self.notation = _FORMAT_NAMES.get(self.tags.get("Format", "").strip().lower())
+        self.fast_iccs = self.notation in (None, Notation.ICCS)
+        try:
+            self.board = _start_board(fen, ruleset)
+        except InvalidFenError as error:
+            self._fail("FEN tag", fen, str(error))
+            return False
+        self.game.start_fen = self.board.fen() if fen != STARTING_FEN else STARTING_FEN
+        self.line = self.game.mainline
+        return True
+
+    def feed(self, kind: str | None, token: re.Match[str]) -> bool:
+        """Take one movetext token; False when the game cannot go on (an error was recorded)."""
+        if not self.has_movetext:
+            self.has_movetext = True
+            if not self._begin():
+                return False
+        if kind == "word":
+            return self._move(token.group(), token.start())
+        if kind == "comment" or kind == "line_comment":
+            body = token.group()[1:]
+            if kind == "comment" and body.endswith("}"):
+                body = body[:-1]
+            self._comment(body.strip())
+            return True
+        if kind == "open":
+            return self._open(token)
+        if kind == "close":
+            return self._close(token)
+        if kind == "stray":
+            self._fail(self._where(token.start()), token.group(), "unexpected character in the moves")
+            return False
+        return True  # move numbers, '...', NAGs
+
+    def _move(self, text: str, position: int) -> bool:
+        board = self.board
+        move = None
+        if self.notation in (None, Notation.ICCS) and _ICCS.fullmatch(text):
+            move = _ICCS_CACHE.get(text)
+            if move is None:
+                move = _ICCS_CACHE[text] = Move.from_iccs(text)
+            if not board.is_legal(move):
+                self._fail(self._where(position), text, f"not legal in {board.fen()!r}: {board.why_illegal(move)}")
+                return False
+        else:
+            try:
+                move = parse_move(board, text, self.notation)
+            except XqdeskError as error:
+                self._fail(self._where(position), text, str(error))
+                return False
+        board.push(move)
+        self.line.append(MoveNode(move))
+        return True
+
+    def _comment(self, body: str) -> None:
+        if not body:
+            return
+        if self.line:
+            node = self.line[-1]
+            node.comment = f"{node.comment}\n{body}" if node.comment else body
+        elif not self.stack:
+            self.game.comment = f"{self.game.comment}\n{body}" if self.game.comment else body
+        else:  # a comment before a variation's first move: keep it with the move it replaces
+            parent_line = self.stack[-1][0]
+            node = parent_line[-1]
+            node.comment = f"{node.comment}\n{body}" if node.comment else body
+
+    def _open(self, token: re.Match[str]) -> bool:
+        if not self.line:
+            self._fail(self._where(token.start()), token.group(), "a variation before any move")
+            return False
+        variation_board = self.board.copy()
+        variation_board.pop()
+        self.stack.append((self.line, self.board))
+        variation: list[MoveNode] = []
+        self.line[-1].variations.append(variation)
+        self.line = variation
+        self.board = variation_board
+        return True
+
+    def _close(self, token: re.Match[str]) -> bool:
+        if not self.stack:
+            self._fail(self._where(token.start()), token.group(), "')' closes no variation")
+            return False
+        finished = self.line
+        self.line, self.board = self.stack.pop()
+        if not finished:
+            self.line[-1].variations.pop()
+        return True
+
+    def _where(self, position: int) -> str:
+        line_number = self.text.count("\n", 0, position) + 1 + self.line_offset
+        line_kind = f", variation depth {len(self.stack)}" if self.stack else ""
+        return f"line {line_number}, {move_label(self.board)}{line_kind}" if self.board else f"line {line_number}"
+
+    def _fail(self, where: str, text: str, reason: str) -> None:
+        self.error = GameReadError(self.source, self.number, where, text, reason)
+
+    def finish(self, result: GameFile) -> None:
+        """Add the game (complete or cut at its error) and its error to ``result``."""
+        if self.game is None and self.error is None:
+            self._begin()
+        if self.game is not None:
+            self.game.outcome = _outcome(self.tags, self.result_token)
+            headers = self.game.headers
+            if "Result" not in headers and self.result_token:
+                headers["Result"] = self.result_token
+            if headers.get("Result", "").strip() in ("*", ""):
+                headers.pop("Result", None)  # "no result" is the absence of one
+            result.games.append(self.game)
+        if self.error is not None:
+            result.errors.append(self.error)
+
+
+_START_BOARDS: dict[tuple[str, Ruleset], Board] = {}
+
+
+def _start_board(fen: str, ruleset: Ruleset) -> Board:
+    """A fresh board for ``fen``; boards for FENs seen before are copied, not parsed again."""
+    key = (fen, ruleset)
+    board = _START_BOARDS.get(key)
+    if board is None:
+        board = Board(fen, ruleset=ruleset)
+        if len(_START_BOARDS) < 64:
+            _START_BOARDS[key] = board
+    return board.copy()
+
+
+def _outcome(tags: dict[str, str], result_token: str | None) -> Outcome | None:
+    result = tags.get("Result", "").strip() or (result_token or "*")
+    return outcome_from_result(result, tags.get("Termination", "").strip() or None)
+
+
+def _unescape(value: str) -> str:
+    return value.replace('\\"', '"').replace("\\\\", "\\")
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+def format_pgn(game: Game, notation: Notation = Notation.ICCS) -> str:
+    """One game as PGN text (ending with a blank line). Moves are written from the position, so
+    they must be legal: call ``game.replay()`` first on an untrusted game."""
+    if notation not in _FORMAT_TAGS:
+        raise ValueError(f"PGN is written in ICCS, WXF or Chinese, not {notation!r}")
+    result = game.outcome.result() if game.outcome else game.headers.get("Result", "*").strip() or "*"
+    lines = []
+    for tag, value in game.sorted_headers():
+        if tag != "Result" and tag not in STRUCTURAL_TAGS:
+            lines.append(f'[{tag} "{_escape(value)}"]')
+        elif tag == "Result":
+            lines.append(f'[Result "{result}"]')
+    if "Result" not in game.headers:
+        lines.append(f'[Result "{result}"]')
+    lines.append(f'[Format "{_FORMAT_TAGS[notation]}"]')
+    board = game.start_board()
+    if board.fen() != Board().fen():
+        lines.append(f'[FEN "{board.fen()}"]')
+    if game.ruleset != STANDARD:
+        lines.append(f'[Ruleset "{game.ruleset.name}"]')
+    if game.outcome is not None and game.outcome.text != _default_text(game.outcome):
+        lines.append(f'[Termination "{_escape(game.outcome.text)}"]')
+    tokens: list[str] = []
+    if game.comment:
+        tokens.append(_comment(game.comment))
+    _line_tokens(board, game.mainline, notation, tokens)
+    tokens.append(result)
+    lines.append("")
+    lines.extend(_wrap(tokens))
+    return "\n".join(lines) + "\n\n"
+
+
+def write_pgn(path: str | Path, games: Iterable[Game], notation: Notation = Notation.ICCS,
+              encoding: str = "utf-8") -> None:
+    """Write games to a PGN file (UTF-8 unless another encoding is asked for)."""
+    Path(path).write_text("".join(format_pgn(game, notation) for game in games), encoding=encoding)
+
+
+def _default_text(outcome: Outcome) -> str:
+    again = outcome_from_result(outcome.result())
+    return again.text if again is not None and outcome.termination is Termination.ADJUDICATION else ""
+
+
+def _comment(text: str) -> str:
+    return "{" + text.replace("}", ")") + "}"
+
+
+def _line_tokens(board: Board, line: list[MoveNode], notation: Notation, tokens: list[str]) -> None:
+    """Append the tokens of ``line`` (played on ``board``, which is left at its end)."""
+    need_number = True
+    for node in line:
+        text = format_move(board, node.move, notation)
+        if board.turn == RED:
+            text = f"{board.fullmove_number}. {text}"
+        elif need_number:
+            text = f"{board.fullmove_number}... {text}"
+        tokens.append(text)
+        need_number = False
+        if node.comment:
+            tokens.append(_comment(node.comment))
+            need_number = True
+        for variation in node.variations:
+            tokens.append("(")
+            _line_tokens(board.copy(), variation, notation, tokens)
+            tokens.append(")")
+            need_number = True
+        board.push(node.move)
+
+
+def _wrap(tokens: list[str], width: int = 80) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for token in tokens:
+        glue = "" if not current or current.endswith("(") or token == ")" else " "
+        if current and len(current) + len(glue) + len(token) > width:
+            lines.append(current)
+            current, glue = "", ""
+        current += glue + token
+    if current:
+        lines.append(current)
+    return lines
