@@ -11,9 +11,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.ui.i18n import language_notifier, tr
 
 TICK_MS = 100
 
@@ -90,10 +92,12 @@ class GameClock(QObject):
             return 0.0
         used = self._now() - self._started_at
         left = self._game_left[self._running]
+        color = self._running
         if left is not None:
-            self._game_left[self._running] = left - used
+            self._game_left[color] = left - used
         self._running = None
         self._timer.stop()
+        self.ticked.emit(self.reading(color))
         return used
 
     def reading(self, color: Color) -> ClockReading:
@@ -116,3 +120,46 @@ class GameClock(QObject):
         if out_of_move_time or out_of_game_time:
             self.stop()
             self.expired.emit(color)
+
+
+class ClockDisplay(QWidget):
+    """Red's and Black's clock side by side; the running one is highlighted."""
+
+    def __init__(self, clock: GameClock, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._clock = clock
+        self._labels = {RED: QLabel(), BLACK: QLabel()}
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        for color in (RED, BLACK):
+            label = self._labels[color]
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            label.setMinimumWidth(110)
+            layout.addWidget(label)
+        clock.ticked.connect(self._show)
+        language_notifier().language_changed.connect(lambda _name: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show both sides as they stand now."""
+        for color in (RED, BLACK):
+            self._show(self._clock.reading(color), refresh_other=False)
+
+    def text(self, color: Color) -> str:
+        return self._labels[color].text()
+
+    def _show(self, reading: ClockReading, refresh_other: bool = True) -> None:
+        side = tr("Red") if reading.color == RED else tr("Black")
+        parts = [format_seconds(reading.move_left if reading.running else self._clock.move_limit)]
+        if reading.game_left is not None:
+            parts.append(format_seconds(reading.game_left))
+        label = self._labels[reading.color]
+        label.setText(f"{side}  {' / '.join(parts)}")
+        ink = "#c0251b" if reading.color == RED else "#1c1c1c"
+        weight = "bold" if reading.running else "normal"
+        background = "#ffe9a8" if reading.running else "transparent"
+        label.setStyleSheet(f"color: {ink}; font-weight: {weight}; background: {background}; "
+                            "border-radius: 4px; padding: 3px; font-size: 15px;")
+        if refresh_other:
+            other = BLACK if reading.color == RED else RED
+            self._show(self._clock.reading(other), refresh_other=False)

@@ -1,0 +1,166 @@
+"""Playing in the window: a person clicks moves against the built-in engine, which replies; refusals;
+takeback during an engine's thought; the move clock; resignation; engine vs engine with a delay."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtCore import Qt
+
+from xqdesk.move import Move
+from xqdesk.outcome import Termination
+from xqdesk.pieces import BLACK, RED
+from xqdesk.squares import parse_square
+from xqdesk.ui.game_controller import GameController, Mode
+from xqdesk.ui.main_window import MainWindow
+from xqdesk.ui.settings import EngineKind, EngineProfile, open_store
+
+WEAK_ENGINE = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    win = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
+                     autosave_path=str(tmp_path / "autosave.pgn"))
+    qtbot.addWidget(win)
+    win.resize(1000, 720)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.shutdown()
+
+
+@pytest.fixture
+def controller(qtbot):
+    made = GameController(engine_move_time=0.2)
+    yield made
+    made.shutdown()
+
+
+def click_square(qtbot, win: MainWindow, name: str) -> None:
+    view = win.board_view
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=view.square_center(parse_square(name)).toPoint())
+
+
+def test_person_plays_red_by_clicks_and_the_engine_replies(qtbot, window):
+    window.controller.engine_move_time = 0.2
+    window.start_game(None, WEAK_ENGINE)
+    controller = window.controller
+    assert controller.mode() is Mode.PERSON_VS_ENGINE
+    assert window.board_view.movable_colors() == {RED}
+    click_square(qtbot, window, "h2")
+    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=20000):
+        click_square(qtbot, window, "e2")
+    assert controller.game().mainline_moves()[0] == Move.from_iccs("h2e2")
+    assert controller.length() == 2
+    assert controller.board().turn == RED
+    assert window.board_view.movable_colors() == {RED}
+    assert len(window.move_list.move_texts()) == 2
+    assert window.move_list.move_texts()[0] == "炮二平五"
+    # and a second round: the person moves again, the engine answers again
+    click_square(qtbot, window, "b0")
+    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=20000):
+        click_square(qtbot, window, "c2")
+    assert controller.length() == 4
+
+
+def test_person_plays_black_with_the_board_flipped(qtbot, window):
+    window.controller.engine_move_time = 0.2
+    with qtbot.waitSignal(window.controller.move_made, timeout=20000):
+        window.start_game(WEAK_ENGINE, None)
+    assert window.board_view.is_flipped()
+    assert window.board_view.movable_colors() == {BLACK}
+    board = window.controller.board()
+    reply = next(iter(board.legal_moves))
+    click_square(qtbot, window, reply.iccs()[:2])
+    with qtbot.waitSignals([window.controller.move_made, window.controller.move_made], timeout=20000):
+        click_square(qtbot, window, reply.iccs()[2:])
+    assert window.controller.length() == 3
+
+
+def test_illegal_click_is_refused_in_the_status_bar(qtbot, window):
+    window.start_game(None, None)
+    click_square(qtbot, window, "b0")
+    click_square(qtbot, window, "b5")
+    assert window.controller.length() == 0
+    message = window.statusBar().currentMessage()
+    assert "b0b5" in message and "cannot move" in message
+    click_square(qtbot, window, "e0")
+    click_square(qtbot, window, "e2")
+    assert window.controller.length() == 0
+    assert "e0e2" in window.statusBar().currentMessage()
+
+
+def test_takeback_during_the_engine_thought_drops_its_late_reply(qtbot, controller):
+    controller.engine_move_time = 1.5
+    controller.new_game(Mode.PERSON_VS_ENGINE, black=WEAK_ENGINE)
+    worker = controller.worker(BLACK)
+    with qtbot.waitSignal(worker.engine_ready, timeout=20000):
+        assert controller.play_move(Move.from_iccs("h2e2"))
+    assert controller.is_thinking(BLACK)
+    with qtbot.waitSignal(worker.reply_dropped, timeout=10000):
+        controller.take_back()
+    assert controller.length() == 0
+    assert not controller.is_thinking(BLACK)
+    assert controller.board().turn == RED
+    # the person plays on; the engine answers this new position, not the old one
+    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=20000):
+        controller.play_move(Move.from_iccs("b2e2"))
+    assert controller.game().mainline_moves()[0] == Move.from_iccs("b2e2")
+    assert controller.board().turn == RED
+
+
+def test_takeback_against_an_engine_returns_to_the_person(qtbot, controller):
+    controller.new_game(Mode.PERSON_VS_ENGINE, black=WEAK_ENGINE)
+    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=20000):
+        controller.play_move(Move.from_iccs("h2e2"))
+    controller.take_back()
+    assert controller.length() == 0 and controller.board().turn == RED
+
+
+def test_the_move_clock_runs_out_with_the_course_text(qtbot):
+    controller = GameController(move_limit=0.3)
+    try:
+        controller.new_game(Mode.PERSON_VS_PERSON)
+        controller.play_move(Move.from_iccs("h2e2"))
+        with qtbot.waitSignal(controller.game_over, timeout=3000) as blocker:
+            pass
+        outcome = blocker.args[0]
+        assert outcome.termination is Termination.TIMEOUT
+        assert outcome.text == "Black timeout, Red wins!"
+        assert controller.movable_colors() == frozenset()
+        assert not controller.play_move(Move.from_iccs("h9g7"))
+    finally:
+        controller.shutdown()
+
+
+def test_resigning_ends_the_game_for_the_person(qtbot, window):
+    window.start_game(None, None)
+    with qtbot.waitSignal(window.controller.game_over, timeout=1000) as blocker:
+        window.action("Resign").trigger()
+    assert blocker.args[0].text == "Red resigns, Black wins!"
+    assert "Red resigns, Black wins!" in window.move_list.result_label.text()
+
+
+def test_engine_vs_engine_keeps_the_delay_between_moves(qtbot, controller):
+    controller.engine_move_time = 0.05
+    controller.engine_delay = 0.3
+    stamps: list[float] = []
+    controller.move_made.connect(lambda _move: stamps.append(time.monotonic()))
+    controller.new_game(Mode.ENGINE_VS_ENGINE, red=WEAK_ENGINE, black=WEAK_ENGINE)
+    qtbot.waitUntil(lambda: len(stamps) >= 4, timeout=20000)
+    gaps = [later - earlier for earlier, later in zip(stamps, stamps[1:])]
+    assert min(gaps) >= 0.28
+    controller.new_game(Mode.PERSON_VS_PERSON)  # stops both engines' turns
+    count = controller.length()
+    qtbot.wait(400)
+    assert controller.length() == count == 0
+
+
+def test_hint_shows_a_legal_arrow(qtbot, window):
+    window.start_game(None, None)
+    with qtbot.waitSignal(window.controller.hint_ready, timeout=20000) as blocker:
+        window.action("Hint").trigger()
+    move = blocker.args[0]
+    assert window.controller.board().is_legal(move)
+    assert [arrow.move for arrow in window.board_view.arrows()] == [move]

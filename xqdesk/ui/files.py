@@ -1,0 +1,224 @@
+"""Opening and saving games in the window: file dialogs, course match folders (a table of the
+match's games), files with several games, recent files, dropped files and the autosave.
+
+Reading and writing are the record formats' job (:mod:`xqdesk.formats`); this module only chooses
+paths, shows the games and reports problems in the status bar.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QStandardPaths, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView, QDialog, QFileDialog, QHeaderView, QLabel, QTableWidget, QTableWidgetItem,
+    QVBoxLayout, QWidget,
+)
+
+from xqdesk.errors import XqdeskError
+from xqdesk.formats.course_match import is_course_match_folder, read_match_games
+from xqdesk.formats.game_file import GameFile
+from xqdesk.game import Game
+from xqdesk.ui.game_controller import GameController, Mode
+from xqdesk.ui.i18n import tr
+
+if TYPE_CHECKING:
+    from xqdesk.ui.main_window import MainWindow
+
+AUTOSAVE_DELAY_MS = 300
+AUTOSAVE_NAME = "autosave.pgn"
+OPEN_FILTER = "*.pgn *.PGN *.xqf *.XQF *.txt *.fen *.FEN"
+SAVE_FILTERS = ("PGN (*.pgn)", "Course history (*.txt)", "FEN and moves (*.fen)")
+
+
+def default_autosave_path() -> Path:
+    """Where the current game is kept between runs (the user's application data folder)."""
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(folder or Path.home() / ".xqdesk") / AUTOSAVE_NAME
+
+
+def read_record(path: str | Path) -> GameFile:
+    """The games at ``path``: a course match folder, or a record file of any known format."""
+    if Path(path).is_dir():
+        if not is_course_match_folder(path):
+            raise XqdeskError(f"{str(path)!r} is a folder but not a course match folder (no summary.txt)")
+        return read_match_games(path)
+    from xqdesk.formats import read_games  # the formats package picks the reader by content
+
+    return read_games(path)
+
+
+def write_record(path: str | Path, games: list[Game]) -> None:
+    from xqdesk.formats import write_games
+
+    write_games(path, games)
+
+
+class GameTable(QDialog):
+    """The games of a match folder or a multi-game file: players, result, reason; double-click
+    (or Enter) opens one in the window. Not modal: the window stays usable beside it."""
+
+    COLUMNS = ("Game", "Red", "Black", "Result", "Reason")
+
+    def __init__(self, record: GameFile, open_game, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.record = record
+        self._open_game = open_game
+        self.setWindowTitle(f"{tr('Games')} — {record.source}")
+        self.table = QTableWidget(len(record.games), len(self.COLUMNS))
+        self.table.setHorizontalHeaderLabels([tr(column) for column in self.COLUMNS])
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        damaged = record.damaged_game_numbers
+        for row, game in enumerate(record.games):
+            outcome = game.outcome
+            number = game.headers.get("Round") or game.headers.get("Game") or str(row + 1)
+            values = (number, game.headers.get("Red", ""), game.headers.get("Black", ""),
+                      outcome.result() if outcome else game.headers.get("Result", "*"),
+                      (tr(outcome.text) if outcome else "") + ("  ⚠" if row + 1 in damaged else ""))
+            for column, value in enumerate(values):
+                self.table.setItem(row, column, QTableWidgetItem(value))
+        self.table.cellDoubleClicked.connect(lambda row, _column: self._open_game(row))
+        self.table.cellActivated.connect(lambda row, _column: self._open_game(row))
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        if record.errors:
+            problems = QLabel("\n".join(str(error) for error in record.errors[:5]))
+            problems.setWordWrap(True)
+            problems.setStyleSheet("color: #a00;")
+            layout.addWidget(problems)
+        self.resize(720, 320)
+
+    def row_center(self, row: int):
+        """Viewport position of a row's first cell (for tests)."""
+        return self.table.visualItemRect(self.table.item(row, 0)).center()
+
+
+class FileManager(QObject):
+    """The window's file commands. ``autosave_path`` None means the user's data folder."""
+
+    def __init__(self, window: MainWindow, controller: GameController, autosave_path: str | None = None) -> None:
+        super().__init__(window)
+        self._window = window
+        self._controller = controller
+        self.current_path: Path | None = None
+        self.game_table: GameTable | None = None
+        self.autosave_path = Path(autosave_path) if autosave_path else default_autosave_path()
+        self._autosave_timer = QTimer(self)
+        self._autosave_timer.setSingleShot(True)
+        self._autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
+        self._autosave_timer.timeout.connect(self.autosave_now)
+        controller.game_changed.connect(self._autosave_timer.start)
+        controller.game_over.connect(lambda _outcome: self._autosave_timer.start())
+
+    # --- opening ---------------------------------------------------------------------------------
+    def open_path(self, path: str | Path) -> bool:
+        """Open a record file or match folder; one game is shown at once, several in a table.
+        Problems go to the status bar; returns whether a game was shown or listed."""
+        path = Path(path)
+        try:
+            record = read_record(path)
+        except (OSError, XqdeskError) as error:
+            self._window.show_status(tr("Could not open {path}: {reason}").format(path=path.name, reason=error))
+            return False
+        if not record.games:
+            reason = record.errors[0] if record.errors else tr("no game in it")
+            self._window.show_status(tr("Could not open {path}: {reason}").format(path=path.name, reason=reason))
+            return False
+        self.current_path = path
+        self._window.update_settings(recent_files=self._window.settings.with_recent_file(str(path)).recent_files,
+                                     last_directory=str(path.parent))
+        if len(record.games) == 1 and not path.is_dir():
+            return self.show_game(record, 0)
+        self.game_table = GameTable(record, lambda row: self.show_game(record, row), self._window)
+        self.game_table.show()
+        self.show_game(record, 0, ply=0)
+        return True
+
+    def show_game(self, record: GameFile, index: int, ply: int | None = 0) -> bool:
+        """Load game ``index`` of ``record`` in replay mode, at ``ply`` (None: the end)."""
+        game = record.games[index]
+        try:
+            self._controller.load_game(game, Mode.REPLAY, ply=ply)
+        except XqdeskError as error:
+            self._window.show_status(tr("Could not open {path}: {reason}").format(path=record.source, reason=error))
+            return False
+        for error in record.errors:
+            if error.game_number == index + 1:
+                self._window.show_status(str(error))
+        return True
+
+    def choose_and_open(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(
+            self._window, tr("Open a game"), self._window.settings.last_directory,
+            f"{tr('Game records')} ({OPEN_FILTER});;{tr('All files')} (*)")
+        if path:
+            self.open_path(path)
+
+    def choose_and_open_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self._window, tr("Open match folder…"),
+                                                self._window.settings.last_directory)
+        if path:
+            self.open_path(path)
+
+    # --- saving ------------------------------------------------------------------------------------
+    def save_to(self, path: str | Path) -> bool:
+        """Write the current game to ``path`` (format by extension); errors go to the status bar."""
+        path = Path(path)
+        try:
+            write_record(path, [self._controller.game()])
+        except (OSError, XqdeskError) as error:
+            self._window.show_status(tr("Could not save {path}: {reason}").format(path=path.name, reason=error))
+            return False
+        self.current_path = path
+        self._window.update_settings(recent_files=self._window.settings.with_recent_file(str(path)).recent_files)
+        self._window.show_status(f"{tr('Save')}: {path}")
+        return True
+
+    def save(self) -> None:
+        if self.current_path is not None and self.current_path.is_file():
+            self.save_to(self.current_path)
+        else:
+            self.choose_and_save()
+
+    def choose_and_save(self) -> None:
+        path, chosen = QFileDialog.getSaveFileName(self._window, tr("Save the game"),
+                                                   self._window.settings.last_directory, ";;".join(SAVE_FILTERS))
+        if not path:
+            return
+        if not Path(path).suffix:
+            path += {SAVE_FILTERS[1]: ".txt", SAVE_FILTERS[2]: ".fen"}.get(chosen, ".pgn")
+        self.save_to(path)
+
+    # --- autosave ----------------------------------------------------------------------------------
+    def autosave_now(self) -> None:
+        """Write the current game to the autosave file (atomically: a kill mid-write loses nothing)."""
+        self._autosave_timer.stop()
+        target = self.autosave_path
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            partial = target.with_name(target.name + ".partial" + target.suffix)
+            write_record(partial, [self._controller.game()])
+            partial.replace(target)
+        except (OSError, XqdeskError) as error:
+            self._window.show_status(tr("Could not save {path}: {reason}").format(path=target.name, reason=error))
+
+    def restore_autosave(self) -> bool:
+        """Open the autosaved game, at its end, for analysis (False when there is none)."""
+        if not self.autosave_path.is_file():
+            return False
+        try:
+            record = read_record(self.autosave_path)
+        except (OSError, XqdeskError):
+            return False
+        if not record.games or record.errors:
+            return False
+        try:
+            self._controller.load_game(record.games[0], Mode.ANALYSIS, ply=None)
+        except XqdeskError:
+            return False
+        return True
+

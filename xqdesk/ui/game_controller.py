@@ -1,0 +1,485 @@
+"""The one object that owns and changes the window's game: its record, the viewed ply, the seats,
+the clock and the engines that play.
+
+Widgets never change the game; they call the controller's methods and watch its signals:
+
+* ``game_changed`` — the move list changed (a new game, a record loaded, a move added, moves cut);
+* ``position_changed`` — the viewed position changed (after a move, a step, a jump);
+* ``move_made(Move)`` — a move was added at the end of the game;
+* ``game_over(Outcome)`` — the live game ended (by the rules, a timeout, an engine fault, resignation);
+* ``clock_ticked(ClockReading)``, ``status_message(str)``, ``hint_ready(Move)``, ``seats_changed``.
+
+Engines think in their own process behind an :class:`~xqdesk.ui.engine_worker.EngineWorker`;
+every request carries an id, and a reply whose id is no longer awaited (after a takeback, a new game,
+a timeout) is ignored, so a late move never lands in the wrong position.
+"""
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from xqdesk.board import Board
+from xqdesk.engines.search_types import SearchLimits
+from xqdesk.engines.uci_engine import SearchResult
+from xqdesk.fen import STARTING_FEN
+from xqdesk.game import Game, MoveNode
+from xqdesk.move import Move
+from xqdesk.outcome import Outcome
+from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.ui.clock import GameClock
+from xqdesk.ui.engine_worker import EngineWorker
+from xqdesk.ui.i18n import tr
+from xqdesk.ui.settings import EngineKind, EngineProfile
+
+DEFAULT_ENGINE_MOVE_TIME = 1.0
+"""Seconds an engine seat is given per move unless told otherwise (well inside the 10 s clock)."""
+
+HINT_MOVE_TIME = 1.0
+HINT_PROFILE = EngineProfile("Built-in (hint)", EngineKind.BUILTIN, level=3)
+
+
+class Mode(enum.Enum):
+    """What the window is doing with the game."""
+
+    PERSON_VS_PERSON = "person-vs-person"
+    PERSON_VS_ENGINE = "person-vs-engine"
+    ENGINE_VS_ENGINE = "engine-vs-engine"
+    ANALYSIS = "analysis"
+    REPLAY = "replay"
+
+    @property
+    def is_play(self) -> bool:
+        """Modes in which seats take turns under the clock."""
+        return self in (Mode.PERSON_VS_PERSON, Mode.PERSON_VS_ENGINE, Mode.ENGINE_VS_ENGINE)
+
+
+WorkerFactory = Callable[[EngineProfile], EngineWorker]
+
+
+def start_engine_worker(profile: EngineProfile) -> EngineWorker:
+    """The standard worker factory: the engine's process behind its own thread."""
+    return EngineWorker(profile.to_spec())
+
+
+class GameController(QObject):
+    """Owns the current game; see the module docstring for the signals."""
+
+    game_changed = Signal()
+    position_changed = Signal()
+    move_made = Signal(object)  # Move
+    game_over = Signal(object)  # Outcome
+    clock_ticked = Signal(object)  # ClockReading
+    status_message = Signal(str)
+    hint_ready = Signal(object)  # Move
+    seats_changed = Signal()
+    engine_thinking = Signal(bool, bool)  # colour, thinking?
+    engine_scored = Signal(int, object, bool)  # ply searched, Score (mover's view), mover
+
+    def __init__(self, parent: QObject | None = None, *, move_limit: float | None = 10.0,
+                 engine_move_time: float = DEFAULT_ENGINE_MOVE_TIME, engine_delay: float = 0.0,
+                 worker_factory: WorkerFactory = start_engine_worker) -> None:
+        super().__init__(parent)
+        self._worker_factory = worker_factory
+        self._game = Game()
+        self._board = self._game.start_board()
+        self._ply = 0
+        self._outcome: Outcome | None = None
+        self._mode = Mode.PERSON_VS_PERSON
+        self._seats: dict[Color, EngineProfile | None] = {RED: None, BLACK: None}
+        self._workers: dict[Color, EngineWorker] = {}
+        self._pending: dict[Color, int] = {}
+        self._fresh_workers: set[Color] = set()
+        self._hint_worker: EngineWorker | None = None
+        self._hint_request: int | None = None
+        self.engine_move_time = engine_move_time
+        self.engine_delay = engine_delay
+        self._last_move_at = time.monotonic()
+        self._clock = GameClock(move_limit=move_limit, parent=self)
+        self._clock.ticked.connect(self.clock_ticked)
+        self._clock.expired.connect(self._on_clock_expired)
+        self._delayed_engine_move: tuple[Color, int, Move] | None = None
+        self._delay_timer = QTimer(self)
+        self._delay_timer.setSingleShot(True)
+        self._delay_timer.timeout.connect(self._play_delayed_engine_move)
+        self._replay_timer = QTimer(self)
+        self._replay_timer.timeout.connect(self._replay_step)
+
+    # --- reading the state -------------------------------------------------------------------
+    def board(self) -> Board:
+        """A copy of the viewed position."""
+        return self._board.copy()
+
+    def game(self) -> Game:
+        """The game record (do not change it; use the controller's methods)."""
+        return self._game
+
+    def ply(self) -> int:
+        """How many moves of the game lead to the viewed position."""
+        return self._ply
+
+    def length(self) -> int:
+        return len(self._game.mainline)
+
+    def at_end(self) -> bool:
+        return self._ply == len(self._game.mainline)
+
+    def last_move(self) -> Move | None:
+        """The move that led to the viewed position."""
+        return self._game.mainline[self._ply - 1].move if self._ply > 0 else None
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (from play or from the record), None while it goes on."""
+        return self._outcome
+
+    def mode(self) -> Mode:
+        return self._mode
+
+    def seat(self, color: Color) -> EngineProfile | None:
+        """The engine playing ``color`` (None: a person)."""
+        return self._seats[color]
+
+    def worker(self, color: Color) -> EngineWorker | None:
+        return self._workers.get(color)
+
+    def clock(self) -> GameClock:
+        return self._clock
+
+    def is_thinking(self, color: Color) -> bool:
+        return color in self._pending or (self._delayed_engine_move is not None
+                                          and self._delayed_engine_move[0] == color)
+
+    def movable_colors(self) -> frozenset[Color]:
+        """The colours a person may move on the board now."""
+        if self._mode is Mode.ANALYSIS:
+            return frozenset((RED, BLACK))
+        if self._mode is Mode.REPLAY or not self._mode.is_play:
+            return frozenset()
+        if self._outcome is not None or not self.at_end():
+            return frozenset()
+        return frozenset(color for color in (RED, BLACK) if self._seats[color] is None)
+
+    # --- starting games ------------------------------------------------------------------------
+    def new_game(self, mode: Mode = Mode.PERSON_VS_PERSON, *, red: EngineProfile | None = None,
+                 black: EngineProfile | None = None, start_fen: str = STARTING_FEN,
+                 headers: dict[str, str] | None = None) -> None:
+        """Start a game from ``start_fen`` with ``red``/``black`` engines (None: a person).
+
+        Raises InvalidFenError for a bad FEN (nothing changes then).
+        """
+        start = Board(start_fen)
+        self._halt()
+        self._set_seats(red if mode.is_play else None, black if mode.is_play else None)
+        names = {"Red": self._seat_name(RED), "Black": self._seat_name(BLACK)}
+        self._game = Game(headers={**names, **(headers or {})}, start_fen=start.fen())
+        self._board = start
+        self._ply = 0
+        self._outcome = None
+        self._mode = mode
+        self._fresh_workers = set(self._workers)
+        self.game_changed.emit()
+        self.position_changed.emit()
+        self.seats_changed.emit()
+        self._begin_turn()
+
+    def load_game(self, game: Game, mode: Mode = Mode.REPLAY, ply: int | None = 0) -> None:
+        """Show a game record (checked first: raises IllegalMoveError naming the bad move and
+        changing nothing). ``ply`` is where to stand (None: at the end)."""
+        end = game.replay()
+        self._halt()
+        self._set_seats(None, None)
+        self._game = game
+        self._mode = mode
+        self._outcome = game.outcome if game.outcome is not None else end.outcome()
+        self._ply = len(game.mainline)
+        self._board = end
+        self.game_changed.emit()
+        self.seats_changed.emit()
+        self.go_to(len(game.mainline) if ply is None else ply, force_signal=True)
+        if self._outcome is not None and self.at_end():
+            self.game_over.emit(self._outcome)
+
+    def set_mode(self, mode: Mode) -> None:
+        """Switch to analysis or replay keeping the game (play modes start with :meth:`new_game`)."""
+        if mode.is_play:
+            raise ValueError(f"start a {mode.value!r} game with new_game(), not set_mode()")
+        self._halt()
+        self._set_seats(None, None)
+        self._mode = mode
+        self.seats_changed.emit()
+        self.position_changed.emit()
+
+    # --- moves ---------------------------------------------------------------------------------
+    def play_move(self, move: Move) -> bool:
+        """A person's move on the viewed position. Refuses (status message, False) when it is not
+        legal or not a person's turn. In analysis, a move before the end cuts the moves after it."""
+        if self._board.turn not in self.movable_colors():
+            self.status_message.emit(tr("Illegal move: {reason}").format(
+                reason=tr("Not your move now: {side} is played by an engine or a replay").format(
+                    side=_side_text(self._board.turn))))
+            return False
+        if not self._board.is_legal(move):
+            why = self._board.why_illegal(move)
+            self.status_message.emit(tr("Illegal move: {reason}").format(reason=f"{move.iccs()}: {why}"))
+            return False
+        if self._mode is Mode.ANALYSIS and not self.at_end():
+            del self._game.mainline[self._ply:]
+            self._outcome = None
+        self._append(move)
+        return True
+
+    def _append(self, move: Move) -> None:
+        self._clock.stop()
+        self._game.mainline.append(MoveNode(move))
+        self._board.push(move)
+        self._ply += 1
+        self._last_move_at = time.monotonic()
+        self.game_changed.emit()
+        self.move_made.emit(move)
+        self.position_changed.emit()
+        if self._mode.is_play or self._mode is Mode.ANALYSIS:
+            outcome = self._board.outcome()
+            if outcome is not None:
+                self._finish(outcome)
+                return
+        self._begin_turn()
+
+    def take_back(self) -> None:
+        """Undo the last move — or, against an engine, back to the person's previous turn. A
+        search in progress is cancelled and its late reply will be ignored."""
+        if self._mode is Mode.REPLAY or not self._game.mainline:
+            return
+        self._cancel_searches()
+        self._clock.stop()
+        count = 1
+        if self._mode is Mode.PERSON_VS_ENGINE:
+            board = self._game.end_board()
+            # Undo until a person's colour is to move again (at most two plies).
+            count = 0
+            while count < len(self._game.mainline):
+                board.pop()
+                count += 1
+                if self._seats[board.turn] is None:
+                    break
+        del self._game.mainline[len(self._game.mainline) - count:]
+        self._outcome = None
+        self._game.outcome = None
+        self._ply = len(self._game.mainline)
+        self._board = self._game.end_board()
+        self.game_changed.emit()
+        self.position_changed.emit()
+        self._begin_turn()
+
+    def resign(self) -> None:
+        """The person to move (or the only person seated) resigns the live game."""
+        if not self._mode.is_play or self._outcome is not None:
+            return
+        people = [color for color in (RED, BLACK) if self._seats[color] is None]
+        if not people:
+            return
+        loser = self._board.turn if self._board.turn in people else people[0]
+        self._finish(Outcome.resignation(loser))
+
+    def hint(self) -> None:
+        """Ask the hint engine for a move in the viewed position; ``hint_ready`` brings it."""
+        if self._board.outcome() is not None:
+            return
+        if self._hint_worker is None or self._hint_worker.has_failed():
+            self._hint_worker = self._worker_factory(HINT_PROFILE)
+            self._hint_worker.best_move.connect(self._on_hint)
+            self._hint_worker.start()
+        self._hint_request = self._hint_worker.search(
+            self._game.start_fen, self._game.mainline_moves()[:self._ply], SearchLimits(movetime=HINT_MOVE_TIME))
+        self.status_message.emit(tr("Thinking…"))
+
+    def _on_hint(self, request_id: int, result: SearchResult) -> None:
+        if request_id != self._hint_request:
+            return
+        self._hint_request = None
+        move = result.move
+        if move is not None and self._board.is_legal(move):
+            self.hint_ready.emit(move)
+
+    # --- navigation ----------------------------------------------------------------------------
+    def go_to(self, ply: int, force_signal: bool = False) -> None:
+        """Show the position after ``ply`` moves (clamped to the game). During a live game this
+        only looks back; moves are made at the end."""
+        ply = max(0, min(ply, len(self._game.mainline)))
+        if ply == self._ply and not force_signal:
+            return
+        if ply == self._ply + 1:
+            self._board.push(self._game.mainline[self._ply].move)
+        elif ply == self._ply - 1 and len(self._board.move_stack) > 0:
+            self._board.pop()
+        elif ply != self._ply:
+            self._board = self._game.board_at(ply)
+        self._ply = ply
+        self.position_changed.emit()
+
+    def forward(self) -> None:
+        self.go_to(self._ply + 1)
+
+    def back(self) -> None:
+        self.go_to(self._ply - 1)
+
+    def to_start(self) -> None:
+        self.go_to(0)
+
+    def to_end(self) -> None:
+        self.go_to(len(self._game.mainline))
+
+    def start_autoplay(self, delta_time: float) -> None:
+        """Step forward every ``delta_time`` seconds until the end (replays)."""
+        self._replay_timer.start(max(1, int(delta_time * 1000)))
+
+    def stop_autoplay(self) -> None:
+        self._replay_timer.stop()
+
+    def is_autoplaying(self) -> bool:
+        return self._replay_timer.isActive()
+
+    def _replay_step(self) -> None:
+        if self.at_end():
+            self._replay_timer.stop()
+            if self._outcome is not None:
+                self.game_over.emit(self._outcome)
+            return
+        self.forward()
+        if self.at_end():
+            self._replay_timer.stop()
+            if self._outcome is not None:
+                self.game_over.emit(self._outcome)
+
+    # --- turns, engines and the clock ------------------------------------------------------------
+    def _seat_name(self, color: Color) -> str:
+        profile = self._seats[color]
+        return profile.name if profile is not None else tr("Person")
+
+    def _set_seats(self, red: EngineProfile | None, black: EngineProfile | None) -> None:
+        wanted = {RED: red, BLACK: black}
+        for color in (RED, BLACK):
+            worker = self._workers.get(color)
+            if worker is not None and (wanted[color] != self._seats[color] or worker.has_failed()):
+                worker.shutdown()
+                worker.deleteLater()
+                del self._workers[color]
+            if wanted[color] is not None and color not in self._workers:
+                worker = self._worker_factory(wanted[color])
+                worker.best_move.connect(lambda request_id, result, c=color: self._on_engine_move(c, request_id, result))
+                worker.engine_failed.connect(lambda message, c=color: self._on_engine_failed(c, message))
+                worker.start()
+                self._workers[color] = worker
+        self._seats = wanted
+
+    def _begin_turn(self) -> None:
+        """Hand the move to whoever is to play at the end of the live game."""
+        if not self._mode.is_play or self._outcome is not None or not self.at_end():
+            return
+        color = self._board.turn
+        self._clock.start(color)
+        worker = self._workers.get(color)
+        if worker is None:
+            return
+        limits = SearchLimits(movetime=self._engine_time())
+        new_game = color in self._fresh_workers
+        self._fresh_workers.discard(color)
+        self._pending[color] = worker.search(self._game.start_fen, self._game.mainline_moves(), limits,
+                                             new_game=new_game)
+        self.engine_thinking.emit(color, True)
+
+    def _engine_time(self) -> float:
+        limit = self._clock.move_limit
+        if limit is None:
+            return self.engine_move_time
+        return max(0.05, min(self.engine_move_time, limit - 0.5))
+
+    def _on_engine_move(self, color: Color, request_id: int, result: SearchResult) -> None:
+        if self._pending.get(color) != request_id:
+            return  # a reply nobody waits for any more
+        del self._pending[color]
+        if self._outcome is not None or not self.at_end() or self._board.turn != color:
+            return
+        scored = [info for info in result.infos if info.score is not None and info.multipv in (None, 1)]
+        if scored:
+            self.engine_scored.emit(self._ply, scored[-1].score, color)
+        move = result.move
+        if move is None or not self._board.is_legal(move):
+            text = "no move" if move is None else f"{move.iccs()}: {self._board.why_illegal(move)}"
+            if result.error:
+                text = f"{text} ({result.error})"
+            self.engine_thinking.emit(color, False)
+            self._finish(Outcome.illegal_move(color, text))
+            return
+        wait = self.engine_delay - (time.monotonic() - self._last_move_at)
+        if wait > 0.005:
+            self._delayed_engine_move = (color, request_id, move)
+            self._delay_timer.start(int(wait * 1000))
+            return
+        self.engine_thinking.emit(color, False)
+        self._append(move)
+
+    def _play_delayed_engine_move(self) -> None:
+        if self._delayed_engine_move is None:
+            return
+        color, _request_id, move = self._delayed_engine_move
+        self._delayed_engine_move = None
+        self.engine_thinking.emit(color, False)
+        if self._outcome is None and self.at_end() and self._board.turn == color and self._board.is_legal(move):
+            self._append(move)
+
+    def _on_engine_failed(self, color: Color, message: str) -> None:
+        waiting = color in self._pending
+        self._pending.pop(color, None)
+        self.status_message.emit(tr("Engine failed: {reason}").format(reason=message))
+        if waiting and self._mode.is_play and self._outcome is None:
+            self.engine_thinking.emit(color, False)
+            self._finish(Outcome.illegal_move(color, message))
+
+    def _on_clock_expired(self, color: Color) -> None:
+        if self._outcome is None and self._mode.is_play and self._board.turn == color:
+            self._cancel_searches()
+            self._finish(Outcome.timeout(color))
+
+    def _finish(self, outcome: Outcome) -> None:
+        self._clock.stop()
+        self._cancel_searches()
+        self._outcome = outcome
+        self._game.outcome = outcome
+        self._game.headers["Result"] = outcome.result()
+        self.status_message.emit(tr("Game over: {text}").format(text=tr(outcome.text)))
+        self.position_changed.emit()
+        self.game_over.emit(outcome)
+
+    def _cancel_searches(self) -> None:
+        for color in list(self._pending):
+            self._workers[color].cancel()
+            self.engine_thinking.emit(color, False)
+        self._pending.clear()
+        if self._delayed_engine_move is not None:
+            self.engine_thinking.emit(self._delayed_engine_move[0], False)
+        self._delayed_engine_move = None
+        self._delay_timer.stop()
+
+    def _halt(self) -> None:
+        """Stop everything running for the current game (searches, clock, replay)."""
+        self._cancel_searches()
+        self._clock.stop()
+        self._replay_timer.stop()
+        if self._hint_worker is not None:
+            self._hint_worker.cancel()
+            self._hint_request = None
+
+    def shutdown(self) -> None:
+        """Stop every engine process and thread (call before the window goes)."""
+        self._halt()
+        for worker in list(self._workers.values()) + ([self._hint_worker] if self._hint_worker else []):
+            worker.shutdown()
+        self._workers.clear()
+        self._hint_worker = None
+
+
+def _side_text(color: Color) -> str:
+    return tr("Red") if color == RED else tr("Black")
+

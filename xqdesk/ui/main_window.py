@@ -1,0 +1,411 @@
+"""The main window: board, clocks and move list, score graph, menus and toolbar, status bar.
+
+The window wires widgets to the :class:`GameController` and turns menu actions into controller
+calls; it holds no game state of its own.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QMainWindow,
+    QMenu, QSplitter, QToolBar, QVBoxLayout, QWidget,
+)
+
+from xqdesk.engines.search_types import Score
+from xqdesk.errors import XqdeskError
+from xqdesk.fen import STARTING_FEN
+from xqdesk.move import Move
+from xqdesk.notation import Notation, format_move, parse_line
+from xqdesk.outcome import Outcome
+from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.ui.board_view import Arrow, BoardView
+from xqdesk.ui.clock import ClockDisplay
+from xqdesk.ui.files import FileManager
+from xqdesk.ui.game_controller import GameController, Mode
+from xqdesk.ui.i18n import Language, current_language, language_notifier, set_language, tr
+from xqdesk.ui.move_list import MoveList
+from xqdesk.ui.score_graph import ScoreGraph, red_view_pawns
+from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, load_settings, open_store, save_settings
+
+STATUS_TIMEOUT_MS = 10_000
+
+BUILTIN_PROFILES = tuple(EngineProfile(f"Built-in level {level}", EngineKind.BUILTIN, level=level)
+                         for level in (1, 3, 5))
+"""Engines offered even before any is set up."""
+
+
+def available_engines(settings: Settings) -> tuple[EngineProfile, ...]:
+    """The user's engines, then the built-in levels not already among them."""
+    names = {profile.name for profile in settings.engines}
+    return settings.engines + tuple(p for p in BUILTIN_PROFILES if p.name not in names)
+
+
+class NewGameDialog(QDialog):
+    """Choose who plays Red and Black (a person or an engine), the clock and the start position."""
+
+    def __init__(self, engines: tuple[EngineProfile, ...], move_time: float, delay: float,
+                 can_continue: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("New game"))
+        self._engines = engines
+        self.red_box, self.black_box = QComboBox(), QComboBox()
+        for box in (self.red_box, self.black_box):
+            box.addItem(tr("Person"), None)
+            for profile in engines:
+                box.addItem(profile.name, profile)
+        self.move_time = QDoubleSpinBox()
+        self.move_time.setRange(0.0, 3600.0)
+        self.move_time.setDecimals(1)
+        self.move_time.setSpecialValueText("–")
+        self.move_time.setValue(move_time)
+        self.delay = QDoubleSpinBox()
+        self.delay.setRange(0.0, 60.0)
+        self.delay.setDecimals(2)
+        self.delay.setValue(delay)
+        self.from_here = QCheckBox(tr("New game from this position"))
+        self.from_here.setEnabled(can_continue)
+        form = QFormLayout()
+        form.addRow(tr("Red"), self.red_box)
+        form.addRow(tr("Black"), self.black_box)
+        form.addRow(tr("Move time"), self.move_time)
+        form.addRow(tr("Delay between moves"), self.delay)
+        form.addRow(self.from_here)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def seats(self) -> tuple[EngineProfile | None, EngineProfile | None]:
+        return self.red_box.currentData(), self.black_box.currentData()
+
+
+def mode_for_seats(red: EngineProfile | None, black: EngineProfile | None) -> Mode:
+    """The play mode that seats ``red`` and ``black`` make (None: a person)."""
+    engines = (red is not None) + (black is not None)
+    return (Mode.PERSON_VS_PERSON, Mode.PERSON_VS_ENGINE, Mode.ENGINE_VS_ENGINE)[engines]
+
+
+class MainWindow(QMainWindow):
+    """The xqdesk window. ``settings_store`` defaults to the user's QSettings; tests pass an INI file."""
+
+    def __init__(self, settings_store: QSettings | None = None, autosave_path: str | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._store = settings_store if settings_store is not None else open_store()
+        self.settings = load_settings(self._store)
+        if self.settings.language != current_language().value:
+            set_language(self.settings.language)
+        self.controller = GameController(self, move_limit=self.settings.move_time or None,
+                                         engine_delay=self.settings.engine_delay)
+        self.board_view = BoardView()
+        self.board_view.set_flipped(self.settings.flip_board)
+        self.clock_display = ClockDisplay(self.controller.clock())
+        self.move_list = MoveList(self.controller)
+        try:
+            self.move_list.set_notation(Notation(self.settings.notation))
+        except ValueError:
+            self.move_list.set_notation(Notation.CHINESE)
+        self.score_graph = ScoreGraph()
+        self.files = FileManager(self, self.controller, autosave_path=autosave_path)
+
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(4, 4, 4, 4)
+        side_layout.addWidget(self.clock_display)
+        side_layout.addWidget(self.move_list, 1)
+        side_layout.addWidget(self.score_graph)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.board_view)
+        self.splitter.addWidget(side)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.setCentralWidget(self.splitter)
+        self.setAcceptDrops(True)
+
+        self._actions: dict[str, QAction] = {}
+        self._menus: dict[str, QMenu] = {}
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbar()
+        self._connect()
+        self.retranslate()
+        self.resize(1100, 760)
+        self._refresh()
+
+    # --- building ------------------------------------------------------------------------------
+    def _action(self, key: str, slot, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
+                checkable: bool = False) -> QAction:
+        action = QAction(self)
+        action.triggered.connect(slot)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setCheckable(checkable)
+        self._actions[key] = action
+        return action
+
+    def action(self, key: str) -> QAction:
+        """The window's action named ``key`` (English source text of its label)."""
+        return self._actions[key]
+
+    def _build_actions(self) -> None:
+        controller = self.controller
+        self._action("New game", self.choose_new_game, QKeySequence.StandardKey.New)
+        self._action("Open…", self.files.choose_and_open, QKeySequence.StandardKey.Open)
+        self._action("Open match folder…", self.files.choose_and_open_folder)
+        self._action("Save", self.files.save, QKeySequence.StandardKey.Save)
+        self._action("Save as…", self.files.choose_and_save, QKeySequence.StandardKey.SaveAs)
+        self._action("Quit", self.close, QKeySequence.StandardKey.Quit)
+        self._action("Copy FEN", self.copy_fen)
+        self._action("Paste FEN", self.paste_fen)
+        self._action("Copy moves", self.copy_moves, QKeySequence.StandardKey.Copy)
+        self._action("Paste moves", self.paste_moves, QKeySequence.StandardKey.Paste)
+        self._action("Person vs person", lambda: self.start_game(None, None))
+        self._action("Play Red against the engine", lambda: self.start_game(None, self.default_engine()))
+        self._action("Play Black against the engine", lambda: self.start_game(self.default_engine(), None))
+        self._action("Engine vs engine", lambda: self.start_game(self.default_engine(), self.default_engine()))
+        self._action("Analysis", lambda: controller.set_mode(Mode.ANALYSIS))
+        self._action("Replay", lambda: controller.set_mode(Mode.REPLAY))
+        self._action("Take back", controller.take_back, "Ctrl+Z")
+        self._action("Hint", controller.hint, "Ctrl+H")
+        self._action("Resign", controller.resign)
+        self._action("Flip board", self.toggle_flip, "Ctrl+F", checkable=True)
+        self._action("First move", controller.to_start, "Home")
+        self._action("Previous move", controller.back, "Left")
+        self._action("Next move", controller.forward, "Right")
+        self._action("Last move", controller.to_end, "End")
+        self._action("Play through", self.toggle_autoplay, "Space", checkable=True)
+        self._actions["Flip board"].setChecked(self.board_view.is_flipped())
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        layout = {
+            "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", None, "Save", "Save as…",
+                      None, "Quit"],
+            "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves"],
+            "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
+                      "Engine vs engine", "Analysis", "Replay", None, "Take back", "Hint", "Resign"],
+            "&View": ["Flip board", None, "First move", "Previous move", "Next move", "Last move", "Play through"],
+            "&Language": [],
+        }
+        for title, keys in layout.items():
+            menu = bar.addMenu("")
+            self._menus[title] = menu
+            for key in keys:
+                if key is None:
+                    menu.addSeparator()
+                elif key == "Recent files":
+                    self._menus[key] = menu.addMenu("")
+                    self._menus[key].aboutToShow.connect(self._fill_recent_menu)
+                else:
+                    menu.addAction(self._actions[key])
+        for language in Language:
+            action = self._menus["&Language"].addAction(language.native_name)
+            action.triggered.connect(lambda _checked=False, lang=language: self.set_language(lang))
+
+    def _build_toolbar(self) -> None:
+        toolbar = QToolBar()
+        toolbar.setObjectName("main-toolbar")
+        toolbar.setMovable(False)
+        for key in ("New game", "Open…", None, "First move", "Previous move", "Next move", "Last move",
+                    "Play through", None, "Take back", "Hint", "Resign", "Flip board"):
+            if key is None:
+                toolbar.addSeparator()
+            else:
+                toolbar.addAction(self._actions[key])
+        self.addToolBar(toolbar)
+
+    def _connect(self) -> None:
+        controller = self.controller
+        self.board_view.move_chosen.connect(controller.play_move)
+        self.board_view.move_refused.connect(self.show_status)
+        controller.position_changed.connect(self._refresh)
+        controller.game_changed.connect(self._on_game_changed)
+        controller.status_message.connect(self.show_status)
+        controller.hint_ready.connect(self._show_hint)
+        controller.game_over.connect(self._on_game_over)
+        controller.engine_scored.connect(self._on_engine_scored)
+        controller.seats_changed.connect(self._refresh)
+        self.score_graph.ply_clicked.connect(controller.go_to)
+        language_notifier().language_changed.connect(lambda _name: self.retranslate())
+
+    def retranslate(self) -> None:
+        """Set every text again in the current language."""
+        self.setWindowTitle(tr("xqdesk"))
+        for key, action in self._actions.items():
+            action.setText(tr(key))
+        for key, menu in self._menus.items():
+            menu.setTitle(tr(key))
+        self._refresh()
+
+    # --- reacting to the game ------------------------------------------------------------------
+    def _refresh(self) -> None:
+        controller = self.controller
+        self.board_view.set_position(controller.board(), controller.last_move())
+        self.board_view.set_movable_colors(controller.movable_colors())
+        self.board_view.set_arrows([])
+        self.score_graph.set_current_ply(controller.ply())
+        playing = controller.mode().is_play and controller.outcome() is None
+        self._actions["Take back"].setEnabled(controller.mode() is not Mode.REPLAY and controller.length() > 0)
+        self._actions["Resign"].setEnabled(playing and bool(self._person_colors()))
+        self._actions["Hint"].setEnabled(controller.outcome() is None)
+        title = f"{tr('xqdesk')} — {self._players_text()}"
+        self.setWindowTitle(title)
+
+    def _person_colors(self) -> set[Color]:
+        return {color for color in (RED, BLACK) if self.controller.seat(color) is None}
+
+    def _players_text(self) -> str:
+        headers = self.controller.game().headers
+        return f"{headers.get('Red', tr('Red'))} – {headers.get('Black', tr('Black'))}"
+
+    def _on_game_changed(self) -> None:
+        self.score_graph.set_ply_count(self.controller.length() + 1)
+        if self.controller.length() == 0:
+            self.score_graph.clear()
+
+    def _on_engine_scored(self, ply: int, score: Score, mover: Color) -> None:
+        self.score_graph.set_score(ply, red_view_pawns(score, mover))
+
+    def _on_game_over(self, outcome: Outcome) -> None:
+        self.show_status(tr("Game over: {text}").format(text=tr(outcome.text)))
+        self._refresh()
+
+    def _show_hint(self, move: Move) -> None:
+        board = self.controller.board()
+        text = format_move(board, move, self.move_list.notation())
+        self.board_view.set_arrows([Arrow(move, 0, "")])
+        self.show_status(f"{tr('Hint')}: {text}")
+
+    def show_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, STATUS_TIMEOUT_MS)
+
+    def show_engine_lines(self, arrows: list[Arrow]) -> None:
+        """Draw engine candidate moves (MultiPV) on the board."""
+        if self.settings.show_engine_arrows:
+            self.board_view.set_arrows(arrows)
+
+    # --- commands --------------------------------------------------------------------------------
+    def default_engine(self) -> EngineProfile:
+        """The engine the quick-start actions seat: the user's first, else the built-in level 3."""
+        return self.settings.engines[0] if self.settings.engines else BUILTIN_PROFILES[1]
+
+    def start_game(self, red: EngineProfile | None, black: EngineProfile | None,
+                   start_fen: str = STARTING_FEN) -> None:
+        """A new game with these seats (None: a person); the person plays from the bottom."""
+        mode = mode_for_seats(red, black)
+        self.controller.new_game(mode, red=red, black=black, start_fen=start_fen)
+        if mode is Mode.PERSON_VS_ENGINE:
+            self.set_flipped(red is not None)
+
+    def choose_new_game(self) -> None:
+        dialog = NewGameDialog(available_engines(self.settings), self.settings.move_time,
+                               self.settings.engine_delay, can_continue=True, parent=self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        red, black = dialog.seats()
+        move_time = dialog.move_time.value()
+        self.update_settings(move_time=move_time, engine_delay=dialog.delay.value())
+        self.controller.clock().set_limits(move_time or None)
+        self.controller.engine_delay = dialog.delay.value()
+        start = self.controller.board().fen() if dialog.from_here.isChecked() else STARTING_FEN
+        self.start_game(red, black, start)
+
+    def toggle_flip(self) -> None:
+        self.set_flipped(not self.board_view.is_flipped())
+
+    def set_flipped(self, flipped: bool) -> None:
+        self.board_view.set_flipped(flipped)
+        self._actions["Flip board"].setChecked(flipped)
+        self.update_settings(flip_board=flipped)
+
+    def toggle_autoplay(self) -> None:
+        if self.controller.is_autoplaying():
+            self.controller.stop_autoplay()
+        else:
+            self.controller.start_autoplay(max(0.05, self.settings.engine_delay))
+        self._actions["Play through"].setChecked(self.controller.is_autoplaying())
+
+    def set_language(self, language: Language) -> None:
+        set_language(language)
+        self.update_settings(language=language.value)
+
+    def update_settings(self, **changes) -> None:
+        """Change and save settings."""
+        self.settings = replace(self.settings, **changes)
+        save_settings(self.settings, self._store)
+
+    def copy_fen(self) -> None:
+        QGuiApplication.clipboard().setText(self.controller.board().fen())
+        self.show_status(tr("Copy FEN"))
+
+    def paste_fen(self) -> None:
+        text = QGuiApplication.clipboard().text().strip()
+        try:
+            self.controller.new_game(Mode.ANALYSIS, start_fen=text)
+        except XqdeskError as error:
+            self.show_status(tr("Invalid FEN: {reason}").format(reason=error))
+
+    def copy_moves(self) -> None:
+        texts = self.move_list.move_texts()
+        board = self.controller.game().start_board()
+        lines = []
+        number = board.fullmove_number
+        slot = 1 if board.turn == BLACK else 0
+        for text in texts:
+            if slot % 2 == 0:
+                lines.append(f"{number}. {text}")
+            else:
+                lines[-1:] = [f"{lines[-1]} {text}" if lines else f"{number}. … {text}"]
+                number += 1
+            slot += 1
+        QGuiApplication.clipboard().setText("\n".join(lines))
+        self.show_status(tr("Copy moves"))
+
+    def paste_moves(self) -> None:
+        """Play the clipboard's moves (any notation, move numbers allowed) from the viewed position
+        in analysis mode."""
+        text = QGuiApplication.clipboard().text()
+        tokens = [token for token in text.replace("\n", " ").split()
+                  if not token.rstrip(".").isdigit() and token not in ("…", "...")]
+        try:
+            moves = parse_line(self.controller.board(), tokens)
+        except XqdeskError as error:
+            self.show_status(tr("Illegal move: {reason}").format(reason=error))
+            return
+        if self.controller.mode() is not Mode.ANALYSIS:
+            self.controller.set_mode(Mode.ANALYSIS)
+        for move in moves:
+            self.controller.play_move(move)
+
+    def _fill_recent_menu(self) -> None:
+        menu = self._menus["Recent files"]
+        menu.clear()
+        for path in self.settings.recent_files:
+            action = menu.addAction(path)
+            action.triggered.connect(lambda _checked=False, p=path: self.files.open_path(p))
+
+    # --- drag and drop, closing ------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                self.files.open_path(url.toLocalFile())
+                event.acceptProposedAction()
+                return
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """Stop engines and timers and write the autosave (safe to call more than once)."""
+        self.files.autosave_now()
+        self.controller.shutdown()

@@ -1,0 +1,217 @@
+"""The move list: numbered rounds (Red's move, Black's move) in Chinese, WXF or ICCS notation,
+the viewed move highlighted, click to jump, ←/→/Home/End to step, comments under their move, and
+the result line with its reason.
+
+It only reads the :class:`~xqdesk.ui.game_controller.GameController` and asks it to jump; it never
+changes the game.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableWidget, QTableWidgetItem,
+    QVBoxLayout, QWidget,
+)
+
+from xqdesk.board import Board
+from xqdesk.game import Game
+from xqdesk.notation import Notation, format_move
+from xqdesk.pieces import BLACK
+from xqdesk.ui.game_controller import GameController
+from xqdesk.ui.i18n import language_notifier, tr
+
+CURRENT_MOVE_BRUSH = QBrush(QColor(255, 214, 102))
+PLY_ROLE = Qt.ItemDataRole.UserRole + 1
+
+NOTATION_LABELS = ((Notation.CHINESE, "Chinese"), (Notation.WXF, "WXF"), (Notation.ICCS, "ICCS"))
+
+
+def game_move_texts(game: Game, notation: Notation) -> list[str]:
+    """Every main-line move of ``game`` written in ``notation`` (the record was checked on load)."""
+    board: Board = game.start_board()
+    texts = []
+    for node in game.mainline:
+        texts.append(format_move(board, node.move, notation))
+        board.push(node.move)
+    return texts
+
+
+class MoveTable(QTableWidget):
+    """The table itself: one row per round, Red's and Black's move side by side."""
+
+    key_navigation = Signal(int)  # Qt.Key pressed: Left, Right, Home, End, Up, Down
+
+    NAVIGATION_KEYS = (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End,
+                       Qt.Key.Key_Up, Qt.Key.Key_Down)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        if event.key() in self.NAVIGATION_KEYS:
+            self.key_navigation.emit(event.key())
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class MoveList(QWidget):
+    """Shows the controller's game; clicking a move jumps there."""
+
+    def __init__(self, controller: GameController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._controller = controller
+        self._notation = Notation.CHINESE
+        self._texts: list[str] = []
+        self._cells: list[QTableWidgetItem] = []  # by ply - 1
+        self._highlighted: QTableWidgetItem | None = None
+
+        self._notation_label = QLabel()
+        self._notation_box = QComboBox()
+        for notation, _label in NOTATION_LABELS:
+            self._notation_box.addItem("", notation)
+        self._notation_box.currentIndexChanged.connect(self._on_notation_chosen)
+        top = QHBoxLayout()
+        top.addWidget(self._notation_label)
+        top.addWidget(self._notation_box, 1)
+
+        self.table = MoveTable(0, 2)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setWordWrap(True)
+        self.table.cellClicked.connect(self._on_cell_clicked)
+        self.table.key_navigation.connect(self._on_key)
+
+        self.result_label = QLabel()
+        self.result_label.setWordWrap(True)
+        self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.comment_label = QLabel()
+        self.comment_label.setWordWrap(True)
+        self.comment_label.setStyleSheet("color: #555;")
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.comment_label)
+        layout.addWidget(self.result_label)
+
+        controller.game_changed.connect(self.rebuild)
+        controller.position_changed.connect(self._on_position_changed)
+        controller.game_over.connect(lambda _outcome: self._show_result())
+        language_notifier().language_changed.connect(lambda _name: self.retranslate())
+        self.retranslate()
+        self.rebuild()
+
+    # --- public ----------------------------------------------------------------------------
+    def notation(self) -> Notation:
+        return self._notation
+
+    def set_notation(self, notation: Notation) -> None:
+        """Write the moves in ``notation`` (Chinese, WXF or ICCS)."""
+        index = self._notation_box.findData(notation)
+        if index < 0:
+            raise ValueError(f"the move list cannot show notation {notation!r}")
+        self._notation_box.setCurrentIndex(index)
+
+    def move_texts(self) -> list[str]:
+        """The moves as shown, in order (for copying and tests)."""
+        return list(self._texts)
+
+    def current_text(self) -> str:
+        """The highlighted move's text ('' at the start position)."""
+        return self._highlighted.text() if self._highlighted is not None else ""
+
+    def cell_of_ply(self, ply: int) -> tuple[int, int]:
+        """Row and column of the move that leads to ``ply`` (1-based ply)."""
+        item = self._cells[ply - 1]
+        return item.row(), item.column()
+
+    def retranslate(self) -> None:
+        self._notation_label.setText(tr("Notation"))
+        for index, (_notation, label) in enumerate(NOTATION_LABELS):
+            self._notation_box.setItemText(index, tr(label))
+        self.table.setHorizontalHeaderLabels([tr("Red"), tr("Black")])
+        self._show_result()
+
+    # --- building ---------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        """Refill the table from the controller's game."""
+        game = self._controller.game()
+        self._texts = game_move_texts(game, self._notation)
+        board = game.start_board()
+        black_first = board.turn == BLACK
+        self.table.setRowCount(0)
+        self._cells = []
+        self._highlighted = None
+        first_round = board.fullmove_number
+        rows = (len(self._texts) + (1 if black_first else 0) + 1) // 2
+        self.table.setRowCount(rows)
+        self.table.setVerticalHeaderLabels([str(first_round + row) for row in range(rows)])
+        for index, text in enumerate(self._texts):
+            slot = index + (1 if black_first else 0)
+            row, column = divmod(slot, 2)
+            comment = game.mainline[index].comment
+            item = QTableWidgetItem(text)
+            item.setData(PLY_ROLE, index + 1)
+            if comment:
+                item.setToolTip(comment)
+                item.setText(f"{text} ✎")
+            self.table.setItem(row, column, item)
+            self._cells.append(item)
+        if black_first and rows:
+            filler = QTableWidgetItem("…")
+            filler.setData(PLY_ROLE, 0)
+            self.table.setItem(0, 0, filler)
+        self._on_position_changed()
+        self._show_result()
+
+    def _on_position_changed(self) -> None:
+        ply = self._controller.ply()
+        if self._highlighted is not None:
+            self._highlighted.setBackground(QBrush())
+            self._highlighted = None
+        if 0 < ply <= len(self._cells):
+            item = self._cells[ply - 1]
+            item.setBackground(CURRENT_MOVE_BRUSH)
+            self._highlighted = item
+            self.table.scrollToItem(item)
+            self.comment_label.setText(self._controller.game().mainline[ply - 1].comment)
+        else:
+            self.table.scrollToTop()
+            self.comment_label.setText(self._controller.game().comment if ply == 0 else "")
+        self.comment_label.setVisible(bool(self.comment_label.text()))
+        self._show_result()
+
+    def _show_result(self) -> None:
+        outcome = self._controller.outcome()
+        if outcome is None:
+            self.result_label.setText("")
+            self.result_label.setVisible(False)
+            return
+        self.result_label.setText(f"{tr('Result')}: {outcome.result()}  —  {tr(outcome.text)}")
+        self.result_label.setVisible(True)
+
+    # --- input -------------------------------------------------------------------------------
+    def _on_notation_chosen(self, index: int) -> None:
+        notation = self._notation_box.itemData(index)
+        if notation is not None and notation != self._notation:
+            self._notation = notation
+            self.rebuild()
+
+    def _on_cell_clicked(self, row: int, column: int) -> None:
+        item = self.table.item(row, column)
+        if item is not None:
+            self._controller.go_to(int(item.data(PLY_ROLE)))
+
+    def _on_key(self, key: int) -> None:
+        controller = self._controller
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Up):
+            controller.back()
+        elif key in (Qt.Key.Key_Right, Qt.Key.Key_Down):
+            controller.forward()
+        elif key == Qt.Key.Key_Home:
+            controller.to_start()
+        elif key == Qt.Key.Key_End:
+            controller.to_end()
