@@ -183,6 +183,8 @@ CHINESE: Final[dict[str, str]] = {
     "Choose a course player file or folder": "选择课程棋手文件或文件夹",
     "Choose a UCI engine executable": "选择 UCI 引擎可执行文件",
     "Python files": "Python 文件",
+    "Player file…": "棋手文件…",
+    "Player folder…": "棋手文件夹…",
     "Reading the engine's options…": "正在读取引擎选项…",
     "Could not start {path}: {reason}": "无法启动 {path}：{reason}",
     "OK": "确定",

@@ -1,0 +1,379 @@
+"""The engines dialog: the user's list of engines, with names, levels and UCI options.
+
+Three kinds can be added: a course ``Player`` (a ``player_N.py`` file or a folder holding one), a
+UCI engine executable, and the built-in engine with a level. A UCI engine is started once, in the
+background, to read the options it declares (its own ``option`` lines); the table then shows them
+with their defaults, and only values the user changed are kept. The list is saved with the rest
+of the settings (QSettings) when the dialog is accepted.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Optional
+
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
+                               QHeaderView, QLabel, QLineEdit, QListWidget, QMenu, QPushButton,
+                               QSpinBox, QTableWidget, QTableWidgetItem, QToolButton,
+                               QVBoxLayout, QWidget)
+
+from xqdesk.engines.errors import EngineError
+from xqdesk.engines.course_player import find_player_file
+from xqdesk.engines.uci import UciOption
+from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
+from xqdesk.ui.engine_worker import EngineDescription, EngineWorker
+from xqdesk.ui.i18n import language_notifier, tr
+from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, save_settings
+
+MIN_LEVEL = 1
+MAX_LEVEL = 20
+"""The range of the built-in engine's ``Level`` option (read here without loading the engine)."""
+HIDDEN_OPTIONS = frozenset({"uci_variant", "uci_chess960", "multipv"})
+"""Options the window sets itself (the variant, the number of analysis lines)."""
+
+KIND_LABELS = {EngineKind.PLAYER: "Course player", EngineKind.UCI: "UCI engine",
+               EngineKind.BUILTIN: "Built-in engine"}
+
+
+def unique_name(wanted: str, taken: set[str]) -> str:
+    """``wanted``, or ``wanted (2)``, ``wanted (3)`` … when that name is taken."""
+    name, number = wanted, 2
+    while name in taken:
+        name = f"{wanted} ({number})"
+        number += 1
+    return name
+
+
+class EnginesDialog(QDialog):
+    """Add, rename, set up and remove engines; :meth:`profiles` is the edited list."""
+
+    options_loaded = Signal(str)  # the name of the engine whose options were read
+    options_failed = Signal(str)  # why an engine's options could not be read
+
+    OPTION_COLUMNS = ("Name", "Value")
+
+    def __init__(self, settings: Settings, store: Optional[QSettings] = None,
+                 parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self._settings = settings
+        self._store = store
+        self._profiles: list[EngineProfile] = list(settings.engines)
+        self._declared: dict[str, tuple[UciOption, ...]] = {}
+        self._probes: dict[str, EngineWorker] = {}
+        self._showing: Optional[int] = None
+
+        self.engine_list = QListWidget()
+        self.engine_list.currentRowChanged.connect(self._show_engine)
+
+        self.add_player_button = QToolButton()
+        self.add_player_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.player_menu = QMenu(self)
+        self.player_file_action = self.player_menu.addAction("")
+        self.player_folder_action = self.player_menu.addAction("")
+        self.player_file_action.triggered.connect(self._choose_player_file)
+        self.player_folder_action.triggered.connect(self._choose_player_folder)
+        self.add_player_button.setMenu(self.player_menu)
+        self.add_uci_button = QPushButton()
+        self.add_uci_button.clicked.connect(self._choose_uci_engine)
+        self.add_builtin_button = QPushButton()
+        self.add_builtin_button.clicked.connect(lambda: self.add_builtin(3))
+        self.remove_button = QPushButton()
+        self.remove_button.clicked.connect(self._remove_current)
+        add_row = QHBoxLayout()
+        for button in (self.add_player_button, self.add_uci_button, self.add_builtin_button, self.remove_button):
+            add_row.addWidget(button)
+        add_row.addStretch(1)
+
+        self.name_edit = QLineEdit()
+        self.name_edit.editingFinished.connect(self._on_name_edited)
+        self.kind_label = QLabel()
+        self.path_label = QLabel()
+        self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.level_box = QSpinBox()
+        self.level_box.setRange(MIN_LEVEL, MAX_LEVEL)
+        self.level_box.valueChanged.connect(self._on_level_changed)
+        self.status_label = QLabel()
+        self.status_label.setWordWrap(True)
+        self.form = QFormLayout()
+        self.name_caption, self.kind_caption = QLabel(), QLabel()
+        self.path_caption, self.level_caption = QLabel(), QLabel()
+        self.form.addRow(self.name_caption, self.name_edit)
+        self.form.addRow(self.kind_caption, self.kind_label)
+        self.form.addRow(self.path_caption, self.path_label)
+        self.form.addRow(self.level_caption, self.level_box)
+
+        self.options_caption = QLabel()
+        self.options_table = QTableWidget(0, len(self.OPTION_COLUMNS))
+        self.options_table.verticalHeader().setVisible(False)
+        self.options_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.options_table.horizontalHeader().setStretchLastSection(True)
+        self.options_table.itemChanged.connect(self._on_option_edited)
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        details = QVBoxLayout()
+        details.addLayout(self.form)
+        details.addWidget(self.options_caption)
+        details.addWidget(self.options_table, 1)
+        details.addWidget(self.status_label)
+        body = QHBoxLayout()
+        body.addWidget(self.engine_list, 1)
+        body.addLayout(details, 2)
+        layout = QVBoxLayout(self)
+        layout.addLayout(add_row)
+        layout.addLayout(body, 1)
+        layout.addWidget(self.buttons)
+        self.resize(720, 420)
+
+        for profile in self._profiles:
+            self.engine_list.addItem(profile.name)
+        self.retranslate()
+        language_notifier().language_changed.connect(self.retranslate)
+        if self._profiles:
+            self.engine_list.setCurrentRow(0)
+        else:
+            self._show_engine(-1)
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(tr("Engines dialog"))
+        self.add_player_button.setText(tr("Add course player…"))
+        self.player_file_action.setText(tr("Player file…"))
+        self.player_folder_action.setText(tr("Player folder…"))
+        self.add_uci_button.setText(tr("Add UCI engine…"))
+        self.add_builtin_button.setText(tr("Add built-in engine"))
+        self.remove_button.setText(tr("Remove"))
+        self.name_caption.setText(tr("Name"))
+        self.kind_caption.setText(tr("Kind"))
+        self.path_caption.setText(tr("Path"))
+        self.level_caption.setText(tr("Level"))
+        self.options_caption.setText(tr("Options"))
+        self.options_table.setHorizontalHeaderLabels([tr(text) for text in self.OPTION_COLUMNS])
+        self._show_engine(self.engine_list.currentRow())
+
+    # -- the list ---------------------------------------------------------------------------
+    def profiles(self) -> tuple[EngineProfile, ...]:
+        """The engines as edited so far."""
+        return tuple(self._profiles)
+
+    def settings(self) -> Settings:
+        """The settings the dialog started from, with the edited engines."""
+        return replace(self._settings, engines=self.profiles())
+
+    def add_player(self, path: str) -> EngineProfile:
+        """Add the course player at ``path`` (its file or folder); EngineError when there is none."""
+        player_file = find_player_file(path)
+        wanted = Path(path).name if Path(path).is_dir() else player_file.stem
+        return self._add(EngineProfile(self._free_name(wanted), EngineKind.PLAYER, str(Path(path).resolve())))
+
+    def add_uci_engine(self, path: str) -> EngineProfile:
+        """Add the UCI engine at ``path`` and read its options in the background
+        (``options_loaded`` or ``options_failed`` follows; the name becomes the engine's own)."""
+        profile = self._add(EngineProfile(self._free_name(Path(path).name), EngineKind.UCI, path))
+        self._probe(profile)
+        return profile
+
+    def add_builtin(self, level: int) -> EngineProfile:
+        """Add the built-in engine at ``level``."""
+        level = min(max(level, MIN_LEVEL), MAX_LEVEL)
+        return self._add(EngineProfile(self._free_name(f"{tr('Built-in engine')} {level}"), EngineKind.BUILTIN,
+                                       level=level))
+
+    def remove(self, name: str) -> None:
+        index = self._index_of(name)
+        del self._profiles[index]
+        self._showing = None
+        self.engine_list.takeItem(index)
+        self._show_engine(self.engine_list.currentRow())
+
+    def set_option(self, name: str, option: str, value: str) -> None:
+        """Set a UCI option of engine ``name``; ValueError when the engine would refuse the value."""
+        index = self._index_of(name)
+        profile = self._profiles[index]
+        declared = {o.name.lower(): o for o in self._declared.get(name, ())}
+        known = declared.get(option.lower())
+        if known is not None:
+            value = known.validate(value)
+            option = known.name
+        options = {key: val for key, val in profile.options if key.lower() != option.lower()}
+        if known is None or value != (known.default or ""):
+            options[option] = value
+        self._profiles[index] = replace(profile, options=tuple(options.items()))
+
+    def declared_options(self, name: str) -> tuple[UciOption, ...]:
+        """The options engine ``name`` declared (empty until they have been read)."""
+        return self._declared.get(name, ())
+
+    def _add(self, profile: EngineProfile) -> EngineProfile:
+        self._profiles.append(profile)
+        self.engine_list.addItem(profile.name)
+        self.engine_list.setCurrentRow(len(self._profiles) - 1)
+        return profile
+
+    def _free_name(self, wanted: str) -> str:
+        return unique_name(wanted, {profile.name for profile in self._profiles})
+
+    def _index_of(self, name: str) -> int:
+        for index, profile in enumerate(self._profiles):
+            if profile.name == name:
+                return index
+        raise ValueError(f"no engine named {name!r} in the dialog; known: {[p.name for p in self._profiles]}")
+
+    # -- reading a UCI engine's options ------------------------------------------------------------
+    def _probe(self, profile: EngineProfile) -> None:
+        worker = EngineWorker(profile.to_spec(), self)
+        self._probes[profile.name] = worker
+        worker.engine_ready.connect(lambda description, name=profile.name: self._on_probed(name, description))
+        worker.engine_failed.connect(lambda reason, name=profile.name: self._on_probe_failed(name, reason))
+        self.status_label.setText(tr("Reading the engine's options…"))
+        worker.start()
+
+    def _finish_probe(self, name: str) -> None:
+        worker = self._probes.pop(name, None)
+        if worker is not None:
+            worker.shutdown()
+            worker.deleteLater()
+
+    def _on_probed(self, name: str, description: EngineDescription) -> None:
+        self._finish_probe(name)
+        options = tuple(o for o in description.options if o.name.lower() not in HIDDEN_OPTIONS)
+        final_name = name
+        if name in {p.name for p in self._profiles}:
+            index = self._index_of(name)
+            others = {p.name for p in self._profiles} - {name}
+            final_name = unique_name(description.name or name, others)
+            self._profiles[index] = replace(self._profiles[index], name=final_name)
+            self.engine_list.item(index).setText(final_name)
+        self._declared[final_name] = options
+        self.status_label.setText("")
+        self._showing = None
+        self._show_engine(self.engine_list.currentRow())
+        self.options_loaded.emit(final_name)
+
+    def _on_probe_failed(self, name: str, reason: str) -> None:
+        self._finish_probe(name)
+        message = tr("Could not start {path}: {reason}").format(path=name, reason=reason.splitlines()[0])
+        self.status_label.setText(message)
+        self.options_failed.emit(message)
+
+    # -- the details of the current engine ------------------------------------------------------
+    def _show_engine(self, index: int) -> None:
+        self._showing = None
+        has = 0 <= index < len(self._profiles)
+        for widget in (self.name_edit, self.level_box, self.options_table, self.remove_button):
+            widget.setEnabled(has)
+        self.options_table.blockSignals(True)
+        self.options_table.setRowCount(0)
+        if not has:
+            self.name_edit.clear()
+            self.kind_label.clear()
+            self.path_label.clear()
+            self.options_table.blockSignals(False)
+            return
+        profile = self._profiles[index]
+        self.name_edit.setText(profile.name)
+        self.kind_label.setText(tr(KIND_LABELS[profile.kind]))
+        self.path_label.setText(profile.path)
+        self.level_box.blockSignals(True)
+        self.level_box.setValue(profile.level)
+        self.level_box.blockSignals(False)
+        self.level_box.setEnabled(profile.kind is EngineKind.BUILTIN)
+        values = dict(profile.options)
+        declared = self._declared.get(profile.name, ())
+        names = [option.name for option in declared] + [key for key in values if key not in
+                                                        {option.name for option in declared}]
+        defaults = {option.name: option for option in declared}
+        self.options_table.setRowCount(len(names))
+        for row, option_name in enumerate(names):
+            name_item = QTableWidgetItem(option_name)
+            name_item.setFlags(name_item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            option = defaults.get(option_name)
+            if option is not None:
+                name_item.setToolTip(_describe(option))
+            value = values.get(option_name, "" if option is None else (option.default or ""))
+            self.options_table.setItem(row, 0, name_item)
+            self.options_table.setItem(row, 1, QTableWidgetItem(value))
+        self.options_table.blockSignals(False)
+        self._showing = index
+
+    def _on_name_edited(self) -> None:
+        index = self._showing
+        if index is None:
+            return
+        profile = self._profiles[index]
+        wanted = self.name_edit.text().strip()
+        if not wanted or wanted == profile.name:
+            self.name_edit.setText(profile.name)
+            return
+        name = unique_name(wanted, {p.name for p in self._profiles} - {profile.name})
+        self._profiles[index] = replace(profile, name=name)
+        if profile.name in self._declared:
+            self._declared[name] = self._declared.pop(profile.name)
+        self.engine_list.item(index).setText(name)
+        self.name_edit.setText(name)
+
+    def _on_level_changed(self, level: int) -> None:
+        if self._showing is not None:
+            self._profiles[self._showing] = replace(self._profiles[self._showing], level=level)
+
+    def _on_option_edited(self, item: QTableWidgetItem) -> None:
+        if self._showing is None or item.column() != 1:
+            return
+        profile = self._profiles[self._showing]
+        option = self.options_table.item(item.row(), 0).text()
+        try:
+            self.set_option(profile.name, option, item.text())
+            self.status_label.setText("")
+        except ValueError as error:
+            self.status_label.setText(str(error))
+
+    # -- file choosers and closing ----------------------------------------------------------------
+    def _choose_player_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, tr("Choose a course player file or folder"),
+                                              self._settings.last_directory, f"{tr('Python files')} (*.py)")
+        if path:
+            self._add_player_reporting(path)
+
+    def _choose_player_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, tr("Choose a course player file or folder"),
+                                                self._settings.last_directory)
+        if path:
+            self._add_player_reporting(path)
+
+    def _add_player_reporting(self, path: str) -> None:
+        try:
+            self.add_player(path)
+            self.status_label.setText("")
+        except EngineError as error:
+            self.status_label.setText(tr("Could not start {path}: {reason}").format(path=path, reason=error))
+
+    def _choose_uci_engine(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, tr("Choose a UCI engine executable"),
+                                              self._settings.last_directory, f"{tr('All files')} (*)")
+        if path:
+            self.add_uci_engine(path)
+
+    def _remove_current(self) -> None:
+        index = self.engine_list.currentRow()
+        if 0 <= index < len(self._profiles):
+            self.remove(self._profiles[index].name)
+
+    def done(self, result: int) -> None:  # noqa: D102 - QDialog override
+        for name in list(self._probes):
+            self._finish_probe(name)
+        if result == QDialog.DialogCode.Accepted and self._store is not None:
+            save_settings(self.settings(), self._store)
+        super().done(result)
+
+
+def _describe(option: UciOption) -> str:
+    parts = [option.type]
+    if option.default is not None:
+        parts.append(f"default {option.default!r}")
+    if option.min is not None or option.max is not None:
+        parts.append(f"{option.min}..{option.max}")
+    if option.choices:
+        parts.append(" / ".join(option.choices))
+    return ", ".join(parts)
