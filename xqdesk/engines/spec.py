@@ -120,7 +120,8 @@ def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None)
             raise EngineStartError(f"{text!r}: say which player, e.g. player:path/to/player_1")
         from xqdesk.engines.course_player import find_player_file
         player_file = find_player_file(rest)
-        return EngineSpec(f"player:{player_file.stem}", host_command("player", str(player_file)),
+        label = player_file.parent.name if Path(rest).expanduser().is_dir() else player_file.stem
+        return EngineSpec(f"player:{label}", host_command("player", str(player_file)),
                           env=host_environment())
     if kind == "uci":
         path, options = rest, {}

@@ -1,0 +1,87 @@
+"""``xqdesk analyse --engine SPEC --fen FEN``: let an engine think about a position and print what
+it reports (depth, score, nodes, speed, principal variations), then its best move."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", required=True, metavar="SPEC", help="the engine (see 'xqdesk match')")
+    parser.add_argument("--fen", default=None, help="the position (default: the start position)")
+    parser.add_argument("--moves", nargs="*", default=(), metavar="MOVE",
+                        help="ICCS moves played from the FEN before analysing")
+    parser.add_argument("--movetime", type=float, default=2.0, metavar="S", help="thinking time (default 2)")
+    parser.add_argument("--depth", type=int, default=None, help="stop at this depth instead")
+    parser.add_argument("--multipv", type=int, default=1, metavar="K", help="principal variations (default 1)")
+    parser.add_argument("--notation", choices=("iccs", "wxf", "chinese"), default="iccs",
+                        help="how to write the variations (default iccs)")
+    parser.add_argument("--engines", default=None, metavar="FILE", help="JSON engines file for named engines")
+    parser.add_argument("--memory-limit", type=int, default=None, metavar="MB",
+                        help="address-space cap of the engine process in MiB (default 2048)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from xqdesk.board import Board
+    from xqdesk.engines.errors import EngineError
+    from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
+    from xqdesk.engines.search_types import SearchInfo, SearchLimits
+    from xqdesk.engines.spec import parse_spec
+    from xqdesk.engines.uci_engine import UciEngine
+    from xqdesk.fen import STARTING_FEN
+    from xqdesk.notation import Notation, format_line
+
+    notation = Notation(args.notation)
+    try:
+        board = Board(args.fen or STARTING_FEN)
+        for text in args.moves:
+            board.push_iccs(text)
+    except ValueError as error:
+        print(f"xqdesk: {error}", file=sys.stderr)
+        return 2
+    if board.outcome() is not None:
+        print(f"The game is over in this position: {board.outcome().text}")
+        return 0
+    if args.multipv < 1:
+        print(f"xqdesk: --multipv must be at least 1, got {args.multipv}", file=sys.stderr)
+        return 2
+    limits = SearchLimits(movetime=None if args.depth else args.movetime, depth=args.depth, multipv=args.multipv)
+    engine = None
+    try:
+        spec = parse_spec(args.engine, args.engines)
+        options = dict(spec.options)
+        if args.multipv > 1:
+            options["MultiPV"] = str(args.multipv)
+        engine = UciEngine(spec.command, cwd=spec.workdir, options=options, env=spec.env,
+                           memory_limit_mb=args.memory_limit or DEFAULT_MEMORY_LIMIT_MB)
+        identity = engine.start()
+        print(f"Engine: {identity.name or spec.name}  Position: {board.fen()}")
+        engine.new_game()
+
+        def show(info: SearchInfo) -> None:
+            if info.depth is None or not info.pv:
+                return
+            try:
+                line = " ".join(format_line(board, info.pv, notation))
+            except ValueError:
+                line = " ".join(move.iccs() for move in info.pv) + "  (not legal here)"
+            speed = f"{info.nps // 1000} kn/s" if info.nps else ""
+            print(f"  pv {info.multipv} depth {info.depth:>2}  score {str(info.score) if info.score else '?':>7}  "
+                  f"nodes {info.nodes or 0:>9}  {speed:>10}  {line}", flush=True)
+
+        budget = (args.movetime if not args.depth else 600.0) + 5.0
+        result = engine.search(board.start_fen, board.move_stack, limits, time.monotonic() + budget, show)
+    except (EngineError, ValueError) as error:
+        print(f"xqdesk: {error}", file=sys.stderr)
+        return 2
+    finally:
+        if engine is not None:
+            engine.quit()
+    if result.move is None:
+        print(f"No best move ({result.best.text!r}){': ' + result.error if result.error else ''}")
+        return 1
+    verdict = "" if board.is_legal(result.move) else "  (not legal in this position!)"
+    written = format_line(board, [result.move], notation)[0] if not verdict else result.move.iccs()
+    print(f"Best move: {written}{verdict}")
+    return 0
