@@ -10,8 +10,8 @@ from dataclasses import replace
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QMainWindow,
-    QMenu, QSplitter, QToolBar, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFormLayout,
+    QMainWindow, QMenu, QSplitter, QToolBar, QVBoxLayout, QWidget,
 )
 
 from xqdesk.engines.search_types import Score
@@ -23,14 +23,21 @@ from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.ui.board_view import Arrow, BoardView
 from xqdesk.ui.clock import ClockDisplay
+from xqdesk.ui.engine_panel import EnginePanel
+from xqdesk.ui.engine_worker import SearchProgress
+from xqdesk.ui.engines_dialog import EnginesDialog
 from xqdesk.ui.files import FileManager
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.i18n import Language, current_language, language_notifier, set_language, tr
 from xqdesk.ui.move_list import MoveList
-from xqdesk.ui.score_graph import ScoreGraph, red_view_pawns
+from xqdesk.ui.position_editor import PositionEditor
+from xqdesk.ui.score_graph import red_view_pawns
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, load_settings, open_store, save_settings
 
 STATUS_TIMEOUT_MS = 10_000
+ENGINE_DOCK_HEIGHT = 210
+SECOND_ENGINE_ARROW_RANK = 3
+"""The second analysis engine's arrow takes this rank's colour, apart from the first's lines."""
 
 BUILTIN_PROFILES = tuple(EngineProfile(f"Built-in level {level}", EngineKind.BUILTIN, level=level)
                          for level in (1, 3, 5))
@@ -110,7 +117,12 @@ class MainWindow(QMainWindow):
             self.move_list.set_notation(Notation(self.settings.notation))
         except ValueError:
             self.move_list.set_notation(Notation.CHINESE)
-        self.score_graph = ScoreGraph()
+        self.engine_panel = EnginePanel()
+        self.engine_panel.set_notation(self.move_list.notation())
+        self.engine_panel.set_score_view(self.settings.score_view)
+        self.engine_panel.set_lines(max(1, self.settings.analysis_lines))
+        self.score_graph = self.engine_panel.graph
+        self.position_editor: QDialog | None = None
         self.files = FileManager(self, self.controller, autosave_path=autosave_path)
 
         side = QWidget()
@@ -118,16 +130,24 @@ class MainWindow(QMainWindow):
         side_layout.setContentsMargins(4, 4, 4, 4)
         side_layout.addWidget(self.clock_display)
         side_layout.addWidget(self.move_list, 1)
-        side_layout.addWidget(self.score_graph)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.board_view)
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
         self.setCentralWidget(self.splitter)
+        self.engine_dock = QDockWidget()
+        self.engine_dock.setObjectName("engine-dock")
+        self.engine_dock.setWidget(self.engine_panel)
+        self.engine_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                                     | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.engine_dock)
+        self.resizeDocks([self.engine_dock], [ENGINE_DOCK_HEIGHT], Qt.Orientation.Vertical)
         self.setAcceptDrops(True)
 
         self._actions: dict[str, QAction] = {}
+        self._engine_arrows: dict[int, list[Arrow]] = {}
+        self._shown: tuple[str, tuple[Move, ...]] | None = None
         self._menus: dict[str, QMenu] = {}
         self._build_actions()
         self._build_menus()
@@ -164,11 +184,14 @@ class MainWindow(QMainWindow):
         self._action("Paste FEN", self.paste_fen)
         self._action("Copy moves", self.copy_moves, QKeySequence.StandardKey.Copy)
         self._action("Paste moves", self.paste_moves, QKeySequence.StandardKey.Paste)
+        self._action("Edit position…", self.edit_position)
+        self._action("Manage engines…", self.manage_engines)
         self._action("Person vs person", lambda: self.start_game(None, None))
         self._action("Play Red against the engine", lambda: self.start_game(None, self.default_engine()))
         self._action("Play Black against the engine", lambda: self.start_game(self.default_engine(), None))
         self._action("Engine vs engine", lambda: self.start_game(self.default_engine(), self.default_engine()))
-        self._action("Analysis", lambda: controller.set_mode(Mode.ANALYSIS))
+        self._action("Analysis", lambda: self.start_analysis(self.analysis_engines()))
+        self._action("Stop analysis", self.stop_analysis)
         self._action("Replay", lambda: controller.set_mode(Mode.REPLAY))
         self._action("Take back", controller.take_back, "Ctrl+Z")
         self._action("Hint", controller.hint, "Ctrl+H")
@@ -186,9 +209,11 @@ class MainWindow(QMainWindow):
         layout = {
             "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", None, "Save", "Save as…",
                       None, "Quit"],
-            "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves"],
+            "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", None, "Edit position…"],
             "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
-                      "Engine vs engine", "Analysis", "Replay", None, "Take back", "Hint", "Resign"],
+                      "Engine vs engine", "Analysis", "Stop analysis", "Replay", None, "Take back", "Hint",
+                      "Resign"],
+            "&Engines": ["Manage engines…"],
             "&View": ["Flip board", None, "First move", "Previous move", "Next move", "Last move", "Play through"],
             "&Language": [],
         }
@@ -229,7 +254,10 @@ class MainWindow(QMainWindow):
         controller.hint_ready.connect(self._show_hint)
         controller.game_over.connect(self._on_game_over)
         controller.engine_scored.connect(self._on_engine_scored)
-        controller.seats_changed.connect(self._refresh)
+        controller.seats_changed.connect(self._on_seats_changed)
+        self.move_list.notation_changed.connect(self._on_notation_changed)
+        self.engine_panel.score_view_changed.connect(lambda view: self.update_settings(score_view=view))
+        self.engine_panel.lines_changed.connect(lambda lines: self.update_settings(analysis_lines=lines))
         self.score_graph.ply_clicked.connect(controller.go_to)
         language_notifier().language_changed.connect(lambda _name: self.retranslate())
 
@@ -245,10 +273,15 @@ class MainWindow(QMainWindow):
     # --- reacting to the game ------------------------------------------------------------------
     def _refresh(self) -> None:
         controller = self.controller
-        self.board_view.set_position(controller.board(), controller.last_move())
+        moves = tuple(controller.game().mainline_moves()[:controller.ply()])
+        shown = (controller.game().start_fen, moves)
+        if shown != self._shown:  # a new position: engines restart, old arrows go
+            self._shown = shown
+            self.board_view.set_position(controller.board(), controller.last_move())
+            self.board_view.set_arrows([])
+            self._engine_arrows.clear()
+            self.engine_panel.set_position(*shown)
         self.board_view.set_movable_colors(controller.movable_colors())
-        self.board_view.set_arrows([])
-        self.score_graph.set_current_ply(controller.ply())
         playing = controller.mode().is_play and controller.outcome() is None
         self._actions["Take back"].setEnabled(controller.mode() is not Mode.REPLAY and controller.length() > 0)
         self._actions["Resign"].setEnabled(playing and bool(self._person_colors()))
@@ -271,6 +304,35 @@ class MainWindow(QMainWindow):
     def _on_engine_scored(self, ply: int, score: Score, mover: Color) -> None:
         self.score_graph.set_score(ply, red_view_pawns(score, mover))
 
+    def _on_seats_changed(self) -> None:
+        """Show the seated engines in the engine panel (the controller owns them)."""
+        controller = self.controller
+        seated = [worker for worker in (controller.worker(RED), controller.worker(BLACK)) if worker is not None]
+        if controller.mode().is_play or seated:
+            self.engine_panel.shutdown()
+            for index in range(2):
+                if index < len(seated):
+                    self.engine_panel.attach(index, seated[index])
+                    seated[index].progress.connect(lambda progress, i=index: self._on_engine_progress(i, progress))
+        self._refresh()
+
+    def _on_engine_progress(self, index: int, progress: SearchProgress) -> None:
+        """Candidate moves as arrows: the first engine's MultiPV lines, the second engine's best."""
+        board = self.controller.board()
+        rows = [row for row in progress.rows if row.pv and board.is_legal(row.pv[0])]
+        if index == 0:
+            arrows = [Arrow(row.pv[0], rank, "" if row.score is None else str(row.score))
+                      for rank, row in enumerate(rows)]
+        else:
+            arrows = [Arrow(row.pv[0], SECOND_ENGINE_ARROW_RANK, "" if row.score is None else str(row.score))
+                      for row in rows[:1]]
+        self._engine_arrows[index] = arrows
+        self.show_engine_lines(self._engine_arrows.get(0, []) + self._engine_arrows.get(1, []))
+
+    def _on_notation_changed(self, notation: Notation) -> None:
+        self.engine_panel.set_notation(notation)
+        self.update_settings(notation=notation.value)
+
     def _on_game_over(self, outcome: Outcome) -> None:
         self.show_status(tr("Game over: {text}").format(text=tr(outcome.text)))
         self._refresh()
@@ -290,6 +352,53 @@ class MainWindow(QMainWindow):
             self.board_view.set_arrows(arrows)
 
     # --- commands --------------------------------------------------------------------------------
+    def analysis_engines(self) -> list[EngineProfile]:
+        """The engines chosen for analysis in the settings (at most two), else the default engine."""
+        chosen = []
+        for name in self.settings.analysis_engines[:2]:
+            try:
+                chosen.append(self.settings.engine_named(name))
+            except ValueError:
+                continue
+        return chosen or [self.default_engine()]
+
+    def start_analysis(self, profiles: list[EngineProfile]) -> None:
+        """Analyse the viewed position with one or two engines; they follow every move and step."""
+        self.controller.set_mode(Mode.ANALYSIS)
+        self.engine_panel.set_engines([profile.to_spec() for profile in profiles[:2]])
+        for index in range(len(profiles[:2])):
+            worker = self.engine_panel.worker(index)
+            if worker is not None:
+                worker.progress.connect(lambda progress, i=index: self._on_engine_progress(i, progress))
+        self.engine_panel.start_analysis()
+        self._refresh()
+
+    def stop_analysis(self) -> None:
+        self.engine_panel.stop_analysis()
+
+    def edit_position(self) -> None:
+        """Open the position editor on the viewed position; its "Start game" starts a game there."""
+        dialog = QDialog(self)
+        dialog.setWindowTitle(tr("Position editor"))
+        editor = PositionEditor(dialog, fen=self.controller.board().fen())
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(editor)
+        editor.start_game_requested.connect(lambda fen: self._start_from_editor(dialog, fen))
+        dialog.finished.connect(lambda _result: setattr(self, "position_editor", None))
+        self.position_editor = dialog
+        dialog.editor = editor
+        dialog.show()
+
+    def _start_from_editor(self, dialog: QDialog, fen: str) -> None:
+        dialog.accept()
+        self.engine_panel.shutdown()
+        self.start_game(None, None, fen)
+
+    def manage_engines(self) -> None:
+        dialog = EnginesDialog(self.settings, self._store, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.settings = replace(self.settings, engines=dialog.profiles())
+
     def default_engine(self) -> EngineProfile:
         """The engine the quick-start actions seat: the user's first, else the built-in level 3."""
         return self.settings.engines[0] if self.settings.engines else BUILTIN_PROFILES[1]
@@ -408,4 +517,5 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop engines and timers and write the autosave (safe to call more than once)."""
         self.files.autosave_now()
+        self.engine_panel.shutdown()
         self.controller.shutdown()

@@ -56,6 +56,8 @@ class MoveTable(QTableWidget):
 class MoveList(QWidget):
     """Shows the controller's game; clicking a move jumps there."""
 
+    notation_changed = Signal(object)  # Notation
+
     def __init__(self, controller: GameController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._controller = controller
@@ -199,6 +201,7 @@ class MoveList(QWidget):
         if notation is not None and notation != self._notation:
             self._notation = notation
             self.rebuild()
+            self.notation_changed.emit(notation)
 
     def _on_cell_clicked(self, row: int, column: int) -> None:
         item = self.table.item(row, column)
