@@ -23,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from xqdesk.engines.builtin import eval_tables, geometry
 from xqdesk.engines.builtin.eval_tables import (
@@ -65,6 +65,20 @@ TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
 
 C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE = range(7)
 COUNTER_COUNT = 8
+
+# The search context's type, spelled out so the recursive functions are compiled for exactly one
+# signature (literal-typed specialisations of recursive functions do not survive numba's disk cache).
+_INT64_1D = types.int64[::1]
+_INT64_2D = types.int64[:, ::1]
+CONTEXT_TYPE = types.Tuple((
+    types.int8[::1], _INT64_1D, types.uint64[::1], _INT64_1D, _INT64_1D, types.int32[::1],  # position
+    types.uint64[::1], _INT64_1D,  # transposition table
+    _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
+))
+QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean)
+ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
+                                  types.boolean, types.boolean)
+SEARCH_ROOT_SIGNATURE = types.int64(CONTEXT_TYPE, _INT64_1D, types.int64, types.int64, types.int64, types.int64)
 
 # MVV-LVA: victim value by piece type (index 0 unused).
 VICTIM_ORDER = np.array([0, 2, 3, 3, 6, 6, 10, 20], np.int64)
@@ -511,7 +525,7 @@ def _tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply):
     tt_data[index] = (move & 0x3FFF) | ((depth & 255) << 14) | (flag << 22) | ((score + 65536) << 24)
 
 
-@njit(cache=True, nogil=True)
+@njit(QUIESCE_SIGNATURE, cache=True, nogil=True)
 def quiesce(ctx, ply, alpha, beta, checked):
     (board, pos, keys, clocks, psq, params, tt_keys, tt_data, killers, history, move_buf, score_buf,
      pv, pv_len, counters, stop) = ctx
@@ -558,12 +572,16 @@ def quiesce(ctx, ply, alpha, beta, checked):
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(ALPHABETA_SIGNATURE, cache=True, nogil=True)
 def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     """Principal-variation search with TT, null move, late-move reductions and check extensions.
     Scores are from the side to move's view; mate in n plies scores ``MATE - n``."""
     (board, pos, keys, clocks, psq, params, tt_keys, tt_data, killers, history, move_buf, score_buf,
      pv, pv_len, counters, stop) = ctx
+    # Booleans computed at run time: a literal True/False argument would make numba compile a
+    # separate specialisation of this recursive function, which its disk cache cannot reload.
+    allowed = depth > -INFINITY
+    forbidden = not allowed
     if depth <= 0:
         return quiesce(ctx, ply, alpha, beta, checked)
     if _tick(counters, stop):
@@ -606,7 +624,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         if null_ok and depth >= 3 and static >= beta and _has_big_pieces(board, side):
             reduction = 3 if depth >= 7 else 2
             make_null_move(pos, keys, clocks, psq)
-            score = -alphabeta(ctx, depth - 1 - reduction, ply + 1, -beta, -beta + 1, False, False)
+            score = -alphabeta(ctx, depth - 1 - reduction, ply + 1, -beta, -beta + 1, forbidden, forbidden)
             unmake_null_move(pos)
             if counters[C_STOPPED] != 0:
                 return 0
@@ -636,7 +654,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         if gives_check and extension_room:
             new_depth += 1
         if legal == 1:
-            score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, True)
+            score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
         else:
             reduction = 0
             if depth >= 3 and is_quiet and not checked and not gives_check and legal > 3 \
@@ -648,11 +666,11 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                     reduction += 1
                 if is_pv and reduction > 1:
                     reduction -= 1
-            score = -alphabeta(ctx, new_depth - reduction, ply + 1, -alpha - 1, -alpha, gives_check, True)
+            score = -alphabeta(ctx, new_depth - reduction, ply + 1, -alpha - 1, -alpha, gives_check, allowed)
             if score > alpha and reduction > 0:
-                score = -alphabeta(ctx, new_depth, ply + 1, -alpha - 1, -alpha, gives_check, True)
+                score = -alphabeta(ctx, new_depth, ply + 1, -alpha - 1, -alpha, gives_check, allowed)
             if score > alpha and score < beta:
-                score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, True)
+                score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
         unmake_move(board, pos, move, captured)
         if counters[C_STOPPED] != 0:
             return 0
@@ -688,7 +706,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(SEARCH_ROOT_SIGNATURE, cache=True, nogil=True)
 def search_root(ctx, root_moves, root_count, depth, alpha, beta):
     """Search the given root moves (best first) to ``depth``. Returns the best score; the best line
     is left in ``pv[0, :pv_len[0]]`` and ``counters[C_ROOT_DONE]`` counts completed root moves (so a
@@ -701,6 +719,8 @@ def search_root(ctx, root_moves, root_count, depth, alpha, beta):
     side = pos[POS_SIDE]
     best = -INFINITY
     original_alpha = alpha
+    allowed = depth > -INFINITY  # run-time values, see alphabeta
+    child_ply = np.int64(1)
     for i in range(root_count):
         move = root_moves[i]
         captured = make_move(board, pos, keys, clocks, psq, params, move)
@@ -708,11 +728,11 @@ def search_root(ctx, root_moves, root_count, depth, alpha, beta):
         gives_check = is_attacked_king(board, -side, king_square(pos, -side))
         new_depth = depth - 1 + (1 if gives_check else 0)
         if i == 0:
-            score = -alphabeta(ctx, new_depth, 1, -beta, -alpha, gives_check, True)
+            score = -alphabeta(ctx, new_depth, child_ply, -beta, -alpha, gives_check, allowed)
         else:
-            score = -alphabeta(ctx, new_depth, 1, -alpha - 1, -alpha, gives_check, True)
+            score = -alphabeta(ctx, new_depth, child_ply, -alpha - 1, -alpha, gives_check, allowed)
             if score > alpha and score < beta:
-                score = -alphabeta(ctx, new_depth, 1, -beta, -alpha, gives_check, True)
+                score = -alphabeta(ctx, new_depth, child_ply, -beta, -alpha, gives_check, allowed)
         unmake_move(board, pos, move, captured)
         if counters[C_STOPPED] != 0:
             break

@@ -1,0 +1,171 @@
+"""The built-in engine through its in-process protocol: mates, legality, limits, stop, options."""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from xqdesk.board import Board
+from xqdesk.engines.builtin import BuiltinEngine
+from xqdesk.engines.builtin.engine import plan_time
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.move import Move
+from xqdesk.outcome import Termination
+from xqdesk.pieces import BLACK
+
+VECTORS = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+MATE_IN_ONE = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"
+MATE_IN_TWO = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"          # the last mover leaves Black no move
+HANGING_CHARIOT = "4k4/9/9/9/4r4/9/4P4/4C4/9/3K5 w - - 0 1"  # the cannon takes the chariot over the pawn
+
+
+@pytest.fixture(scope="module")
+def engine() -> BuiltinEngine:
+    return BuiltinEngine()
+
+
+def _search(engine: BuiltinEngine, board: Board, limits: SearchLimits) -> tuple[Move | None, list[SearchInfo]]:
+    infos: list[SearchInfo] = []
+    move = engine.search(board, limits, threading.Event(), infos.append)
+    return move, infos
+
+
+def test_mate_in_one_is_found_at_depth_two(engine: BuiltinEngine) -> None:
+    board = Board(MATE_IN_ONE)
+    move, infos = _search(engine, board, SearchLimits(depth=2))
+    assert move == Move.from_iccs("b0b9")
+    assert infos[-1].score.mate == 1
+    board.push(move)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.termination == Termination.NO_LEGAL_MOVES and outcome.winner != BLACK
+
+
+def test_mate_in_two_is_found_and_its_line_ends_the_game(engine: BuiltinEngine) -> None:
+    board = Board(MATE_IN_TWO)
+    move, infos = _search(engine, board, SearchLimits(depth=5))
+    assert infos[-1].score.mate == 2
+    assert infos[-1].pv[0] == move
+    for pv_move in infos[-1].pv:
+        assert board.is_legal(pv_move)
+        board.push(pv_move)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.termination == Termination.NO_LEGAL_MOVES and outcome.winner != BLACK
+
+
+def test_a_hanging_chariot_is_taken(engine: BuiltinEngine) -> None:
+    move, infos = _search(engine, Board(HANGING_CHARIOT), SearchLimits(depth=4))
+    assert move == Move.from_iccs("e2e5")
+    assert infos[-1].score.cp is not None and infos[-1].score.cp > 500
+
+
+def test_it_never_plays_a_move_the_perpetual_check_rule_bans(engine: BuiltinEngine) -> None:
+    if not VECTORS.exists():
+        pytest.skip(f"course vectors not found at {VECTORS}")
+    with VECTORS.open(encoding="utf-8") as lines:
+        vectors = [json.loads(line) for line in lines]
+    banned_cases = [v for v in vectors if v["banned"]]
+    assert banned_cases
+    for vector in banned_cases:
+        board = Board.from_course(vector["board"], vector["side"], vector["history"])
+        move, _infos = _search(engine, board, SearchLimits(depth=3))
+        banned = {Move.from_course(action) for action in vector["banned"]}
+        assert move is not None and move in board.legal_moves and move not in banned, board.fen()
+
+
+def test_every_move_of_a_fast_game_is_legal(engine: BuiltinEngine) -> None:
+    board = Board()
+    engine.new_game()
+    for _ply in range(60):
+        if board.outcome() is not None:
+            break
+        move, _infos = _search(engine, board, SearchLimits(depth=2))
+        assert move is not None and board.is_legal(move), board.fen()
+        board.push(move)
+    assert len(board.move_stack) >= 10
+
+
+def test_search_moves_restrict_the_root(engine: BuiltinEngine) -> None:
+    board = Board()
+    only = (Move.from_iccs("a3a4"), Move.from_iccs("i3i4"))
+    move, infos = _search(engine, board, SearchLimits(depth=3, searchmoves=only))
+    assert move in only
+    assert all(info.pv[0] in only for info in infos)
+
+
+def test_no_root_move_gives_none(engine: BuiltinEngine) -> None:
+    board = Board(MATE_IN_ONE)
+    board.push(Move.from_iccs("b0b9"))
+    assert _search(engine, board, SearchLimits(depth=3))[0] is None
+
+
+def test_info_lines_report_every_iteration(engine: BuiltinEngine) -> None:
+    _move, infos = _search(engine, Board(), SearchLimits(depth=5))
+    assert [info.depth for info in infos] == [1, 2, 3, 4, 5]
+    for info in infos:
+        assert info.seldepth >= info.depth and info.nodes > 0 and info.nps is not None and info.time_ms is not None
+        assert info.score is not None and info.pv
+
+
+def test_multipv_reports_distinct_best_moves(engine: BuiltinEngine) -> None:
+    _move, infos = _search(engine, Board(), SearchLimits(depth=3, multipv=3))
+    last = [info for info in infos if info.depth == 3]
+    assert [info.multipv for info in last] == [1, 2, 3]
+    assert len({info.pv[0] for info in last}) == 3
+    assert last[0].score.cp >= last[1].score.cp >= last[2].score.cp
+
+
+def test_level_one_searches_one_ply(engine: BuiltinEngine) -> None:
+    engine.set_option("Level", "1")
+    try:
+        _move, infos = _search(engine, Board(), SearchLimits(movetime=5.0))
+    finally:
+        engine.set_option("Level", "20")
+    assert max(info.depth for info in infos) == 1
+
+
+def test_a_timed_search_returns_before_its_movetime(engine: BuiltinEngine) -> None:
+    started = time.perf_counter()
+    move, infos = _search(engine, Board(), SearchLimits(movetime=1.0))
+    elapsed = time.perf_counter() - started
+    assert move is not None and infos
+    assert elapsed < 1.0
+
+
+def test_stop_ends_an_infinite_search(engine: BuiltinEngine) -> None:
+    stop = threading.Event()
+    result: list[Move | None] = []
+    infos: list[SearchInfo] = []
+    worker = threading.Thread(target=lambda: result.append(
+        engine.search(Board(), SearchLimits(infinite=True), stop, infos.append)))
+    worker.start()
+    time.sleep(0.5)
+    assert worker.is_alive()
+    stop.set()
+    worker.join(timeout=5.0)
+    assert not worker.is_alive()
+    assert result and result[0] is not None and infos
+
+
+def test_time_plan_keeps_a_margin() -> None:
+    plan = plan_time(SearchLimits(movetime=10.0), 10.0, 0.1)
+    assert plan.hard is not None and plan.hard <= 9.0 and plan.soft < plan.hard
+    default = plan_time(SearchLimits(), 10.0, 0.1)
+    assert default == plan
+    assert plan_time(SearchLimits(depth=5), 10.0, 0.1).hard is None
+    assert plan_time(SearchLimits(infinite=True), 10.0, 0.1).hard is None
+
+
+def test_options_are_checked(engine: BuiltinEngine) -> None:
+    names = [line.split(" name ")[1].split(" type ")[0] for line in engine.uci_options()]
+    assert {"Hash", "Level", "MultiPV"} <= set(names)
+    with pytest.raises(ValueError, match="Skill"):
+        engine.set_option("Skill", "3")
+    with pytest.raises(ValueError, match="'abc'"):
+        engine.set_option("Hash", "abc")
+    with pytest.raises(ValueError, match="'0'"):
+        engine.set_option("Level", "0")
+    engine.set_option("Hash", "16")
+    engine.set_option("Hash", "64")

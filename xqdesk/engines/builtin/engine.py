@@ -1,0 +1,214 @@
+"""The built-in engine as an in-process engine (see :mod:`xqdesk.engines.in_process`).
+
+It takes the root moves from the core board (which applies every course rule, the perpetual-check
+ban included), rebuilds the recent game on its own fast :class:`Position` (so repetitions are seen),
+and runs the compiled iterative-deepening search under a time plan:
+
+- ``limits.movetime`` (or, with no limit at all, the ruleset's per-move limit) is the time the move
+  must arrive within. The *hard* deadline keeps a safety margin (10% of the budget, at least 0.1 s
+  and at most 1 s, plus the ``Move Overhead`` option) for a loaded machine and the trip through the
+  engine host; a watchdog thread stops the search there.
+- No new iteration starts after the *soft* deadline (55% of the hard budget), since it would
+  rarely finish.
+- ``infinite`` searches run until ``stop``; depth and node limits (and the ``Level`` caps) bound
+  the tree.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from xqdesk.board import Board
+from xqdesk.engines.builtin import kernel
+from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
+from xqdesk.engines.builtin.position import Position, decode_move, encode_move
+from xqdesk.engines.builtin.searcher import DEFAULT_HASH_MB, Line, Searcher
+from xqdesk.engines.search_types import Score, SearchInfo, SearchLimits
+from xqdesk.fen import STARTING_FEN
+from xqdesk.move import Move
+
+SOFT_FRACTION = 0.55
+WATCHDOG_PERIOD = 0.004
+MAX_HASH_MB = 1024
+MAX_MULTIPV = 16
+
+
+@dataclass(frozen=True)
+class TimePlan:
+    """Seconds after the start: ``soft`` (no new iteration after it) and ``hard`` (stop the
+    tree); None when the clock does not limit the search."""
+
+    soft: Optional[float]
+    hard: Optional[float]
+
+
+def plan_time(limits: SearchLimits, default_movetime: float, overhead: float) -> TimePlan:
+    """The time plan for ``limits``; ``default_movetime`` applies when nothing else bounds the
+    search (the course's 10 s clock)."""
+    budget = limits.movetime
+    if budget is None and not limits.infinite and limits.depth is None and limits.nodes is None:
+        budget = default_movetime
+    if budget is None or limits.infinite:
+        return TimePlan(None, None)
+    margin = min(max(0.1 * budget, 0.1), 1.0) + overhead
+    hard = max(budget - margin, 0.5 * budget)
+    return TimePlan(SOFT_FRACTION * hard, hard)
+
+
+class BuiltinEngine:
+    """xqdesk's own alpha-beta engine."""
+
+    name = "xqdesk builtin"
+
+    def __init__(self) -> None:
+        self._hash_mb = DEFAULT_HASH_MB
+        self._searcher = Searcher(self._hash_mb)
+        self._level = MAX_LEVEL
+        self._multipv = 1
+        self._max_depth = 0
+        self._overhead_ms = 100
+        self._warm_up()
+
+    def _warm_up(self) -> None:
+        """Load (or compile) the kernel now, so the first real move is not slowed down by it."""
+        board = Board(STARTING_FEN)
+        self.search(board, SearchLimits(depth=3), threading.Event(), lambda info: None)
+        self._searcher.clear()
+
+    # --- options -------------------------------------------------------------------------------
+
+    def uci_options(self) -> list[str]:
+        return [
+            f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}",
+            f"option name Level type spin default {MAX_LEVEL} min {MIN_LEVEL} max {MAX_LEVEL}",
+            f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}",
+            "option name Depth type spin default 0 min 0 max 64",
+            "option name Move Overhead type spin default 100 min 0 max 5000",
+            "option name Clear Hash type button",
+        ]
+
+    def set_option(self, name: str, value: str) -> None:
+        key = name.strip().lower()
+        if key == "clear hash":
+            self._searcher.clear()
+            return
+        bounds = {"hash": (1, MAX_HASH_MB), "level": (MIN_LEVEL, MAX_LEVEL), "multipv": (1, MAX_MULTIPV),
+                  "depth": (0, 64), "move overhead": (0, 5000)}
+        if key not in bounds:
+            raise ValueError(f"{self.name} has no option {name!r} (it has: Hash, Level, MultiPV, Depth, "
+                             "Move Overhead, Clear Hash)")
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"option {name!r} takes an integer, got {value!r}") from None
+        low, high = bounds[key]
+        if not low <= number <= high:
+            raise ValueError(f"option {name!r} must be {low}..{high}, got {value!r}")
+        if key == "hash":
+            self._hash_mb = number
+            self._searcher.resize(number)
+        elif key == "level":
+            self._level = number
+        elif key == "multipv":
+            self._multipv = number
+        elif key == "depth":
+            self._max_depth = number
+        else:
+            self._overhead_ms = number
+
+    def new_game(self) -> None:
+        self._searcher.clear()
+
+    # --- searching -----------------------------------------------------------------------------
+
+    def search(self, board: Board, limits: SearchLimits, stop: threading.Event,
+               on_info: Callable[[SearchInfo], None]) -> Optional[Move]:
+        """The best move found within ``limits`` among the legal root moves (restricted to
+        ``limits.searchmoves``); None only when there is no such move."""
+        started = time.perf_counter()
+        allowed = set(limits.searchmoves) if limits.searchmoves else None
+        root = [move for move in board.legal_moves if allowed is None or move in allowed]
+        if not root:
+            return None
+        plan = plan_time(limits, board.ruleset.move_time_limit, self._overhead_ms / 1000)
+        caps = level_limits(self._level)
+        depths = [d for d in (limits.depth, self._max_depth or None, caps.max_depth) if d]
+        max_depth = min(min(depths, default=kernel.MAX_PLY - 4), kernel.MAX_PLY - 4)
+        node_limits = [n for n in (limits.nodes, caps.max_nodes) if n]
+        node_limit = min(node_limits, default=0)
+        position = self._position_for(board)
+        root_codes = [encode_move(move.from_square, move.to_square) for move in root]
+        multipv = limits.multipv if limits.multipv > 1 else self._multipv
+
+        best: Optional[Move] = root[0]
+        searcher = self._searcher
+        searcher.stop_flag[0] = 0
+        finished = threading.Event()
+        watchdog = threading.Thread(target=self._watch, args=(stop, finished, started, plan.hard),
+                                    name="builtin-watchdog", daemon=True)
+        watchdog.start()
+        try:
+            if len(root) == 1 and not limits.infinite:
+                max_depth = min(max_depth, 1)
+            for lines in searcher.iterate(position, root_codes, max_depth=max_depth, node_limit=node_limit,
+                                          multipv=multipv,
+                                          capture_free_draw_plies=board.ruleset.capture_free_draw_plies):
+                best = self._move(lines[0].pv[0])
+                for line in lines:
+                    on_info(self._info(board, line))
+                elapsed = time.perf_counter() - started
+                if plan.soft is not None and elapsed >= plan.soft:
+                    break
+        finally:
+            finished.set()
+            watchdog.join()
+        if limits.infinite:
+            stop.wait()
+        return best
+
+    def _watch(self, stop: threading.Event, finished: threading.Event, started: float,
+               hard: Optional[float]) -> None:
+        """Set the kernel's stop flag on ``stop`` or at the hard deadline."""
+        while not finished.wait(WATCHDOG_PERIOD):
+            if stop.is_set() or (hard is not None and time.perf_counter() - started >= hard):
+                self._searcher.stop_flag[0] = 1
+                return
+
+    @staticmethod
+    def _position_for(board: Board) -> Position:
+        """The engine position for ``board``, replaying the capture-free tail of its game so the
+        kernel knows which positions have occurred."""
+        base = board.copy()
+        replay: list[Move] = []
+        while base.move_stack and len(replay) < board.halfmove_clock:
+            replay.append(base.pop())
+        position = Position([base.code_at(sq) for sq in range(90)], base.turn, base.halfmove_clock)
+        position.push_all(encode_move(move.from_square, move.to_square) for move in reversed(replay))
+        return position
+
+    @staticmethod
+    def _move(code: int) -> Move:
+        origin, target = decode_move(code)
+        return Move(origin, target)
+
+    def _info(self, board: Board, line: Line) -> SearchInfo:
+        mate = line.mate_in
+        score = Score(mate=mate) if mate is not None else Score(cp=line.score)
+        elapsed = max(line.elapsed, 1e-6)
+        return SearchInfo(depth=line.depth, seldepth=max(line.seldepth, line.depth), score=score,
+                          nodes=line.nodes, nps=int(line.nodes / elapsed), time_ms=int(line.elapsed * 1000),
+                          pv=self._legal_prefix(board, line.pv), multipv=line.multipv)
+
+    def _legal_prefix(self, board: Board, pv: tuple[int, ...]) -> tuple[Move, ...]:
+        """The PV's moves as long as each is legal under the course rules."""
+        replay = board.copy()
+        moves: list[Move] = []
+        for code in pv:
+            move = self._move(code)
+            if not replay.is_legal(move):
+                break
+            replay.push(move)
+            moves.append(move)
+        return tuple(moves)

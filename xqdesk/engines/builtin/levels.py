@@ -1,0 +1,51 @@
+"""Playing levels of the built-in engine: caps on depth and nodes for weaker play.
+
+Level 20 is full strength (only the clock limits it). Lower levels cap the search; the caps were
+chosen so each level is clearly stronger than the one below (depth and nodes roughly double).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+MIN_LEVEL = 1
+MAX_LEVEL = 20
+
+
+@dataclass(frozen=True)
+class LevelLimits:
+    """Caps applied on top of the caller's limits; None means no cap."""
+
+    max_depth: Optional[int]
+    max_nodes: Optional[int]
+
+
+LEVEL_LIMITS: dict[int, LevelLimits] = {
+    1: LevelLimits(1, 500),
+    2: LevelLimits(1, 2_000),
+    3: LevelLimits(2, 4_000),
+    4: LevelLimits(2, 8_000),
+    5: LevelLimits(3, 15_000),
+    6: LevelLimits(3, 30_000),
+    7: LevelLimits(4, 60_000),
+    8: LevelLimits(4, 120_000),
+    9: LevelLimits(5, 250_000),
+    10: LevelLimits(5, 500_000),
+    11: LevelLimits(6, 1_000_000),
+    12: LevelLimits(7, 2_000_000),
+    13: LevelLimits(8, 4_000_000),
+    14: LevelLimits(9, 8_000_000),
+    15: LevelLimits(10, 16_000_000),
+    16: LevelLimits(11, 32_000_000),
+    17: LevelLimits(12, 64_000_000),
+    18: LevelLimits(14, 128_000_000),
+    19: LevelLimits(16, 256_000_000),
+    20: LevelLimits(None, None),
+}
+
+
+def level_limits(level: int) -> LevelLimits:
+    """The caps of ``level`` (1..20); ValueError outside that range."""
+    if level not in LEVEL_LIMITS:
+        raise ValueError(f"level must be {MIN_LEVEL}..{MAX_LEVEL}, got {level!r}")
+    return LEVEL_LIMITS[level]
