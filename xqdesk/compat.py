@@ -7,7 +7,7 @@ entries are ``(old_x, old_y, new_x, new_y, captured)``.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Optional, Sequence
 
 from xqdesk.board import Board
 from xqdesk.fen import STARTING_FEN
@@ -39,6 +39,57 @@ def get_legal_actions(board: Sequence[Sequence[int]], side: str, history: Sequen
 def change_round(side: str) -> str:
     """The other side: ``"red"`` → ``"black"`` and back."""
     return "black" if parse_color(side) == RED else "red"
+
+
+def play_headless_game(red: Any, black: Any, timeout: bool = False) -> tuple[str, str, list[HistoryEntry]]:
+    """Play two course ``Player`` instances against each other, judged as the course referee does;
+    returns ``(winner, text, history)`` with winner ``"red"``, ``"black"`` or ``"draw"``.
+
+    ``timeout=True`` enforces the course's 10-second move clock. The game then runs in a forked
+    child process (where one exists), so a player that never returns cannot hang the caller; the
+    instances' own state changes during such a game stay in the child. Without ``timeout`` the game
+    runs right here, on the instances themselves, with no clock.
+    """
+    import os
+
+    from xqdesk.engines.course_seat import CoursePlayerSeat
+    from xqdesk.engines.referee import play_game
+
+    red_seat, black_seat = CoursePlayerSeat(red), CoursePlayerSeat(black)
+    if timeout and hasattr(os, "fork"):
+        from xqdesk.engines.forked_game import play_forked
+        outcome, history = play_forked(red_seat, black_seat, move_time_limit=COURSE.move_time_limit)
+    else:
+        record = play_game(red_seat, black_seat, move_time_limit=COURSE.move_time_limit if timeout else None)
+        outcome, history = record.outcome, list(record.history)
+    winner = "draw" if outcome.winner is None else ("red" if outcome.winner == RED else "black")
+    return winner, outcome.text, [tuple(entry) for entry in history]
+
+
+def fight(player_i: int, player_j: int, *, players_dir: str = ".", out_dir: str = ".",
+          move_time_limit: float = 10.0, seed: Optional[int] = None) -> Any:
+    """The course's final-match ``fight``: folders ``player_<i>`` and ``player_<j>`` under
+    ``players_dir`` play the 6-game match (and a playoff when tied), each player in its own
+    process under the move clock; writes ``Player i VS Player j`` under ``out_dir`` and returns
+    the :class:`~xqdesk.formats.course_match.CourseMatch`. EngineStartError (a ValueError) when a
+    player cannot be loaded, before any game."""
+    import os
+    import random
+
+    from xqdesk.engines.engine_player import EnginePlayer
+    from xqdesk.engines.match import Contestant, GameRunner, play_course_match
+    from xqdesk.engines.spec import parse_spec
+    from xqdesk.formats.course_match import write_course_match
+
+    contestants = []
+    for player_id in (player_i, player_j):
+        spec = parse_spec(f"player:{os.path.join(players_dir, f'player_{player_id}')}")
+        contestants.append(Contestant(f"Player {player_id}", lambda spec=spec: EnginePlayer(spec)))
+    with GameRunner(contestants, move_time_limit=move_time_limit) as runner:
+        runner.check()
+        match, _ = play_course_match(runner, player_i, player_j, rng=random.Random(seed))
+    write_course_match(out_dir, match)
+    return match
 
 
 __all__ = ["init_board", "get_legal_actions", "change_round", "RED", "BLACK"]

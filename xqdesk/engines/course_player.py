@@ -78,7 +78,7 @@ def load_player_module(player_file: Path) -> ModuleType:
     try:
         spec.loader.exec_module(module)
     except BaseException as error:  # a player's import may raise anything, SystemExit included
-        raise EngineStartError(f"cannot load player {str(player_file)!r}: {_describe(error)}") from None
+        raise EngineStartError(f"cannot load player {str(player_file)!r}: {describe_error(error)}") from None
     if not isinstance(getattr(module, "Player", None), type):
         raise EngineStartError(f"player file {str(player_file)!r} defines no class Player")
     return module
@@ -115,7 +115,7 @@ class CoursePlayerEngine:
         try:
             return self.module.Player(side)
         except BaseException as error:
-            raise EngineStartError(f"Player({side!r}) in {str(self.player_file)!r} raised {_describe(error)}") from None
+            raise EngineStartError(f"Player({side!r}) in {str(self.player_file)!r} raised {describe_error(error)}") from None
 
     def uci_options(self) -> list[str]:
         return []
@@ -138,7 +138,7 @@ class CoursePlayerEngine:
         try:
             self._player = self.module.Player(side)
         except BaseException as error:
-            self._construction_error = f"Player({side!r}) raised {_describe(error)}"
+            self._construction_error = f"Player({side!r}) raised {describe_error(error)}"
 
     def search(self, board: Board, limits: SearchLimits, stop: threading.Event,
                on_info: Callable[[SearchInfo], None]) -> Optional[Move]:
@@ -151,7 +151,7 @@ class CoursePlayerEngine:
             self._player.update_history(list(board.course_history()))
             result = self._player.policy(board.to_course_board())
         except BaseException as error:  # SystemExit and KeyboardInterrupt are the player's faults too
-            raise PlayerMoveError(f"policy raised {_describe(error)}") from None
+            raise PlayerMoveError(f"policy raised {describe_error(error)}") from None
         on_info(SearchInfo(string=f"policy returned {result!r}"))
         action = course_action(result)
         try:
@@ -160,7 +160,7 @@ class CoursePlayerEngine:
             raise PlayerMoveError(f"policy returned {result!r}, which is off the board") from None
 
 
-def _describe(error: BaseException) -> str:
+def describe_error(error: BaseException) -> str:
     """``ZeroDivisionError: division by zero (player_1.py, line 12)`` — the error and where."""
     text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     if isinstance(error, SystemExit):
