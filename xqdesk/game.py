@@ -13,7 +13,7 @@ from xqdesk.board import Board
 from xqdesk.errors import IllegalMoveError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
-from xqdesk.outcome import Outcome
+from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import RED, Color
 from xqdesk.ruleset import COURSE, Ruleset
 
@@ -117,6 +117,45 @@ class Game:
         over there). Raises IllegalMoveError like :meth:`replay`."""
         return self.replay().outcome()
 
+    def check_outcome(self) -> OutcomeCheck:
+        """Re-judge the game under its ruleset and compare with the recorded outcome.
+
+        Every move is re-checked (IllegalMoveError as in :meth:`replay`). The game must not go on
+        after the rules ended it (the capture-free limit), and its end must fit the record: an end
+        on the board (no legal move, capture-free draw) must be the recorded one; an end off the
+        board (illegal move, timeout) must be the side to move's, since the refused move is not in
+        the record; a resignation or a bare result fits any position that is not over."""
+        board = self.replay()
+        limit = self.ruleset.capture_free_draw_plies
+        walk = self.start_board()
+        for ply, node in enumerate(self.mainline[:-1], start=1):
+            walk.push(node.move)
+            if walk.halfmove_clock >= limit:
+                judged = Outcome.capture_free_draw()
+                return OutcomeCheck(False, judged, f"the rules ended the game after ply {ply} "
+                                    f"({judged.text}) but the record goes on to ply {len(self.mainline)}")
+        judged = board.outcome()
+        recorded = self.outcome
+        if recorded is None:
+            said = judged.text if judged else "the game is not over on the board"
+            return OutcomeCheck(True, judged, f"no result recorded; {said}")
+        if judged is not None:
+            if recorded.termination is Termination.ADJUDICATION:
+                agrees = recorded.winner == judged.winner
+            else:
+                agrees = (recorded.termination, recorded.winner, recorded.text) == (
+                    judged.termination, judged.winner, judged.text)
+            return OutcomeCheck(agrees, judged, f"the board says {judged.text!r}, the record {recorded.text!r}")
+        if recorded.termination in (Termination.ILLEGAL_MOVE, Termination.TIMEOUT):
+            offender = not recorded.winner
+            agrees = recorded.winner is not None and offender == board.turn
+            detail = (f"{recorded.text!r} off the board, with {side_name(board.turn)} to move")
+            return OutcomeCheck(agrees, None, detail)
+        if recorded.termination in (Termination.NO_LEGAL_MOVES, Termination.CAPTURE_FREE_DRAW):
+            return OutcomeCheck(False, None, f"the record says {recorded.text!r} but the game is not over "
+                                             f"on the board ({board.fen()!r})")
+        return OutcomeCheck(True, None, f"{recorded.text!r}; the game is not over on the board")
+
     def course_history(self) -> list[tuple[int, int, int, int, int]]:
         """The main line as the course's history: ``(old_x, old_y, new_x, new_y, captured)``."""
         board = self.start_board()
@@ -130,6 +169,16 @@ class Game:
         """The headers in the usual PGN order, unknown ones last in their own order."""
         known = [(tag, self.headers[tag]) for tag in HEADER_ORDER if tag in self.headers]
         return known + [(tag, value) for tag, value in self.headers.items() if tag not in HEADER_ORDER]
+
+
+@dataclass(frozen=True)
+class OutcomeCheck:
+    """What :meth:`Game.check_outcome` found: whether the record's outcome fits the rules, the
+    outcome the rules give at the end of the main line (None when not over there) and a sentence."""
+
+    agrees: bool
+    judged: Outcome | None
+    detail: str
 
 
 def _replay_line(board: Board, line: list[MoveNode], line_name: str) -> None:

@@ -12,6 +12,8 @@ from typing import Optional, Sequence
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "perft": ("xqdesk.cli.perft", "count the leaves of the legal move tree (move generator check)"),
+    "replay": ("xqdesk.cli.replay", "print the games of a record file or match folder; --check re-judges them"),
+    "convert": ("xqdesk.cli.convert", "convert game records between formats (by file extension)"),
     "match": ("xqdesk.cli.match", "two engines or course players play N games, or the course's 6-game match"),
     "tournament": ("xqdesk.cli.tournament", "a round-robin tournament between engines, with a standings table"),
     "analyse": ("xqdesk.cli.analyse", "analyse a position with an engine (depth, score, principal variations)"),

@@ -120,6 +120,9 @@ def write_games(path: str | Path, games: Sequence[Game], notation: Notation = No
         return path
     if suffix == ".xqf":
         raise RecordFormatError(f"{path.name}: XQF files are read, not written; write .pgn instead")
+    if suffix and not path.is_dir() and not _is_match_name(path.name):
+        raise RecordFormatError(f"{path.name}: unknown record format {suffix!r}; use .pgn, .fen, .txt or "
+                                f"a 'Player i VS Player j' folder")
     match = match_from_games(games)
     if path.is_dir() and not _is_match_name(path.name):
         return write_course_match(path, match)
@@ -128,8 +131,8 @@ def write_games(path: str | Path, games: Sequence[Game], notation: Notation = No
             raise RecordFormatError(f"{path.name}: the games are between Player {match.player_i} and "
                                     f"Player {match.player_j}")
         return write_course_match(path.parent, match)
-    raise RecordFormatError(f"{path.name}: unknown record format; use .pgn, .fen, .txt or a "
-                            f"'Player i VS Player j' folder")
+    raise RecordFormatError(f"{path.name}: a course match folder is named like 'Player 1 VS Player 3' "
+                            f"(or give an existing folder to write it in)")
 
 
 def _is_match_name(name: str) -> bool:

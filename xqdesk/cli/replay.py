@@ -1,0 +1,95 @@
+"""``xqdesk replay PATH [--check] [--notation chinese|wxf|iccs] [--encoding NAME]``.
+
+Prints each game of a record file or course match folder: its headers, its main line in the
+chosen notation and its outcome. With ``--check`` every move is re-judged under the game's ruleset
+and the recorded outcome (for a match folder, the line in ``summary.txt``) is compared with what
+the rules give; the last line counts the games, and the exit code is 0 only when all agree.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from xqdesk.errors import XqdeskError
+from xqdesk.formats import read_games
+from xqdesk.game import Game
+from xqdesk.notation import Notation, format_line
+
+_NOTATIONS = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", help="a .pgn, .xqf, .fen or .txt record, or a 'Player i VS Player j' folder")
+    parser.add_argument("--check", action="store_true",
+                        help="re-judge every move and compare each outcome with the record; exit 1 on any difference")
+    parser.add_argument("--notation", choices=sorted(_NOTATIONS), default="iccs", help="how to print moves")
+    parser.add_argument("--encoding", help="text encoding of the file (detected when not given)")
+
+
+def run(args: argparse.Namespace) -> int:
+    _tolerant_output()
+    game_file = read_games(args.path, args.encoding)
+    notation = _NOTATIONS[args.notation]
+    damaged = game_file.damaged_game_numbers
+    agree = differ = illegal = 0
+    for number, game in enumerate(game_file.games, start=1):
+        print(f"Game {number} of {game_file.source}")
+        for tag, value in game.sorted_headers():
+            print(f"  {tag}: {value}")
+        if game.start_fen != Game().start_fen:
+            print(f"  Start: {game.start_fen}")
+        print(f"  Moves: {_movetext(game, notation)}")
+        print(f"  Outcome: {game.outcome.text + ' (' + game.outcome.result() + ')' if game.outcome else 'none recorded'}")
+        if not args.check:
+            continue
+        if number in damaged:
+            illegal += 1
+            print("  Check: DAMAGED (see the errors below)")
+            continue
+        try:
+            check = game.check_outcome()
+        except XqdeskError as error:
+            illegal += 1
+            print(f"  Check: ILLEGAL: {error}")
+            continue
+        if check.agrees:
+            agree += 1
+            print(f"  Check: agrees: {check.detail}")
+        else:
+            differ += 1
+            print(f"  Check: DIFFERS: {check.detail}")
+    for error in game_file.errors:
+        print(f"error: {error}", file=sys.stderr)
+    if args.check:
+        unread = len(game_file.errors)
+        print(f"checked {len(game_file.games)} games of {game_file.source}: {agree} agree, {differ} differ, "
+              f"{illegal} with illegal or damaged moves, {unread} read errors")
+        return 0 if differ == 0 and illegal == 0 and unread == 0 else 1
+    return 1 if game_file.errors else 0
+
+
+def _movetext(game: Game, notation: Notation) -> str:
+    board = game.start_board()
+    try:
+        texts = format_line(board, game.mainline_moves(), notation)
+    except XqdeskError as error:
+        return f"(cannot be written: {error})"
+    parts = []
+    for index, text in enumerate(texts):
+        red_to_move = board.turn if index % 2 == 0 else not board.turn
+        number = board.fullmove_number + (index + (0 if board.turn else 1)) // 2
+        if red_to_move:
+            parts.append(f"{number}. {text}")
+        elif index == 0:
+            parts.append(f"{number}... {text}")
+        else:
+            parts.append(text)
+    return " ".join(parts) if parts else "(none)"
+
+
+def _tolerant_output() -> None:
+    """Let Chinese text through a terminal that cannot show it (as '?') instead of crashing."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
