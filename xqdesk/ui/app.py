@@ -13,11 +13,19 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 
+from xqdesk.pieces import RED, parse_color
+from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
 from xqdesk.ui.piece_glyphs import interface_font, load_fonts
+from xqdesk.ui.settings import EngineKind, EngineProfile
+
+if TYPE_CHECKING:
+    from xqdesk.ui.main_window import MainWindow
 
 SCREENSHOT_SIZE = (1200, 820)
 
@@ -92,3 +100,101 @@ def main(argv: Sequence[str] | None = None) -> int:
     code = app.exec()
     window.shutdown()
     return code
+
+
+# --- the course's entry points (see xqdesk.compat) --------------------------------------------------
+def player_profile(player: object) -> EngineProfile:
+    """An engine profile that runs a course ``Player`` instance's class in its own process.
+
+    The engine host makes a fresh ``Player(side)`` from the file that defines the class (as the
+    course's referee makes one per game); the instance itself stays in the caller. Raises
+    ValueError when the class lives in no importable file of its own (a script's ``__main__``).
+    """
+    cls = type(player)
+    module = sys.modules.get(cls.__module__)
+    path = getattr(module, "__file__", None)
+    if cls.__name__ != "Player" or module is None or path is None or cls.__module__ == "__main__":
+        raise ValueError(f"a course player must be a Player class in its own file (like player_1/player_1.py); "
+                         f"got {cls.__module__}.{cls.__qualname__} from {path!r}")
+    name = "Player"
+    try:
+        name = str(player.get_name()) if hasattr(player, "get_name") else str(getattr(player, "name", name))
+    except Exception:  # the player's own code failed; its file still names it
+        name = Path(path).stem
+    return EngineProfile(name or Path(path).stem, EngineKind.PLAYER, str(Path(path).resolve()))
+
+
+def open_window() -> MainWindow:
+    """A main window (QApplication and fonts made ready) that reads the user's settings but does not
+    restore the autosave: the course functions show exactly the game they were given."""
+    ensure_application()
+    from xqdesk.ui.main_window import MainWindow
+
+    return MainWindow()
+
+
+def run_window(window: MainWindow) -> None:
+    """Show ``window`` and return once it is closed, engines stopped (the course functions block
+    like the course's own pygame windows did)."""
+    loop = QEventLoop()
+    window.closed.connect(loop.quit)
+    window.show()
+    loop.exec()
+    window.shutdown()
+
+
+def watch_game_window(red: object, black: object, delta_time: float = 1.0) -> MainWindow:
+    """A window in which two course players play, ``delta_time`` seconds at least between moves."""
+    window = open_window()
+    window.controller.engine_delay = max(0.0, float(delta_time))
+    window.start_game(player_profile(red), player_profile(black))
+    return window
+
+
+def pve_window(side: str, player: object) -> MainWindow:
+    """A window in which a person plays ``side`` against ``player`` (which must play the other side)."""
+    person = parse_color(side)
+    player_side = getattr(player, "side", None)
+    if player_side is not None and parse_color(str(player_side)) == person:
+        raise ValueError(f"you take {side!r} but the player was made for {player_side!r}: sides must differ")
+    window = open_window()
+    profile = player_profile(player)
+    window.start_game(None if person == RED else profile, profile if person == RED else None)
+    return window
+
+
+def history_replay_window(history: Sequence[Sequence[int]], delta_time: float = 1.0) -> MainWindow:
+    """A window stepping through a course history, one move every ``delta_time`` seconds."""
+    from xqdesk.formats.course_history import game_from_course_history
+
+    game, error = game_from_course_history(history, "<history>")
+    if error is not None:
+        raise error
+    window = open_window()
+    window.controller.load_game(game, Mode.REPLAY, ply=0)
+    window.controller.start_autoplay(max(0.01, float(delta_time)))
+    return window
+
+
+def final_game_window(player_1: int, player_2: int, game: int, delta_time: float = 1.0,
+                      folder: str | Path = ".") -> MainWindow:
+    """A window replaying game ``game`` of the match folder ``Player i VS Player j`` (ids in any
+    order) under ``folder``, one move every ``delta_time`` seconds."""
+    from xqdesk.formats.course_match import read_match_games
+
+    low, high = sorted((int(player_1), int(player_2)))
+    path = Path(folder) / f"Player {low} VS Player {high}"
+    record = read_match_games(path)
+    if record.errors and not record.games:
+        raise record.errors[0]
+    chosen = [index for index, item in enumerate(record.games) if item.headers.get("Round") == str(int(game))]
+    if not chosen:
+        raise ValueError(f"{str(path)!r} has no game {game!r}; it holds games "
+                         f"{[item.headers.get('Round') for item in record.games]}")
+    window = open_window()
+    window.files.current_path = path
+    if not window.files.show_game(record, chosen[0], ply=0):
+        window.shutdown()
+        raise ValueError(f"game {game!r} of {str(path)!r} could not be shown: {window.statusBar().currentMessage()}")
+    window.controller.start_autoplay(max(0.01, float(delta_time)))
+    return window

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFormLayout,
@@ -99,6 +99,8 @@ def mode_for_seats(red: EngineProfile | None, black: EngineProfile | None) -> Mo
 
 class MainWindow(QMainWindow):
     """The xqdesk window. ``settings_store`` defaults to the user's QSettings; tests pass an INI file."""
+
+    closed = Signal()
 
     def __init__(self, settings_store: QSettings | None = None, autosave_path: str | None = None,
                  parent: QWidget | None = None) -> None:
@@ -513,6 +515,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.shutdown()
         super().closeEvent(event)
+        self.closed.emit()
 
     def shutdown(self) -> None:
         """Stop engines and timers and write the autosave (safe to call more than once)."""

@@ -1,0 +1,151 @@
+"""The main window as a whole: screenshot start, languages, FEN and moves on the clipboard, the
+position editor starting a game, analysis with two engines side by side, keyboard stepping."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QGuiApplication, QImage
+
+from xqdesk.move import Move
+from xqdesk.pieces import BLACK, RED
+from xqdesk.squares import parse_square
+from xqdesk.ui.app import main
+from xqdesk.ui.game_controller import Mode
+from xqdesk.ui.i18n import Language, set_language
+from xqdesk.ui.main_window import MainWindow
+from xqdesk.ui.settings import EngineKind, EngineProfile, open_store
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
+FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    win = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
+                     autosave_path=str(tmp_path / "autosave.pgn"))
+    qtbot.addWidget(win)
+    win.resize(1000, 720)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.shutdown()
+    set_language(Language.ENGLISH)
+
+
+def test_screenshot_renders_the_window_with_a_game(tmp_path, qapp, capsys):
+    out = tmp_path / "shot.png"
+    assert main(["--screenshot", str(out), str(XQF_GAME)]) == 0
+    image = QImage(str(out))
+    assert image.width() >= 1000 and image.height() >= 700
+    colours = {image.pixelColor(x, y).rgb() for x in range(0, image.width(), 23) for y in range(0, image.height(), 23)}
+    assert len(colours) > 20  # a drawn board, not a blank frame
+
+
+def test_switching_to_chinese_translates_the_window(qtbot, window):
+    window.set_language(Language.CHINESE)
+    assert window.action("Take back").text() == "悔棋"
+    assert window.move_list.table.horizontalHeaderItem(0).text() == "红方"
+    window.set_language(Language.ENGLISH)
+    assert window.action("Take back").text() == "Take back"
+
+
+def test_fen_round_trips_through_the_clipboard(qtbot, window):
+    fen = "4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1"
+    QGuiApplication.clipboard().setText(fen)
+    window.action("Paste FEN").trigger()
+    assert window.controller.mode() is Mode.ANALYSIS
+    assert window.controller.board().fen() == fen
+    QGuiApplication.clipboard().setText("")
+    window.action("Copy FEN").trigger()
+    assert QGuiApplication.clipboard().text() == fen
+    QGuiApplication.clipboard().setText("not a fen")
+    window.action("Paste FEN").trigger()
+    assert "FEN" in window.statusBar().currentMessage()
+    assert window.controller.board().fen() == fen
+
+
+def test_moves_paste_in_any_notation_and_copy_in_rounds(qtbot, window):
+    QGuiApplication.clipboard().setText("1. 炮二平五 马8进7\n2. H2+3 b7e7")
+    window.action("Paste moves").trigger()
+    assert [move.iccs() for move in window.controller.game().mainline_moves()] == ["h2e2", "h9g7", "h0g2", "b7e7"]
+    window.action("Copy moves").trigger()
+    assert QGuiApplication.clipboard().text().splitlines()[0].startswith("1. 炮二平五 ")
+
+
+def test_keyboard_steps_through_the_moves(qtbot, window):
+    assert window.files.open_path(XQF_GAME)
+    controller = window.controller
+    total = controller.length()
+    assert total > 20 and controller.ply() == 0
+    table = window.move_list.table
+    table.setFocus()
+    qtbot.keyClick(table, Qt.Key.Key_Right)
+    qtbot.keyClick(table, Qt.Key.Key_Right)
+    assert controller.ply() == 2
+    assert window.move_list.current_text().startswith(window.move_list.move_texts()[1])
+    qtbot.keyClick(table, Qt.Key.Key_End)
+    assert controller.ply() == total
+    qtbot.keyClick(table, Qt.Key.Key_Left)
+    assert controller.ply() == total - 1
+    qtbot.keyClick(table, Qt.Key.Key_Home)
+    assert controller.ply() == 0
+    row, column = window.move_list.cell_of_ply(5)
+    rect = table.visualItemRect(table.item(row, column))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert controller.ply() == 5
+    assert window.board_view.board().fen() == controller.game().board_at(5).fen()
+
+
+def test_a_dropped_file_opens(qtbot, window):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(XQF_GAME))])
+    event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
+                       Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    assert window.controller.length() > 20
+    assert str(XQF_GAME) in window.settings.recent_files
+
+
+def test_position_editor_makes_a_position_and_starts_a_game_there(qtbot, window):
+    window.action("Edit position…").trigger()
+    editor = window.position_editor.editor
+    editor.clear()
+    for name, code in (("e0", 7), ("d9", -7), ("a4", 6), ("i9", -6)):
+        editor.place(parse_square(name), code)
+    assert editor.is_valid(), editor.problems()
+    fen = editor.fen()
+    with qtbot.waitSignal(window.controller.position_changed, timeout=2000):
+        editor.start_game_requested.emit(fen)
+    assert window.position_editor is None or not window.position_editor.isVisible()
+    assert window.controller.game().start_fen == fen
+    assert window.controller.mode() is Mode.PERSON_VS_PERSON
+    click = window.board_view.square_center
+    qtbot.mouseClick(window.board_view, Qt.MouseButton.LeftButton, pos=click(parse_square("a4")).toPoint())
+    with qtbot.waitSignal(window.controller.move_made, timeout=2000):
+        qtbot.mouseClick(window.board_view, Qt.MouseButton.LeftButton, pos=click(parse_square("d4")).toPoint())
+    assert window.controller.game().mainline_moves() == [Move.from_iccs("a4d4")]
+
+
+@pytest.mark.skipif(not Path(FAIRY).exists(), reason="fairy-stockfish is not installed")
+def test_analysis_with_two_engines_shows_both_and_follows_moves(qtbot, window):
+    profiles = [EngineProfile("Built-in level 2", EngineKind.BUILTIN, level=2),
+                EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY, options=(("Hash", "16"),))]
+    window.start_analysis(profiles)
+    panel = window.engine_panel
+    assert window.controller.mode() is Mode.ANALYSIS
+    qtbot.waitUntil(lambda: all(panel.views[i].row_texts() for i in (0, 1)), timeout=20000)
+    assert panel.views[1].isVisible()
+    assert window.board_view.arrows()
+    assert window.controller.play_move(Move.from_iccs("h2e2"))
+    qtbot.waitUntil(lambda: all(view.row_texts() and view.row_texts()[0][-1] and
+                                panel.position.ply == 1 for view in panel.views), timeout=20000)
+    assert window.controller.board().turn == BLACK
+    window.stop_analysis()
+    assert not panel.is_analysing()
+    window.start_game(None, None)  # a new game sends the analysis engines away
+    assert panel.worker(0) is None and panel.worker(1) is None
+    assert window.controller.board().turn == RED
