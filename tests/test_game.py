@@ -8,7 +8,7 @@ from xqdesk.fen import STARTING_FEN
 from xqdesk.game import STANDARD, Game, MoveNode
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
-from xqdesk.pieces import BLACK
+from xqdesk.pieces import BLACK, RED
 from xqdesk.ruleset import COURSE
 
 def _moves(*texts: str) -> list[Move]:
