@@ -61,7 +61,7 @@ def parse_iccs(board: Board, text: str) -> Move:
     if move is None:
         raise unreadable_move(text, board, "not ICCS text (expected like 'h2e2' or 'H2-E2')")
     if not board.is_legal(move):
-        raise unreadable_move(text, board, f"{move.iccs()} is not a legal move")
+        raise unreadable_move(text, board, f"{move.iccs()} is not legal: {board.why_illegal(move)}")
     return move
 
 
@@ -71,5 +71,6 @@ def parse_uci(board: Board, text: str) -> Move:
     if move is None:
         raise unreadable_move(text, board, "not Fairy-Stockfish UCI text (expected like 'h3e3', ranks 1-10)")
     if not board.is_legal(move):
-        raise unreadable_move(text, board, f"{format_uci(move)} (ICCS {move.iccs()}) is not a legal move")
+        raise unreadable_move(text, board,
+                              f"{format_uci(move)} (ICCS {move.iccs()}) is not legal: {board.why_illegal(move)}")
     return move

@@ -167,16 +167,18 @@ def resolve_selector(board: Board, selector: MoveSelector, text: str) -> Move:
         else:
             where = f"matching the mark {selector.mark.kind.value!r} on file {selector.file_number}"
         raise unreadable_move(text, board, f"no {piece_name} {where}")
-    moves = []
+    reachable = []
     for sq in squares:
         to = destination(sq, selector.piece_type, color, selector.direction, selector.amount)
         if to is not None:
-            candidate = Move(sq, to)
-            if board.is_legal(candidate):
-                moves.append(candidate)
+            reachable.append(Move(sq, to))
+    moves = [move for move in reachable if board.is_legal(move)]
     if len(moves) == 1:
         return moves[0]
-    if not moves:
-        raise unreadable_move(text, board, f"no {piece_name} there can make that move legally")
-    raise ambiguous_move(text, board, moves)
+    if moves:
+        raise ambiguous_move(text, board, moves)
+    if len(reachable) == 1:
+        move = reachable[0]
+        raise unreadable_move(text, board, f"{move.iccs()} is not legal: {board.why_illegal(move)}")
+    raise unreadable_move(text, board, f"no {piece_name} there can move that way")
 

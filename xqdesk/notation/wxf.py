@@ -9,7 +9,9 @@ two files the file replaces the letter: ``3+.4``, ``33.4``, ``7-.6``.
 
 Read leniently: any letter case (Black's moves in lower case too), ``=`` for ``.``, nothing for
 sideways (``C25``), full-width characters (``Ｃ２＝５``, ``＋Ｐ＋１``), the mark before the letter
-(``+P+1``), and the letters B and N (FEN's elephant and horse).
+(``+P+1``), the letters B and N (FEN's elephant and horse), and Fairy-Stockfish's tandem pawns:
+the pawn's number on its file (front first) and then the file, ``25=4`` (a repeated digit, ``33``,
+is WXF's middle pawn when the file holds three).
 """
 from __future__ import annotations
 
@@ -94,22 +96,27 @@ def read_wxf(board: Board, text: str) -> MoveSelector:
         return MoveSelector(PAWN, None, TandemMark(kind), _DIRECTIONS[direction], int(amount))
     match = _PAWN_WITH_FILE.fullmatch(cleaned)
     if match:
-        file, mark, direction, amount = match.groups()
-        if mark in _MARKS:
-            tandem_mark = _MARKS[mark]
-        elif mark == file:
-            tandem_mark = TandemMark(MarkKind.MIDDLE)
-        else:
-            raise unreadable_move(text, board, f"a pawn on two files ({file} and {mark})")
-        return MoveSelector(PAWN, int(file), tandem_mark, _DIRECTIONS[direction], int(amount))
+        first, second, direction, amount = match.groups()
+        if second in _MARKS:
+            return MoveSelector(PAWN, int(first), _MARKS[second], _DIRECTIONS[direction], int(amount))
+        if first == second and _pawns_on_file(board, int(first)) == 3:
+            return MoveSelector(PAWN, int(first), TandemMark(MarkKind.MIDDLE), _DIRECTIONS[direction], int(amount))
+        if int(first) > 5:
+            raise unreadable_move(text, board, f"no pawn is number {first} of a file")
+        # Fairy-Stockfish's form: the pawn's number on its file, front first, then the file.
+        return MoveSelector(PAWN, int(second), TandemMark(MarkKind.NTH, int(first)), _DIRECTIONS[direction],
+                            int(amount))
     raise unreadable_move(text, board, "not WXF notation (expected like 'C2.5', 'H8+7' or 'C+.5')")
 
 
 def _middle_mark_if_odd_group(board: Board, piece_type: int, number: int) -> TandemMark | None:
     """WXF names the middle one of three or five pawns on a file by the plain file number."""
-    if piece_type != PAWN:
-        return None
+    if piece_type == PAWN and _pawns_on_file(board, number) in (3, 5):
+        return TandemMark(MarkKind.MIDDLE)
+    return None
+
+
+def _pawns_on_file(board: Board, number: int) -> int:
+    """How many pawns of the side to move stand on its file ``number`` (1..9)."""
     color = board.turn
-    code = PAWN if color else -PAWN
-    count = len(squares_on_file(board, code, file_of_number(color, number)))
-    return TandemMark(MarkKind.MIDDLE) if count in (3, 5) else None
+    return len(squares_on_file(board, PAWN if color else -PAWN, file_of_number(color, number)))
