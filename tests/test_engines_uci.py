@@ -2,10 +2,10 @@
 import pytest
 
 from xqdesk.engines.errors import EngineProtocolError
-from xqdesk.engines.search_types import Score, SearchLimits
-from xqdesk.engines.uci import (UciDialect, detect_dialect, format_go, format_move, format_position,
-                                format_setoption, parse_bestmove, parse_id, parse_info, parse_move,
-                                parse_option)
+from xqdesk.engines.search_types import Score, SearchInfo, SearchLimits
+from xqdesk.engines.uci import (UciDialect, detect_dialect, format_go, format_info, format_move, format_position,
+                                format_setoption, parse_bestmove, parse_go, parse_id, parse_info, parse_move,
+                                parse_option, parse_position)
 from xqdesk.move import Move
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -97,3 +97,24 @@ def test_bestmove_lines():
     assert parse_bestmove("bestmove 0000", UciDialect.PIKAFISH).text == "0000"
     with pytest.raises(EngineProtocolError, match="'e2e'"):
         parse_bestmove("bestmove e2e", UciDialect.PIKAFISH)
+
+
+def test_position_and_go_commands_parse_back():
+    moves = [Move.from_iccs("h2e2"), Move.from_iccs("h9g7")]
+    line = format_position(START, moves, UciDialect.PIKAFISH)
+    assert parse_position(line, UciDialect.PIKAFISH) == (START, moves)
+    assert parse_position("position startpos moves h3e3", UciDialect.FAIRY) == (None, [moves[0]])
+    limits = SearchLimits(movetime=0.5, depth=7, searchmoves=tuple(moves))
+    assert parse_go(format_go(limits, UciDialect.FAIRY), UciDialect.FAIRY) == limits
+    assert parse_go("go wtime 1000 btime 1000 infinite", UciDialect.PIKAFISH) == SearchLimits(infinite=True)
+    with pytest.raises(EngineProtocolError, match="malformed go"):
+        parse_go("go depth", UciDialect.PIKAFISH)
+    with pytest.raises(EngineProtocolError, match="not a position"):
+        parse_position("position nowhere", UciDialect.PIKAFISH)
+
+
+def test_info_lines_round_trip():
+    info = SearchInfo(depth=4, score=Score(mate=-3), nodes=99, time_ms=5, pv=(Move.from_iccs("a9a8"),), multipv=2)
+    assert parse_info(format_info(info, UciDialect.FAIRY), UciDialect.FAIRY) == info
+    text = SearchInfo(string="policy returned None\nand more")
+    assert format_info(text, UciDialect.PIKAFISH) == "info string policy returned None and more"

@@ -1,0 +1,191 @@
+"""Engine processes: the UCI wrapper against real engines (Fairy-Stockfish, xqdesk's own host),
+killing, memory caps, and the perpetual-check restriction sent as ``go searchmoves``."""
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from xqdesk.board import Board
+from xqdesk.engines.engine_player import EnginePlayer
+from xqdesk.engines.errors import EngineStartError, EngineTimeoutError
+from xqdesk.engines.host import UciHost
+from xqdesk.engines.baselines import GreedyEngine
+from xqdesk.engines.process import LineProcess, live_process_groups
+from xqdesk.engines.search_types import SearchLimits
+from xqdesk.engines.spec import EngineSpec, load_engines_file, parse_spec
+from xqdesk.engines.uci import UciDialect
+from xqdesk.engines.uci_engine import UciEngine
+from xqdesk.fen import STARTING_FEN
+from xqdesk.move import Move
+
+FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
+needs_fairy = pytest.mark.skipif(not Path(FAIRY).is_file(),
+                                 reason="Fairy-Stockfish is not installed (CI installs the Debian package)")
+VECTORS = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+
+
+@needs_fairy
+def test_fairy_stockfish_handshake_options_and_dialect():
+    engine = UciEngine([FAIRY], options={"Hash": "8"})
+    try:
+        identity = engine.start()
+        assert identity.dialect is UciDialect.FAIRY and identity.name.startswith("Fairy-Stockfish")
+        assert identity.options["MultiPV"].type == "spin"
+        with pytest.raises(ValueError, match="'Threads' takes 1..512"):
+            engine.set_option("Threads", "0")
+        with pytest.raises(EngineStartError, match="no option 'Colour'"):
+            engine.set_option("Colour", "red")
+        engine.set_option("MultiPV", "2")
+        engine.new_game()
+        infos = []
+        board = Board()
+        result = engine.search(board.start_fen, [Move.from_iccs("h2e2")], SearchLimits(movetime=0.2),
+                               time.monotonic() + 3, infos.append)
+        board.push(Move.from_iccs("h2e2"))
+        assert board.is_legal(result.move)
+        assert {info.multipv for info in infos if info.pv} == {1, 2}
+        assert all(board.is_legal(info.pv[0]) for info in infos if info.pv)
+    finally:
+        engine.quit()
+
+
+@needs_fairy
+def test_infinite_search_stops_on_request():
+    engine = UciEngine([FAIRY])
+    try:
+        engine.start()
+        engine.position(STARTING_FEN, [])
+        engine.go(SearchLimits(infinite=True))
+        time.sleep(0.2)
+        engine.stop()
+        result = engine.wait_bestmove(time.monotonic() + 2)
+        assert Board().is_legal(result.move)
+    finally:
+        engine.quit()
+
+
+@needs_fairy
+def test_banned_moves_are_kept_out_of_the_engines_search():
+    """In every course position where the perpetual-check rule bans moves, Fairy-Stockfish (which
+    does not know the rule) is told to search only the legal moves, so it plays one of them."""
+    player = EnginePlayer(EngineSpec("fsf", (FAIRY,), {"Hash": "8"}), SearchLimits(depth=4))
+    player.start()
+    try:
+        checked = 0
+        for line in VECTORS.read_text().splitlines():
+            vector = json.loads(line)
+            if not vector["banned"]:
+                continue
+            board = Board.from_course(vector["board"], vector["side"], vector["history"])
+            reply = player.request_move(board, 5.0)
+            assert reply.move is not None and board.is_legal(reply.move), (vector["banned"], reply)
+            checked += 1
+            if checked == 8:
+                break
+        assert checked == 8
+    finally:
+        player.close()
+
+
+def test_search_past_its_deadline_is_killed():
+    engine = UciEngine(parse_spec(f"player:{Path(__file__).parent / 'players' / 'sleeps'}").command,
+                       env=parse_spec("random").env)
+    engine.start()
+    engine.new_game()
+    engine.position(STARTING_FEN, [])
+    engine.wait_ready(5)
+    started = time.monotonic()
+    engine.go(SearchLimits())
+    with pytest.raises(EngineTimeoutError, match="killed"):
+        engine.wait_bestmove(time.monotonic() + 0.3)
+    assert time.monotonic() - started < 1.0
+    assert not engine.is_alive() and not live_process_groups()
+
+
+def group_members_running(group: int) -> list[str]:
+    """Processes of process group ``group`` that are still running (zombies do not count)."""
+    running = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[-1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group and fields[0] != "Z":
+                running.append(entry)
+    return running
+
+
+def test_whole_process_group_is_killed():
+    process = LineProcess(["sh", "-c", "sleep 60 & sleep 60 & echo started; wait"])
+    assert process.read_line(5) == "started"
+    assert len(group_members_running(process.pid)) == 3
+    process.kill()
+    assert not process.is_alive()
+    deadline = time.monotonic() + 2
+    while group_members_running(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert group_members_running(process.pid) == []
+
+
+def test_memory_cap_applies_to_the_engine_process():
+    script = "import sys\ntry:\n    b = bytearray(400 * 1024 * 1024)\n    print('allocated')\nexcept MemoryError:\n    print('capped')\n"
+    capped = LineProcess([sys.executable, "-c", script], memory_limit_mb=200)
+    assert capped.read_line(10) == "capped"
+    capped.kill()
+    free = LineProcess([sys.executable, "-c", script], memory_limit_mb=None)
+    assert free.read_line(10) == "allocated"
+    free.kill()
+
+
+def test_not_a_uci_engine_fails_with_a_clear_message():
+    with pytest.raises(EngineStartError, match="exited with code 0"):
+        UciEngine(["true"]).start()
+    with pytest.raises(EngineStartError, match="gave no 'uciok' in time"):
+        UciEngine(["cat"], handshake_timeout=0.3).start()
+    fake_chess = [sys.executable, "-c", "print('option name UCI_Variant type combo default chess var chess "
+                  "var crazyhouse'); print('uciok'); import time; time.sleep(5)"]
+    with pytest.raises(EngineStartError, match="cannot play Xiangqi"):
+        UciEngine(fake_chess).start()
+
+
+def test_host_answers_in_the_pikafish_dialect():
+    lines = []
+    host = UciHost(GreedyEngine(), lines.append)
+    for command in ("uci", "setoption name Seed value 5", "isready", "ucinewgame",
+                    "position startpos moves h2e2 h9g7", "go depth 1"):
+        host.handle(command)
+    host.handle("isready")  # waits for nothing; the search thread answers on its own
+    deadline = time.monotonic() + 5
+    while not any(line.startswith("bestmove") for line in lines) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert lines[:5] == ["id name greedy", "id author xqdesk",
+                         "option name Seed type spin default 0 min 0 max 2147483647", "uciok", "readyok"]
+    best = next(line for line in lines if line.startswith("bestmove"))
+    board = Board()
+    board.push_iccs("h2e2")
+    board.push_iccs("h9g7")
+    assert board.is_legal(Move.from_iccs(best.split()[1]))
+    host.handle("position startpos moves h2h8")
+    host.handle("go")
+    deadline = time.monotonic() + 5
+    while lines[-1] != "bestmove 0000" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert "info string error: bad position command: illegal move 'h2h8'" in " ".join(lines)
+
+
+def test_engines_file_errors_name_the_entry(tmp_path):
+    path = tmp_path / "engines.json"
+    path.write_text('[{"name": "a", "command": "fsf --flag"}, {"name": "b"}]')
+    with pytest.raises(EngineStartError, match="entry 2: needs a 'name' and a 'command'"):
+        load_engines_file(path)
+    path.write_text('[{"name": "a", "command": "fsf --flag", "protocol": "xboard"}]')
+    with pytest.raises(EngineStartError, match="protocol 'xboard' is not supported"):
+        load_engines_file(path)
+    path.write_text('[{"name": "a", "command": "fsf --flag", "options": {"Hash": 16}}]')
+    assert load_engines_file(path)["a"].command == ("fsf", "--flag")
+    assert load_engines_file(path)["a"].options == {"Hash": "16"}

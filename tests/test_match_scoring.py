@@ -1,0 +1,59 @@
+"""Match arithmetic: schedules, tallies, standings, Elo with its interval, performance rating."""
+import math
+
+import pytest
+
+from xqdesk.engines.elo import elo_difference, elo_from_score, performance_rating
+from xqdesk.engines.match import PlayedGame, ScheduledGame, alternating_schedule, tally
+from xqdesk.engines.referee import GameRecord
+from xqdesk.engines.tournament import format_standings, round_robin_schedule, standings
+from xqdesk.fen import STARTING_FEN
+from xqdesk.outcome import Outcome
+from xqdesk.pieces import BLACK, RED
+
+
+def played(number: int, red: int, black: int, outcome: Outcome) -> PlayedGame:
+    record = GameRecord("r", "b", STARTING_FEN, (), (), outcome)
+    return PlayedGame(ScheduledGame(number, red, black), record)
+
+
+def test_alternating_and_round_robin_schedules():
+    assert [(g.number, g.red, g.black) for g in alternating_schedule(3)] == [(1, 0, 1), (2, 1, 0), (3, 0, 1)]
+    schedule = round_robin_schedule(3, 2)
+    assert [(g.red, g.black) for g in schedule] == [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
+    assert [g.number for g in schedule] == [1, 2, 3, 4, 5, 6]
+    with pytest.raises(ValueError, match="at least two contestants, got 1"):
+        round_robin_schedule(1, 2)
+
+
+def test_tally_and_standings():
+    games = [played(1, 0, 1, Outcome.no_legal_moves(BLACK)),   # 0 wins as Red
+             played(2, 1, 0, Outcome.timeout(RED)),             # 0 wins as Black
+             played(3, 0, 2, Outcome.capture_free_draw()),
+             played(4, 2, 1, Outcome.illegal_move(RED, "x")),   # 1 wins as Black
+             played(5, 1, 2, Outcome.aborted())]                # not counted
+    assert str(tally(games, 0)) == "+2 =1 -0"
+    assert tally(games, 1).points == 1.0 and tally(games, 2).points == 0.5
+    table = standings(["zero", "one", "two"], games)
+    assert [(row.rank, row.name) for row in table] == [(1, "zero"), (2, "one"), (3, "two")]
+    text = format_standings(table).splitlines()
+    assert text[1].split() == ["1", "zero", "3", "2.5", "2", "1", "0", "83.3%"]
+
+
+def test_elo_difference_and_interval():
+    assert elo_from_score(0.5) == 0.0
+    assert math.isclose(elo_from_score(0.75), 190.85, abs_tol=0.01)
+    even = elo_difference(3, 4, 3)
+    assert even.difference == 0.0 and math.isclose(even.lower, -even.upper) and even.upper > 100
+    strong = elo_difference(60, 20, 20)
+    assert strong.lower < strong.difference < strong.upper
+    assert math.isclose(strong.difference, elo_from_score(0.7))
+    assert elo_difference(5, 0, 0).difference is None and elo_difference(0, 0, 0).difference is None
+    assert "95% interval" in str(strong)
+
+
+def test_performance_rating_is_the_seed_formula():
+    assert performance_rating(1500, 6, 2, 10) == 1660
+    assert performance_rating(1200, 0, 4, 4) == 800
+    with pytest.raises(ValueError, match="at least one game"):
+        performance_rating(1500, 0, 0, 0)
