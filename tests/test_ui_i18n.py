@@ -85,3 +85,20 @@ def test_every_tr_literal_has_a_chinese_entry(module):
     path = UI_DIR / module
     missing = [text for text in tr_literals(path.read_text(encoding="utf-8")) if text not in CHINESE]
     assert missing == []
+
+
+def test_a_deleted_widget_no_longer_follows_the_language(qtbot):
+    from PySide6.QtWidgets import QLabel
+    from shiboken6 import isValid
+
+    from xqdesk.ui.i18n import follow_language
+
+    calls = []
+    label = QLabel()
+    follow_language(label, lambda: calls.append(label.text()))
+    set_language(Language.CHINESE)
+    assert calls == [""]
+    label.deleteLater()
+    qtbot.waitUntil(lambda: not isValid(label), timeout=1000)
+    set_language(Language.ENGLISH)
+    assert calls == [""]

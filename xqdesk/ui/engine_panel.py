@@ -29,7 +29,7 @@ from xqdesk.notation import Notation, format_move
 from xqdesk.pieces import RED, Color
 from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker, SearchProgress
-from xqdesk.ui.i18n import language_notifier, tr
+from xqdesk.ui.i18n import follow_language, tr
 from xqdesk.ui.score_graph import ScoreGraph, red_view_pawns
 from xqdesk.ui.settings import ScoreView
 
@@ -154,7 +154,7 @@ class EngineView(QWidget):
         layout.addWidget(self.log_toggle)
         layout.addWidget(self.log_view, 1)
         self.retranslate()
-        language_notifier().language_changed.connect(self.retranslate)
+        follow_language(self, self.retranslate)
 
     # -- texts -------------------------------------------------------------------------------
     def retranslate(self) -> None:
@@ -329,7 +329,7 @@ class EnginePanel(QWidget):
         layout.addWidget(self.splitter, 3)
         layout.addWidget(self.graph, 1)
         self.retranslate()
-        language_notifier().language_changed.connect(self.retranslate)
+        follow_language(self, self.retranslate)
 
     def retranslate(self) -> None:
         self.score_view_label.setText(tr("Score from"))

@@ -23,7 +23,7 @@ from xqdesk.engines.course_player import find_player_file
 from xqdesk.engines.uci import UciOption
 from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker
-from xqdesk.ui.i18n import language_notifier, tr
+from xqdesk.ui.i18n import follow_language, tr
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, save_settings
 
 MIN_LEVEL = 1
@@ -131,7 +131,7 @@ class EnginesDialog(QDialog):
         for profile in self._profiles:
             self.engine_list.addItem(profile.name)
         self.retranslate()
-        language_notifier().language_changed.connect(self.retranslate)
+        follow_language(self, self.retranslate)
         if self._profiles:
             self.engine_list.setCurrentRow(0)
         else:

@@ -7,8 +7,9 @@ Every user-visible string of the window goes through :func:`tr`, written in Engl
 
 ``tr`` returns the string in the current language (the English text itself when the table has no
 entry, so an untranslated string degrades to English, never to nothing). Widgets that stay on screen
-connect :func:`language_notifier`'s ``language_changed`` signal to a ``retranslate()`` method that
-sets their texts again; :func:`set_language` switches the language and emits that signal once.
+call :func:`follow_language` with a ``retranslate()`` method that sets their texts again;
+:func:`set_language` switches the language and emits ``language_changed`` once. (Connecting a
+lambda to ``language_changed`` directly would outlive the widget and call into a deleted one.)
 
 The table is a plain typed dictionary rather than Qt Linguist files: the strings are few, the table
 is checked by the tests (every ``tr("...")`` literal in the window's modules has an entry), and no
@@ -18,7 +19,11 @@ one on machines with none installed.
 from __future__ import annotations
 
 import enum
+import inspect
+import weakref
 from typing import Final
+
+from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
 
@@ -78,6 +83,16 @@ CHINESE: Final[dict[str, str]] = {
     "Hint": "提示",
     "Resign": "认输",
     "Flip board": "翻转棋盘",
+    "First move": "第一步",
+    "Previous move": "上一步",
+    "Next move": "下一步",
+    "Last move": "最后一步",
+    "Play through": "自动播放",
+    "Play Red against the engine": "执红对引擎",
+    "Play Black against the engine": "执黑对引擎",
+    "Stop analysis": "停止分析",
+    "Not your move now: {side} is played by an engine or a replay": "现在不轮到你走：{side}由引擎或复盘控制",
+    "no game in it": "其中没有对局",
     "Settings…": "设置…",
     "Manage engines…": "管理引擎…",
     "About xqdesk": "关于 xqdesk",
@@ -246,6 +261,26 @@ def language_notifier() -> LanguageNotifier:
     if _notifier is None:
         _notifier = LanguageNotifier()
     return _notifier
+
+
+def follow_language(widget: QObject, retranslate: Callable[[], None]) -> None:
+    """Call ``retranslate()`` after every language switch for as long as ``widget`` lives.
+
+    A bound method is held weakly, so following the language never keeps a widget alive.
+    """
+    if inspect.ismethod(retranslate):
+        weak_method = weakref.WeakMethod(retranslate)
+
+        def on_change(_name: str) -> None:
+            callback = weak_method()
+            if callback is not None:
+                callback()
+    else:
+        def on_change(_name: str) -> None:
+            retranslate()
+
+    connection = language_notifier().language_changed.connect(on_change)
+    widget.destroyed.connect(lambda *_args: QObject.disconnect(connection))
 
 
 def current_language() -> Language:

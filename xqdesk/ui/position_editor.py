@@ -29,7 +29,7 @@ from xqdesk.squares import FILE_NAMES, SQUARE_COUNT, square_file, square_name
 from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 from xqdesk.ui.board_view import (BLACK_INK, BOARD_COLOR, LINE_COLOR, PIECE_EDGE, PIECE_FACE, PIECE_RADIUS,
                                   RED_INK, BoardGeometry)
-from xqdesk.ui.i18n import Language, current_language, language_notifier, tr
+from xqdesk.ui.i18n import Language, current_language, follow_language, tr
 from xqdesk.ui.piece_glyphs import board_font, interface_font, piece_character
 
 PALETTE_ORDER: tuple[PieceType, ...] = (KING, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, PAWN)
@@ -223,7 +223,7 @@ class PositionEditor(QWidget):
         layout.addWidget(self.problems_label)
         layout.addWidget(self.start_button, 0, Qt.AlignmentFlag.AlignRight)
         self.retranslate()
-        language_notifier().language_changed.connect(self.retranslate)
+        follow_language(self, self.retranslate)
         self.set_fen(fen)
 
     def retranslate(self) -> None:
@@ -360,7 +360,7 @@ class PositionEditorDialog(QDialog):
         layout.addWidget(self.editor)
         layout.addWidget(buttons)
         self.retranslate()
-        language_notifier().language_changed.connect(self.retranslate)
+        follow_language(self, self.retranslate)
 
     def retranslate(self) -> None:
         self.setWindowTitle(tr("Position editor"))

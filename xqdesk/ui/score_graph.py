@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from xqdesk.engines.search_types import Score
 from xqdesk.pieces import RED, Color
 from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
-from xqdesk.ui.i18n import language_notifier, tr
+from xqdesk.ui.i18n import follow_language, tr
 
 SCALE_PAWNS = 4.0
 """Pawns at which the squashed scale reaches 76 % of the way to the edge."""
@@ -55,7 +55,7 @@ class ScoreGraph(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setMinimumHeight(60)
         self.retranslate()
-        language_notifier().language_changed.connect(self.retranslate)
+        follow_language(self, self.retranslate)
 
     def retranslate(self) -> None:
         self.setToolTip(tr("Score graph"))
