@@ -45,9 +45,11 @@ def test_a_pv_is_written_in_the_notation_and_cut_at_an_illegal_move():
 def test_analysis_with_two_engines_shows_both_and_follows_the_moves(qtbot, panel):
     panel.set_engines([
         EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY).to_spec(),
-        EngineProfile("Fairy weak", EngineKind.UCI, FAIRY, options=(("Skill Level", "2"),)).to_spec(),
+        EngineProfile("Built-in", EngineKind.BUILTIN, level=2).to_spec(),
     ])
     panel.set_notation(Notation.WXF)
+    candidates = {}
+    panel.candidates_changed.connect(lambda index, moves: candidates.__setitem__(index, moves))
     panel.start_analysis()
     assert panel.is_analysing()
     left, right = panel.views
@@ -65,6 +67,8 @@ def test_analysis_with_two_engines_shows_both_and_follows_the_moves(qtbot, panel
     for view in panel.views:
         assert view.row_texts()[0][3].split()[0] in black_replies
     assert set(panel.graph.scores(0)) >= {0, 1} and set(panel.graph.scores(1)) >= {0, 1}
+    qtbot.waitUntil(lambda: all(candidates.get(i) and candidates[i][0] in board.legal_moves for i in (0, 1)),
+                    timeout=5000)
 
     panel.stop_analysis()
     assert not panel.is_analysing()

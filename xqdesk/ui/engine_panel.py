@@ -288,6 +288,7 @@ class EnginePanel(QWidget):
     score_view_changed = Signal(object)  # ScoreView
     lines_changed = Signal(int)
     analysis_changed = Signal(bool)  # whether any owned engine is analysing
+    candidates_changed = Signal(int, object)  # view index, tuple of each line's first Move, best first
 
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
@@ -490,6 +491,9 @@ class EnginePanel(QWidget):
 
     def _on_progress(self, index: int, progress: SearchProgress) -> None:
         self.views[index].show_progress(progress)
+        board = self._position.board
+        candidates = tuple(row.pv[0] for row in progress.rows if row.pv and board.is_legal(row.pv[0]))
+        self.candidates_changed.emit(index, candidates)
         best = progress.rows[0].score if progress.rows else progress.latest.score
         if best is not None:
             self.graph.set_score(self._position.ply, red_view_pawns(best, self._position.board.turn), index)
