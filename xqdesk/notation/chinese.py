@@ -16,6 +16,7 @@ over two files of tandem pawns (``一兵平四``).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from xqdesk.move import Move
@@ -79,6 +80,15 @@ def parse_chinese(board: Board, text: str) -> Move:
 
 def read_chinese(board: Board, text: str) -> MoveSelector:
     """The selector a Chinese ``text`` spells (not yet matched against legal moves)."""
+    selector = chinese_selector(text)
+    if selector is None:
+        raise unreadable_move(text, board, "not Chinese notation (expected like '炮二平五', '马8进7' or '前炮退二')")
+    return selector
+
+
+@lru_cache(maxsize=16384)
+def chinese_selector(text: str) -> MoveSelector | None:
+    """The selector ``text`` spells, or None if it is not Chinese notation (needs no position)."""
     cleaned = to_simplified_forms(text)
     match = _PLAIN.fullmatch(cleaned)
     if match:
@@ -99,4 +109,4 @@ def read_chinese(board: Board, text: str) -> MoveSelector:
     if match:
         mark, file, direction, amount = match.groups()
         return MoveSelector(PAWN, _NUMBERS[file], _POSITION_MARKS[mark], _DIRECTIONS[direction], _NUMBERS[amount])
-    raise unreadable_move(text, board, "not Chinese notation (expected like '炮二平五', '马8进7' or '前炮退二')")
+    return None

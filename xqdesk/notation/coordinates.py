@@ -10,6 +10,7 @@ and ``a9a8`` is ``a10a9``.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from xqdesk.move import Move
@@ -36,6 +37,7 @@ def format_uci(move: Move) -> str:
     return _UCI_SQUARE_NAMES[move.from_square] + _UCI_SQUARE_NAMES[move.to_square]
 
 
+@lru_cache(maxsize=16384)  # the 8,100 plain ICCS texts and their common spellings
 def iccs_move(text: str) -> Move | None:
     """The move ``text`` spells in ICCS (legal or not), or None when it is not ICCS text."""
     match = ICCS_PATTERN.fullmatch(to_ascii_forms(text))
@@ -45,6 +47,7 @@ def iccs_move(text: str) -> Move | None:
     return Move(square(FILE_NAMES.index(f0.lower()), int(r0)), square(FILE_NAMES.index(f1.lower()), int(r1)))
 
 
+@lru_cache(maxsize=16384)
 def uci_move(text: str) -> Move | None:
     """The move ``text`` spells in Fairy-Stockfish squares (legal or not), or None."""
     match = UCI_PATTERN.fullmatch(to_ascii_forms(text))

@@ -13,9 +13,8 @@ This module turns a legal move into a :class:`MoveDescription` and a parsed
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from xqdesk.move import Move
 from xqdesk.notation.move_text_errors import ambiguous_move, unreadable_move
@@ -51,8 +50,7 @@ def file_of_number(color: Color, number: int) -> int:
     return FILES - number if color else number - 1
 
 
-@dataclass(frozen=True, slots=True)
-class MoveDescription:
+class MoveDescription(NamedTuple):
     """A legal move as the descriptive notations say it."""
 
     piece_type: PieceType
@@ -66,8 +64,7 @@ class MoveDescription:
     """Ranks moved (straight movers going forward/back) or the target file number (1..9)."""
 
 
-@dataclass(frozen=True, slots=True)
-class MoveSelector:
+class MoveSelector(NamedTuple):
     """What a descriptive move text says, before it is matched against a position."""
 
     piece_type: PieceType
@@ -158,8 +155,8 @@ def resolve_selector(board: Board, selector: MoveSelector, text: str) -> Move:
     color = board.turn
     file = None if selector.file_number is None else file_of_number(color, selector.file_number)
     squares = candidate_squares(board, color, selector.piece_type, file, selector.mark)
-    piece_name = f"{color_name(color)} {PIECE_NAMES[selector.piece_type]}"
     if not squares:
+        piece_name = f"{color_name(color)} {PIECE_NAMES[selector.piece_type]}"
         if selector.mark is None:
             where = f"on file {selector.file_number}"
         elif file is None:
@@ -180,5 +177,5 @@ def resolve_selector(board: Board, selector: MoveSelector, text: str) -> Move:
     if len(reachable) == 1:
         move = reachable[0]
         raise unreadable_move(text, board, f"{move.iccs()} is not legal: {board.why_illegal(move)}")
-    raise unreadable_move(text, board, f"no {piece_name} there can move that way")
+    raise unreadable_move(text, board, f"no {color_name(color)} {PIECE_NAMES[selector.piece_type]} there can move that way")
 

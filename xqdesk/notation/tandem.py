@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from xqdesk.pieces import PAWN, Color, PieceType
 from xqdesk.squares import FILES, RANKS, Square, square
@@ -69,8 +69,7 @@ def tandem_groups(board: Board, code: int) -> list[list[Square]]:
     return groups
 
 
-@dataclass(frozen=True, slots=True)
-class TandemPlace:
+class TandemPlace(NamedTuple):
     """Where a moving piece stands among the same pieces on its file (only made for 2 or more)."""
 
     index: int

@@ -16,6 +16,7 @@ is WXF's middle pawn when the file holds three).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from xqdesk.move import Move
@@ -42,6 +43,7 @@ _MARK_AFTER_LETTER = re.compile(_L + "([-+])" + _TAIL)
 _MARK_BEFORE_LETTER = re.compile("([-+])" + _L + _TAIL)
 _OUTERMOST_PAWN = re.compile(r"(\+\+|--)" + _TAIL)
 _PAWN_WITH_FILE = re.compile(r"([1-9])([-+1-9])" + _TAIL)
+_FORMS = (_PLAIN, _MARK_AFTER_LETTER, _MARK_BEFORE_LETTER, _OUTERMOST_PAWN, _PAWN_WITH_FILE)
 
 
 def format_wxf(board: Board, move: Move) -> str:
@@ -74,39 +76,46 @@ def parse_wxf(board: Board, text: str) -> Move:
 
 def read_wxf(board: Board, text: str) -> MoveSelector:
     """The selector a WXF ``text`` spells (not yet matched against legal moves)."""
-    cleaned = to_ascii_forms(text).upper().replace("=", ".")
-    match = _PLAIN.fullmatch(cleaned)
-    if match:
-        letter, file, direction, amount = match.groups()
+    fields = wxf_fields(text)
+    if fields is None:
+        raise unreadable_move(text, board, "not WXF notation (expected like 'C2.5', 'H8+7' or 'C+.5')")
+    pattern, groups = fields
+    if pattern is _PLAIN:
+        letter, file, direction, amount = groups
         piece_type = _LETTER_TYPES[letter]
         mark = _middle_mark_if_odd_group(board, piece_type, int(file))
         return MoveSelector(piece_type, int(file), mark, _DIRECTIONS[direction or "."], int(amount))
-    match = _MARK_AFTER_LETTER.fullmatch(cleaned)
-    if match:
-        letter, mark, direction, amount = match.groups()
+    if pattern is _MARK_AFTER_LETTER:
+        letter, mark, direction, amount = groups
         return MoveSelector(_LETTER_TYPES[letter], None, _MARKS[mark], _DIRECTIONS[direction], int(amount))
-    match = _MARK_BEFORE_LETTER.fullmatch(cleaned)
-    if match:
-        mark, letter, direction, amount = match.groups()
+    if pattern is _MARK_BEFORE_LETTER:
+        mark, letter, direction, amount = groups
         return MoveSelector(_LETTER_TYPES[letter], None, _MARKS[mark], _DIRECTIONS[direction], int(amount))
-    match = _OUTERMOST_PAWN.fullmatch(cleaned)
-    if match:
-        marks, direction, amount = match.groups()
+    if pattern is _OUTERMOST_PAWN:
+        marks, direction, amount = groups
         kind = MarkKind.FOREMOST if marks == "++" else MarkKind.REARMOST
         return MoveSelector(PAWN, None, TandemMark(kind), _DIRECTIONS[direction], int(amount))
-    match = _PAWN_WITH_FILE.fullmatch(cleaned)
-    if match:
-        first, second, direction, amount = match.groups()
-        if second in _MARKS:
-            return MoveSelector(PAWN, int(first), _MARKS[second], _DIRECTIONS[direction], int(amount))
-        if first == second and _pawns_on_file(board, int(first)) == 3:
-            return MoveSelector(PAWN, int(first), TandemMark(MarkKind.MIDDLE), _DIRECTIONS[direction], int(amount))
-        if int(first) > 5:
-            raise unreadable_move(text, board, f"no pawn is number {first} of a file")
-        # Fairy-Stockfish's form: the pawn's number on its file, front first, then the file.
-        return MoveSelector(PAWN, int(second), TandemMark(MarkKind.NTH, int(first)), _DIRECTIONS[direction],
-                            int(amount))
-    raise unreadable_move(text, board, "not WXF notation (expected like 'C2.5', 'H8+7' or 'C+.5')")
+    first, second, direction, amount = groups  # _PAWN_WITH_FILE
+    if second in _MARKS:
+        return MoveSelector(PAWN, int(first), _MARKS[second], _DIRECTIONS[direction], int(amount))
+    if first == second and _pawns_on_file(board, int(first)) == 3:
+        return MoveSelector(PAWN, int(first), TandemMark(MarkKind.MIDDLE), _DIRECTIONS[direction], int(amount))
+    if int(first) > 5:
+        raise unreadable_move(text, board, f"no pawn is number {first} of a file")
+    # Fairy-Stockfish's form: the pawn's number on its file, front first, then the file.
+    return MoveSelector(PAWN, int(second), TandemMark(MarkKind.NTH, int(first)), _DIRECTIONS[direction],
+                        int(amount))
+
+
+@lru_cache(maxsize=16384)
+def wxf_fields(text: str) -> tuple[re.Pattern[str], tuple[str, ...]] | None:
+    """Which WXF form ``text`` has and its parts (cleaned), or None if it is not WXF."""
+    cleaned = to_ascii_forms(text).upper().replace("=", ".")
+    for pattern in _FORMS:
+        match = pattern.fullmatch(cleaned)
+        if match:
+            return pattern, match.groups()
+    return None
 
 
 def _middle_mark_if_odd_group(board: Board, piece_type: int, number: int) -> TandemMark | None:
