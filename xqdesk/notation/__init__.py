@@ -21,7 +21,7 @@ from xqdesk.move import Move
 from xqdesk.notation.chinese import format_chinese, parse_chinese
 from xqdesk.notation.coordinates import (ICCS_PATTERN, UCI_PATTERN, format_iccs, format_uci, iccs_move,
                                          parse_iccs, parse_uci, uci_move)
-from xqdesk.notation.move_text_errors import unreadable_move
+from xqdesk.notation.move_text_errors import unreadable_move, unwritable_move
 from xqdesk.notation.normalize import has_cjk, to_ascii_forms
 from xqdesk.notation.wxf import format_wxf, parse_wxf
 
@@ -68,10 +68,10 @@ def parse_move(board: Board, text: str, notation: Notation | None = None) -> Mov
     """The one legal move of ``board`` that ``text`` names in ``notation`` (guessed when None).
 
     Raises IllegalMoveError (AmbiguousMoveError when several legal moves fit)."""
-    if notation is not None:
-        return _PARSERS[notation](board, text)
     if not isinstance(text, str):
         raise unreadable_move(text, board, "a move text must be a string")
+    if notation is not None:
+        return _PARSERS[notation](board, text)
     if has_cjk(text):
         return parse_chinese(board, text)
     iccs = iccs_move(text)
@@ -108,7 +108,8 @@ def format_line(board: Board, moves: Iterable[Move], notation: Notation = Notati
     texts = []
     for number, move in enumerate(moves, 1):
         if not position.is_legal(move):
-            raise unreadable_move(move.iccs(), position, f"move {number} of the line is not legal here")
+            raise unwritable_move(move, position, f"move {number} of the line is not legal here: "
+                                                  f"{position.why_illegal(move)}")
         texts.append(format_move(position, move, notation))
         position.push(move)
     return texts

@@ -17,7 +17,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
 from xqdesk.move import Move
-from xqdesk.notation.move_text_errors import ambiguous_move, unreadable_move
+from xqdesk.notation.move_text_errors import ambiguous_move, unreadable_move, unwritable_move
 from xqdesk.notation.tandem import (TandemMark, TandemPlace, candidate_squares, squares_on_file,
                                     tandem_place)
 from xqdesk.pieces import (ADVISOR, CANNON, CHARIOT, ELEPHANT, KING, PAWN, PIECE_NAMES, Color, PieceType,
@@ -113,7 +113,7 @@ def describe_move(board: Board, move: Move) -> MoveDescription:
     code = board.code_at(from_square)
     color = code > 0
     if code == 0 or color != board.turn:
-        raise unreadable_move(move.iccs(), board, f"no piece of the side to move on {move.iccs()[:2]}")
+        raise unwritable_move(move, board, f"no piece of the side to move on {move.iccs()[:2]}")
     piece_type = code if color else -code
     file, rank = from_square % FILES, from_square // FILES
     to_file, to_rank = to_square % FILES, to_square // FILES
@@ -160,7 +160,7 @@ def resolve_selector(board: Board, selector: MoveSelector, text: str) -> Move:
         if selector.mark is None:
             where = f"on file {selector.file_number}"
         elif file is None:
-            where = f"matching the mark {selector.mark.kind.value!r} (no file holds two or more)"
+            where = f"that the mark {selector.mark.kind.value!r} picks (it needs a file holding several)"
         else:
             where = f"matching the mark {selector.mark.kind.value!r} on file {selector.file_number}"
         raise unreadable_move(text, board, f"no {piece_name} {where}")

@@ -19,6 +19,11 @@ def unreadable_move(text: object, board: Board, reason: str) -> IllegalMoveError
     return IllegalMoveError(f"cannot read move {text!r} in position {board.fen()!r}: {reason}")
 
 
+def unwritable_move(move: Move, board: Board, reason: str) -> IllegalMoveError:
+    """An :class:`IllegalMoveError` for a ``move`` that cannot be written in ``board``."""
+    return IllegalMoveError(f"cannot write move {move.iccs()!r} in position {board.fen()!r}: {reason}")
+
+
 def ambiguous_move(text: object, board: Board, moves: Iterable[Move]) -> AmbiguousMoveError:
     """An :class:`AmbiguousMoveError` for ``text`` that fits several legal ``moves``."""
     names = ", ".join(move.iccs() for move in moves)
