@@ -108,7 +108,7 @@ def test_every_legal_move_round_trips_in_every_notation():
     assert checked > 10_000
 
 
-@pytest.mark.parametrize("every", [40])
+@pytest.mark.parametrize("every", [75])
 def test_wxf_agrees_with_fairy_stockfish(every):
     """pyffish writes WXF with '=' and drops a tandem mark when only one of the pieces can make
     the move; every one of its texts must read back as the same move, and without tandem pieces
@@ -123,4 +123,4 @@ def test_wxf_agrees_with_fairy_stockfish(every):
             if describe_move(board, move).place is None:
                 assert format_move(board, move, Notation.WXF) == theirs.replace("=", "."), (fen, move)
                 compared += 1
-    assert compared > 700
+    assert compared > 400
