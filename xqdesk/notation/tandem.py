@@ -10,13 +10,15 @@ lower. A group is listed front to back. Files are numbered 1..9 from the mover's
 
 xqdesk's convention for writing tandem pieces
 ---------------------------------------------
-Four conventions for tandem pawns are in use: the WXF/AXF document (``P+``, middle pawn by its
-file, ``++``/``--`` for the outermost of four or five, and the file number in place of the letter
-when two files hold tandem pawns: ``3+.4``); xqbase's Chinese rules (前/中/后, 一..五 for four or
-five, and one 一..五 count over both files, right to left then front to back, when two files hold
-tandem pawns: ``一兵平四``); the form that keeps 前/中/后 and adds the file (``前兵九平八``); and the
-form that writes the mark before the piece letter (``+P+1``) or the file in place of the piece
-(``前九平八``). xqdesk writes:
+Several conventions for tandem pawns are in use: the WXF/AXF document (``P+``, middle pawn by
+its file, ``++``/``--`` for the outermost of four or five, and the file number in place of the
+letter when two files hold tandem pawns: ``3+.4``); xqbase's Chinese rules (前/中/后, 一..五 for
+four or five, and one 一..五 count over both files, right to left then front to back, when two
+files hold tandem pawns: ``一兵平四``); the form that keeps 前/中/后 and adds the file
+(``前兵九平八``); Fairy-Stockfish's WXF, which numbers the pawn on its file and adds the file
+(``25=4``) and drops a mark when only one of the pieces can make the move (``R4+2``); and forms that
+write the mark before the piece letter (``+P+1``) or the file in place of the piece (``前九平八``).
+xqdesk writes:
 
 * two pieces on a file: front / rear (``前``/``后``, WXF ``+``/``-``);
 * three pawns on a file: front / middle / rear (``前``/``中``/``后``; WXF ``P+``, ``P3``, ``P-``);
@@ -26,7 +28,9 @@ form that writes the mark before the piece letter (``+P+1``) or the file in plac
   file is written too (``前兵九平八``; WXF ``9+.8``, middle ``33.4``);
 * advisors and elephants never get a mark: the direction already tells which one moves.
 
-On input every form above is read, marks before or after the piece, in either notation.
+On input every form above is read, marks before or after the piece, in either notation; a text
+that leaves the choice open (``兵五平四`` with two pawns on file 五) is accepted when only one of
+the pieces it may mean can make the move legally, and raises AmbiguousMoveError otherwise.
 """
 from __future__ import annotations
 
