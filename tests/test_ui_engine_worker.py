@@ -105,3 +105,21 @@ def test_an_engine_that_cannot_start_fails_with_the_reason(qtbot, tmp_path):
     engine.shutdown()
     assert engine.has_failed()
     assert running_workers() == [] and live_process_groups() == set()
+
+
+def test_the_last_lines_arrive_when_the_engine_falls_silent(qtbot):
+    """A weak built-in engine reports its few lines at once and then waits for stop: the throttle
+    must still deliver the newest of them."""
+    engine = EngineWorker(EngineProfile("Built-in", EngineKind.BUILTIN, level=1).to_spec())
+    progress = []
+    engine.progress.connect(progress.append)
+    engine.start()
+    try:
+        engine.search(STARTING_FEN, [], SearchLimits(infinite=True, multipv=2))
+        qtbot.waitUntil(lambda: bool(progress) and len(progress[-1].rows) == 2, timeout=20000)
+        with qtbot.waitSignal(engine.best_move, timeout=5000) as blocker:
+            engine.stop()
+        assert blocker.args[1].move is not None
+        assert progress[-1].rows[0].pv[0] == blocker.args[1].move
+    finally:
+        engine.shutdown()

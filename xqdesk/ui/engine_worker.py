@@ -12,8 +12,10 @@ on an engine. The contract:
 * :meth:`stop` (finish now and report the best move) and :meth:`cancel` (finish now, drop the reply)
   set the request's ``threading.Event`` directly from the GUI thread and write ``stop`` to the
   engine; nothing waits for the worker's thread to get round to a queued slot.
-* Search progress is throttled to at most :data:`PROGRESS_INTERVAL` updates per second: the worker
-  keeps the newest info of every MultiPV row and sends them together.
+* Search progress is throttled to one update per :data:`PROGRESS_INTERVAL` (about ten a second):
+  the worker's thread keeps the newest info of every MultiPV row and only says "there is news"
+  (one queued notice at a time); a GUI-thread timer collects the news at most that often, so the
+  last lines of a search are shown even when the engine then falls silent.
 * :meth:`shutdown` quits the engine and joins the thread; an engine that does not go is killed.
 """
 from __future__ import annotations
@@ -26,7 +28,7 @@ import weakref
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 
@@ -80,36 +82,33 @@ class _Quit:
 
 
 class _ProgressThrottle:
-    """Collects info lines of one search; says when the next progress signal is due."""
+    """The newest info lines of one search, filled by the worker's thread and taken by the GUI's."""
 
-    def __init__(self, request_id: int, interval: float) -> None:
+    def __init__(self, request_id: int) -> None:
         self.request_id = request_id
-        self.interval = interval
-        self.rows: dict[int, SearchInfo] = {}
-        self.latest: Optional[SearchInfo] = None
-        self.pending = False
-        self.last_sent = float("-inf")
+        self._lock = threading.Lock()
+        self._rows: dict[int, SearchInfo] = {}
+        self._latest: Optional[SearchInfo] = None
+        self._news = False
 
-    def add(self, info: SearchInfo, now: float) -> Optional[SearchProgress]:
-        """Record ``info``; the progress to send when the interval has passed, else None."""
-        if info.pv and info.score is not None:
-            if info.multipv == 1 and self.rows.get(1) is not None and (info.depth or 0) > (self.rows[1].depth or 0):
-                self.rows = {key: row for key, row in self.rows.items() if key == 1}
-            self.rows[info.multipv] = info
-        self.latest = _merge_latest(self.latest, info)
-        self.pending = True
-        if now - self.last_sent >= self.interval:
-            return self.flush(now)
-        return None
+    def add(self, info: SearchInfo) -> bool:
+        """Record ``info``; True when it is the first news since the last :meth:`take`."""
+        with self._lock:
+            if info.pv and info.score is not None:
+                self._rows[info.multipv] = info  # a line keeps its last report until replaced
+            self._latest = _merge_latest(self._latest, info)
+            first = not self._news
+            self._news = True
+            return first
 
-    def flush(self, now: float) -> Optional[SearchProgress]:
-        """The progress not yet sent (None when there is none)."""
-        if not self.pending or self.latest is None:
-            return None
-        self.pending = False
-        self.last_sent = now
-        rows = tuple(self.rows[key] for key in sorted(self.rows))
-        return SearchProgress(self.request_id, rows, self.latest)
+    def take(self) -> Optional[SearchProgress]:
+        """The progress not yet taken (None when there is no news)."""
+        with self._lock:
+            if not self._news or self._latest is None:
+                return None
+            self._news = False
+            rows = tuple(self._rows[key] for key in sorted(self._rows))
+            return SearchProgress(self.request_id, rows, self._latest)
 
 
 def _merge_latest(previous: Optional[SearchInfo], info: SearchInfo) -> SearchInfo:
@@ -133,15 +132,16 @@ class _EngineThread(QThread):
     """Runs the engine: start and handshake, then one queued request after another."""
 
     engine_started = Signal(object)  # EngineDescription
-    progress_ready = Signal(object)  # SearchProgress
+    progress_pending = Signal(int)  # request id: its throttle has news
     search_done = Signal(int, object)  # request id, SearchResult
     engine_failed = Signal(int, str)  # request id (0 outside a search), message
     log_line = Signal(str)
 
     def __init__(self, spec: EngineSpec, requests: "queue.Queue[SearchRequest | _Quit]",
-                 stop_events: dict[int, threading.Event]) -> None:
+                 stop_events: dict[int, threading.Event], throttles: dict[int, _ProgressThrottle]) -> None:
         super().__init__()
         self.spec = spec
+        self.throttles = throttles
         self.requests = requests
         self.stop_events = stop_events
         self.engine: Optional[UciEngine] = None
@@ -184,7 +184,8 @@ class _EngineThread(QThread):
             self.search_done.emit(request.request_id, result)
 
     def _search(self, engine: UciEngine, request: SearchRequest, stop: threading.Event) -> SearchResult:
-        throttle = _ProgressThrottle(request.request_id, PROGRESS_INTERVAL)
+        throttle = _ProgressThrottle(request.request_id)
+        self.throttles[request.request_id] = throttle
         stop_sent = False
         dialect = engine.identity.dialect
 
@@ -196,9 +197,8 @@ class _EngineThread(QThread):
             if info.string is not None:
                 self.log_line.emit(f"< info string {info.string}")
                 return
-            progress = throttle.add(info, time.monotonic())
-            if progress is not None:
-                self.progress_ready.emit(progress)
+            if throttle.add(info):
+                self.progress_pending.emit(request.request_id)
 
         self.log_line.emit("> " + format_position(request.start_fen, request.moves, dialect))
         self.log_line.emit("> " + format_go(request.limits, dialect))
@@ -208,9 +208,6 @@ class _EngineThread(QThread):
             engine.stop()
             stop_sent = True
         result = engine.wait_bestmove(None, on_info)
-        final = throttle.flush(time.monotonic())
-        if final is not None:
-            self.progress_ready.emit(final)
         self.log_line.emit(f"< bestmove {result.best.text}")
         if result.error:
             self.log_line.emit(f"< error: {result.error}")
@@ -249,9 +246,14 @@ class EngineWorker(QObject):
         self._ids = itertools.count(1)
         self._current: Optional[int] = None
         self._failed = False
-        self._thread = _EngineThread(spec, self._requests, self._stop_events)
+        self._throttles: dict[int, _ProgressThrottle] = {}
+        self._last_progress = float("-inf")
+        self._progress_timer = QTimer(self)
+        self._progress_timer.setSingleShot(True)
+        self._progress_timer.timeout.connect(self._send_progress)
+        self._thread = _EngineThread(spec, self._requests, self._stop_events, self._throttles)
         self._thread.engine_started.connect(self._on_started)
-        self._thread.progress_ready.connect(self._on_progress)
+        self._thread.progress_pending.connect(self._on_progress_pending)
         self._thread.search_done.connect(self._on_search_done)
         self._thread.engine_failed.connect(self._on_failed)
         self._thread.log_line.connect(self.log_line)
@@ -324,15 +326,29 @@ class EngineWorker(QObject):
         self.description = description
         self.engine_ready.emit(description)
 
-    def _on_progress(self, progress: SearchProgress) -> None:
-        if progress.request_id == self._current:
+    def _on_progress_pending(self, request_id: int) -> None:
+        if request_id != self._current or self._progress_timer.isActive():
+            return
+        wait = min(max(PROGRESS_INTERVAL - (time.monotonic() - self._last_progress), 0.0), PROGRESS_INTERVAL)
+        self._progress_timer.start(int(wait * 1000))
+
+    def _send_progress(self) -> None:
+        throttle = self._throttles.get(self._current) if self._current is not None else None
+        progress = throttle.take() if throttle is not None else None
+        if progress is not None:
+            self._last_progress = time.monotonic()
             self.progress.emit(progress)
 
     def _on_search_done(self, request_id: int, result: SearchResult) -> None:
         self._stop_events.pop(request_id, None)
+        throttle = self._throttles.pop(request_id, None)
         if request_id != self._current:
             self.reply_dropped.emit(request_id)
             return
+        self._progress_timer.stop()
+        final = throttle.take() if throttle is not None else None
+        if final is not None:
+            self.progress.emit(final)
         self._current = None
         self.best_move.emit(request_id, result)
 
