@@ -102,3 +102,19 @@ def test_a_deleted_widget_no_longer_follows_the_language(qtbot):
     qtbot.waitUntil(lambda: not isValid(label), timeout=1000)
     set_language(Language.ENGLISH)
     assert calls == [""]
+
+
+def test_outcome_texts_translate_and_keep_their_reason():
+    from xqdesk.outcome import Outcome
+    from xqdesk.pieces import BLACK, RED
+    from xqdesk.ui.i18n import tr_outcome
+
+    illegal = Outcome.illegal_move(RED, "h2h9: no such move")
+    assert tr_outcome(illegal.text) == illegal.text
+    set_language(Language.CHINESE)
+    assert tr_outcome(illegal.text) == "红方走法违例，黑胜！（h2h9: no such move）"
+    assert tr_outcome(Outcome.no_legal_moves(BLACK).text) == "黑方告负，红胜！"
+    assert tr_outcome(Outcome.capture_free_draw().text) == "双方六十回合未吃子，和棋！"
+    for outcome in (Outcome.timeout(RED), Outcome.timeout(BLACK), Outcome.resignation(RED),
+                    Outcome.resignation(BLACK), Outcome.illegal_move(BLACK), Outcome.aborted()):
+        assert tr_outcome(outcome.text) != outcome.text

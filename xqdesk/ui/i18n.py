@@ -130,13 +130,14 @@ CHINESE: Final[dict[str, str]] = {
     "Red wins": "红胜",
     "Black wins": "黑胜",
     "Draw": "和棋",
-    "Red loses the game. Black wins!": "红方无子可走，黑胜！",
-    "Black loses the game. Red wins!": "黑方无子可走，红胜！",
+    "Red loses the game. Black wins!": "红方告负，黑胜！",
+    "Black loses the game. Red wins!": "黑方告负，红胜！",
     "Red moves illegally, Black wins!": "红方走法违例，黑胜！",
     "Black moves illegally, Red wins!": "黑方走法违例，红胜！",
     "Red timeout, Black wins!": "红方超时，黑胜！",
     "Black timeout, Red wins!": "黑方超时，红胜！",
     "Both sides have not eaten in sixty rounds, draw!": "双方六十回合未吃子，和棋！",
+    "Game aborted": "对局中止",
     "Red resigns, Black wins!": "红方认输，黑胜！",
     "Black resigns, Red wins!": "黑方认输，红胜！",
     # --- clocks ------------------------------------------------------------------------------
@@ -309,6 +310,17 @@ def translate(text: str, language: Language) -> str:
 def tr(text: str) -> str:
     """``text`` (an English source string) in the current interface language."""
     return translate(text, _current)
+
+
+def tr_outcome(text: str) -> str:
+    """An outcome's text (``Outcome.text``) in the current language. The course's sentence is
+    translated; a reason appended in parentheses (an illegal move's explanation) is kept as it is."""
+    if text in CHINESE or " (" not in text or not text.endswith(")"):
+        return tr(text)
+    sentence, reason = text[:-1].split(" (", 1)
+    if _current is Language.ENGLISH or sentence not in CHINESE:
+        return text
+    return f"{tr(sentence)}（{reason}）"
 
 
 def has_translation(text: str, language: Language = Language.CHINESE) -> bool:
