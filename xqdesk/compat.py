@@ -92,4 +92,46 @@ def fight(player_i: int, player_j: int, *, players_dir: str = ".", out_dir: str 
     return match
 
 
-__all__ = ["init_board", "get_legal_actions", "change_round", "RED", "BLACK"]
+# --- the course's windows: game.py, pve_game.py and replay.py, shown in xqdesk's window ---------------
+def play_game(red: Any, black: Any, delta_time: float = 1) -> None:
+    """Watch two course ``Player`` instances play in the window, at least ``delta_time`` seconds
+    between moves; returns when the window is closed. Each player's class runs in its own process
+    (a fresh ``Player(side)`` made from its file), judged under the course's 10-second clock."""
+    from xqdesk.ui.app import run_window, watch_game_window
+
+    run_window(watch_game_window(red, black, delta_time))
+
+
+def play_pve_game(side: str = "red", player: Any = None) -> None:
+    """Play ``side`` ("red"/"black") against ``player`` (made for the other side) in the window;
+    returns when the window is closed."""
+    from xqdesk.ui.app import pve_window, run_window
+
+    if player is None:
+        raise ValueError("play_pve_game needs a Player instance to play against, got None")
+    run_window(pve_window(side, player))
+
+
+def replay_history_game(history: Sequence[Sequence[int]], delta_time: float = 1) -> None:
+    """Replay a course history (a list of ``(old_x, old_y, new_x, new_y, captured)``) in the window,
+    one move every ``delta_time`` seconds; returns when the window is closed."""
+    from xqdesk.ui.app import history_replay_window, run_window
+
+    run_window(history_replay_window(history, delta_time))
+
+
+def replay_final_game(player_1: int, player_2: int, game: int, delta_time: float = 1, **kwargs: Any) -> None:
+    """Replay game ``game`` of the match folder ``Player i VS Player j`` in the current directory
+    (the ids in either order), one move every ``delta_time`` seconds; returns when the window is
+    closed. The course text also spells the delay ``delay_time``; both are accepted."""
+    from xqdesk.ui.app import final_game_window, run_window
+
+    unknown = set(kwargs) - {"delay_time", "delta_tiem"}
+    if unknown:
+        raise TypeError(f"replay_final_game() got unexpected keyword arguments {sorted(unknown)!r}")
+    delay = kwargs.get("delay_time", kwargs.get("delta_tiem", delta_time))
+    run_window(final_game_window(player_1, player_2, game, delay))
+
+
+__all__ = ["init_board", "get_legal_actions", "change_round", "RED", "BLACK", "play_game", "play_pve_game",
+           "replay_history_game", "replay_final_game"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -19,6 +20,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyse": ("xqdesk.cli.analyse", "analyse a position with an engine (depth, score, principal variations)"),
 }
 """name -> (module, one-line help)."""
+
+GUI_OPTIONS = ("--screenshot", "--language", "--ply")
+"""Options that, before any command, mean "start the window" (``xqdesk --screenshot out.png``)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,7 +37,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run one command and return its exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not args_list or args_list[0] not in COMMANDS:
+    if not args_list or (args_list[0] not in COMMANDS
+                         and (args_list[0].startswith(GUI_OPTIONS) or os.path.exists(args_list[0]))):
+        from xqdesk.ui.app import main as start_window  # no command (or a file): the window
+
+        return start_window(args_list)
+    if args_list[0] not in COMMANDS:
         parser.parse_args(args_list)  # prints usage or an error for unknown commands
         parser.print_help()
         return 2

@@ -137,10 +137,10 @@ class ClockDisplay(QWidget):
             label.setMinimumWidth(110)
             layout.addWidget(label)
         clock.ticked.connect(self._show)
-        language_notifier().language_changed.connect(lambda _name: self.refresh())
+        language_notifier().language_changed.connect(self.refresh)
         self.refresh()
 
-    def refresh(self) -> None:
+    def refresh(self, _language: str = "") -> None:
         """Show both sides as they stand now."""
         for color in (RED, BLACK):
             self._show(self._clock.reading(color), refresh_other=False)

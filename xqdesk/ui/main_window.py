@@ -261,9 +261,9 @@ class MainWindow(QMainWindow):
         self.engine_panel.score_view_changed.connect(lambda view: self.update_settings(score_view=view))
         self.engine_panel.lines_changed.connect(lambda lines: self.update_settings(analysis_lines=lines))
         self.score_graph.ply_clicked.connect(controller.go_to)
-        language_notifier().language_changed.connect(lambda _name: self.retranslate())
+        language_notifier().language_changed.connect(self.retranslate)
 
-    def retranslate(self) -> None:
+    def retranslate(self, _language: str = "") -> None:
         """Set every text again in the current language."""
         self.setWindowTitle(tr("xqdesk"))
         for key, action in self._actions.items():

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from xqdesk.board import Board
 from xqdesk.game import Game
+from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
 from xqdesk.pieces import BLACK
 from xqdesk.ui.game_controller import GameController
@@ -25,16 +26,6 @@ CURRENT_MOVE_BRUSH = QBrush(QColor(255, 214, 102))
 PLY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 NOTATION_LABELS = ((Notation.CHINESE, "Chinese"), (Notation.WXF, "WXF"), (Notation.ICCS, "ICCS"))
-
-
-def game_move_texts(game: Game, notation: Notation) -> list[str]:
-    """Every main-line move of ``game`` written in ``notation`` (the record was checked on load)."""
-    board: Board = game.start_board()
-    texts = []
-    for node in game.mainline:
-        texts.append(format_move(board, node.move, notation))
-        board.push(node.move)
-    return texts
 
 
 class MoveTable(QTableWidget):
@@ -62,6 +53,12 @@ class MoveList(QWidget):
         super().__init__(parent)
         self._controller = controller
         self._notation = Notation.CHINESE
+        self._game: Game | None = None
+        self._start_fen = ""
+        self._end_board: Board = Board()
+        self._black_first = False
+        self._first_round = 1
+        self._moves: list[Move] = []  # the moves shown, to update the table in place
         self._texts: list[str] = []
         self._cells: list[QTableWidgetItem] = []  # by ply - 1
         self._highlighted: QTableWidgetItem | None = None
@@ -102,7 +99,7 @@ class MoveList(QWidget):
         controller.game_changed.connect(self.rebuild)
         controller.position_changed.connect(self._on_position_changed)
         controller.game_over.connect(lambda _outcome: self._show_result())
-        language_notifier().language_changed.connect(lambda _name: self.retranslate())
+        language_notifier().language_changed.connect(self.retranslate)
         self.retranslate()
         self.rebuild()
 
@@ -130,7 +127,7 @@ class MoveList(QWidget):
         item = self._cells[ply - 1]
         return item.row(), item.column()
 
-    def retranslate(self) -> None:
+    def retranslate(self, _language: str = "") -> None:
         self._notation_label.setText(tr("Notation"))
         for index, (_notation, label) in enumerate(NOTATION_LABELS):
             self._notation_box.setItemText(index, tr(label))
@@ -139,35 +136,70 @@ class MoveList(QWidget):
 
     # --- building ---------------------------------------------------------------------------
     def rebuild(self) -> None:
-        """Refill the table from the controller's game."""
+        """Bring the table up to date with the controller's game: moves added at the end or taken
+        back are handled in place (a long game stays cheap); anything else is rebuilt."""
         game = self._controller.game()
-        self._texts = game_move_texts(game, self._notation)
-        board = game.start_board()
-        black_first = board.turn == BLACK
-        self.table.setRowCount(0)
-        self._cells = []
+        moves = game.mainline_moves()
+        same_start = game is self._game and game.start_fen == self._start_fen
+        if same_start and moves[:len(self._moves)] == self._moves:
+            self._append_rows(game, len(self._moves))
+        elif same_start and self._moves[:len(moves)] == moves:
+            self._truncate(len(moves))
+        else:
+            self._full_rebuild(game)
+        self._on_position_changed()
+        self._show_result()
+
+    def _full_rebuild(self, game: Game) -> None:
+        self._game = game
+        self._start_fen = game.start_fen
+        self._end_board = game.start_board()
+        self._black_first = self._end_board.turn == BLACK
+        self._first_round = self._end_board.fullmove_number
+        self._moves, self._texts, self._cells = [], [], []
         self._highlighted = None
-        first_round = board.fullmove_number
-        rows = (len(self._texts) + (1 if black_first else 0) + 1) // 2
-        self.table.setRowCount(rows)
-        self.table.setVerticalHeaderLabels([str(first_round + row) for row in range(rows)])
-        for index, text in enumerate(self._texts):
-            slot = index + (1 if black_first else 0)
-            row, column = divmod(slot, 2)
-            comment = game.mainline[index].comment
-            item = QTableWidgetItem(text)
-            item.setData(PLY_ROLE, index + 1)
-            if comment:
-                item.setToolTip(comment)
-                item.setText(f"{text} ✎")
-            self.table.setItem(row, column, item)
-            self._cells.append(item)
-        if black_first and rows:
+        self.table.setRowCount(0)
+        if self._black_first and game.mainline:
+            self._ensure_rows(1)
             filler = QTableWidgetItem("…")
             filler.setData(PLY_ROLE, 0)
             self.table.setItem(0, 0, filler)
-        self._on_position_changed()
-        self._show_result()
+        self._append_rows(game, 0)
+
+    def _ensure_rows(self, rows: int) -> None:
+        old = self.table.rowCount()
+        if rows > old:
+            self.table.setRowCount(rows)
+            for row in range(old, rows):
+                self.table.setVerticalHeaderItem(row, QTableWidgetItem(str(self._first_round + row)))
+
+    def _append_rows(self, game: Game, start: int) -> None:
+        for index in range(start, len(game.mainline)):
+            node = game.mainline[index]
+            text = format_move(self._end_board, node.move, self._notation)
+            self._end_board.push(node.move)
+            self._moves.append(node.move)
+            self._texts.append(text)
+            row, column = divmod(index + (1 if self._black_first else 0), 2)
+            self._ensure_rows(row + 1)
+            item = QTableWidgetItem(f"{text} ✎" if node.comment else text)
+            item.setData(PLY_ROLE, index + 1)
+            if node.comment:
+                item.setToolTip(node.comment)
+            self.table.setItem(row, column, item)
+            self._cells.append(item)
+
+    def _truncate(self, length: int) -> None:
+        while len(self._moves) > length:
+            self._moves.pop()
+            self._texts.pop()
+            item = self._cells.pop()
+            if item is self._highlighted:
+                self._highlighted = None
+            self._end_board.pop()
+            self.table.takeItem(item.row(), item.column())
+        slots = len(self._moves) + (1 if self._black_first else 0)
+        self.table.setRowCount((slots + 1) // 2)
 
     def _on_position_changed(self) -> None:
         ply = self._controller.ply()
@@ -200,6 +232,7 @@ class MoveList(QWidget):
         notation = self._notation_box.itemData(index)
         if notation is not None and notation != self._notation:
             self._notation = notation
+            self._start_fen = ""  # every text changes: rebuild
             self.rebuild()
             self.notation_changed.emit(notation)
 
