@@ -4,6 +4,7 @@ Every faulty player plays Red against a random mover, so its fault shows on the 
 game must end with the course's text within the move clock plus one second, and leave nothing
 running (the autouse fixture in conftest checks for child processes).
 """
+import sys
 import threading
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ from xqdesk.engines.engine_player import EnginePlayer
 from xqdesk.engines.errors import EngineStartError
 from xqdesk.engines.process import live_process_groups
 from xqdesk.engines.referee import play_game
-from xqdesk.engines.spec import parse_spec
+from xqdesk.engines.spec import EngineSpec, parse_spec
 from xqdesk.outcome import Termination
 
 PLAYERS = Path(__file__).parent / "players"
@@ -145,3 +146,23 @@ def test_players_that_cannot_load_fail_before_any_game(name, message):
 def test_missing_player_is_reported_before_starting_anything(tmp_path):
     with pytest.raises(EngineStartError, match="no such player"):
         parse_spec(f"player:{tmp_path / 'player_9'}")
+
+
+def script_engine(name: str) -> EnginePlayer:
+    script = PLAYERS / "uci_scripts" / f"{name}.py"
+    player = EnginePlayer(EngineSpec(name, (sys.executable, str(script))))
+    player.start()
+    return player
+
+
+def test_garbage_on_the_protocol_loses_with_the_reason():
+    record, seconds = play(script_engine("garbage_engine"), seat("random"))
+    assert record.outcome.text == f"{RED_ILLEGAL} (not a move: 'banana' (expected like 'h2e2'))"
+    assert seconds < CLOCK + 1
+
+
+def test_engine_crash_loses_with_its_last_words():
+    record, _ = play(seat("random"), script_engine("crash_engine"))
+    assert record.outcome.text.startswith("Black moves illegally, Red wins! (engine 'Crasher' exited with code 1")
+    assert "RuntimeError: segment of imagination" in record.outcome.text
+    assert len(record.moves) == 1

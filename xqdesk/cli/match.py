@@ -129,13 +129,13 @@ def write_pgn_results(out: Optional[str], played, event: str, name: str = "games
     return path
 
 
-def run_with_runner(contestants, args, body: Callable) -> int:
+def run_with_runner(contestants, args, progress: Progress, body: Callable) -> int:
     """Start every engine (clear message and exit code 2 when one cannot start), run ``body(runner)``."""
     from xqdesk.engines.errors import EngineStartError
     from xqdesk.engines.match import GameRunner
 
     with GameRunner(contestants, concurrency=args.concurrency, move_time_limit=args.clock,
-                    on_game=args.progress) as runner:
+                    on_game=progress) as runner:
         try:
             runner.check()
         except EngineStartError as error:
@@ -159,20 +159,20 @@ def run(args: argparse.Namespace) -> int:
         return 2
     names = [contestant.name for contestant in contestants]
     total = 6 if args.course else args.games
-    args.progress = Progress(total, names, args.quiet)
+    progress = Progress(total, names, args.quiet)
 
     def body(runner) -> int:
         if args.course:
             from xqdesk.formats.course_match import write_course_match
             match, played = play_course_match(runner, args.ids[0], args.ids[1], rng=random.Random(args.seed))
-            args.progress.finish()
+            progress.finish()
             print(match.summary_text().replace("\r\n", "\n"))
             if args.out:
                 folder = write_course_match(args.out, match)
                 print(f"match folder: {folder}")
         else:
             played = runner.play(alternating_schedule(args.games))
-            args.progress.finish()
+            progress.finish()
         result = tally(played, 0)
         print(f"{names[0]} vs {names[1]}: {result} ({result.points:g}/{result.games})")
         print(f"{elo_difference(result.wins, result.draws, result.losses)} for {names[0]}")
@@ -184,4 +184,4 @@ def run(args: argparse.Namespace) -> int:
             print(f"PGN: {pgn}")
         return 0
 
-    return run_with_runner(contestants, args, body)
+    return run_with_runner(contestants, args, progress, body)

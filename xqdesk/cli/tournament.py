@@ -31,18 +31,18 @@ def run(args: argparse.Namespace) -> int:
     names = _unique([contestant.name for contestant in contestants])
     contestants = [replace(contestant, name=name) for contestant, name in zip(contestants, names)]
     schedule = round_robin_schedule(len(contestants), args.games)
-    args.progress = Progress(len(schedule), names, args.quiet)
+    progress = Progress(len(schedule), names, args.quiet)
 
     def body(runner) -> int:
         played = runner.play(schedule)
-        args.progress.finish()
+        progress.finish()
         print(format_standings(standings(names, played)))
         pgn = write_pgn_results(args.out, played, "xqdesk tournament", "tournament.pgn")
         if pgn is not None:
             print(f"PGN: {pgn}")
         return 0
 
-    return run_with_runner(contestants, args, body)
+    return run_with_runner(contestants, args, progress, body)
 
 
 def _unique(names: list[str]) -> list[str]:

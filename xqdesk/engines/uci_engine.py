@@ -173,8 +173,9 @@ class UciEngine:
 
     def stop(self) -> None:
         """Ask a running search to finish now (safe from any thread)."""
-        if self._process is not None:
-            self._process.send("stop")
+        process = self._process
+        if process is not None:
+            process.send("stop")
 
     def wait_bestmove(self, deadline: Optional[float] = None,
                       on_info: Optional[Callable[[SearchInfo], None]] = None) -> SearchResult:
