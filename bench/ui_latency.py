@@ -1,0 +1,194 @@
+"""How responsive the window stays: the longest event-loop stall while an engine thinks (a game
+against the built-in engine, then a two-engine analysis) and while a long game is replayed, and the
+time from process start to the first painted window.
+
+A 5 ms QTimer runs throughout; a stall is the gap between two of its ticks minus 5 ms. Targets:
+stalls under 50 ms (a person notices 100 ms), first paint under 1.5 s.
+
+    python bench/ui_latency.py            # prints the figures
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QTimer  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DATA = ROOT.parent / "shared" / "data"
+MASTER_GAMES = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
+TICK_MS = 5
+STALL_TARGET_MS = 50
+STARTUP_TARGET_S = 1.5
+
+
+class StallMeter(QObject):
+    """Ticks every TICK_MS and keeps the longest gap between ticks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._timer = QTimer(self)
+        self._timer.setInterval(TICK_MS)
+        self._timer.timeout.connect(self._tick)
+        self._clock = QElapsedTimer()
+        self.longest_ms = 0.0
+        self.ticks = 0
+
+    def start(self) -> None:
+        self.longest_ms, self.ticks = 0.0, 0
+        self._clock.start()
+        self._timer.start()
+
+    def stop(self) -> float:
+        self._timer.stop()
+        return max(0.0, self.longest_ms - TICK_MS)
+
+    def _tick(self) -> None:
+        gap = self._clock.nsecsElapsed() / 1e6
+        self._clock.restart()
+        self.ticks += 1
+        if self.ticks > 1:  # the first gap includes the time before start()
+            self.longest_ms = max(self.longest_ms, gap)
+
+
+def run_until(condition, timeout_s: float) -> bool:
+    """Run the event loop until ``condition()`` holds or ``timeout_s`` passes."""
+    from PySide6.QtCore import QEventLoop
+
+    loop = QEventLoop()
+    deadline = time.monotonic() + timeout_s
+    poll = QTimer()
+    poll.setInterval(20)
+    poll.timeout.connect(lambda: loop.quit() if condition() or time.monotonic() > deadline else None)
+    poll.start()
+    loop.exec()
+    poll.stop()
+    return condition()
+
+
+def measure_engine_game(window, meter: StallMeter) -> tuple[float, int]:
+    """Person (scripted) vs the built-in engine at full level, 1 s per engine move, 6 engine moves."""
+    from xqdesk.pieces import RED
+    from xqdesk.ui.settings import EngineKind, EngineProfile
+
+    window.controller.engine_move_time = 1.0
+    window.start_game(None, EngineProfile("Built-in", EngineKind.BUILTIN, level=20))
+    controller = window.controller
+    meter.start()
+    for _ in range(6):
+        board = controller.board()
+        move = sorted(board.legal_moves, key=lambda m: m.iccs())[0]
+        controller.play_move(move)
+        target = controller.length() + 1
+        run_until(lambda: controller.length() >= target or controller.outcome() is not None, 15)
+        if controller.outcome() is not None or controller.board().turn != RED:
+            break
+    return meter.stop(), controller.length()
+
+
+def measure_analysis(window, meter: StallMeter, seconds: float) -> float:
+    """Two engines analysing (built-in and, when installed, Fairy-Stockfish), MultiPV 3."""
+    from xqdesk.ui.settings import EngineKind, EngineProfile
+
+    profiles = [EngineProfile("Built-in", EngineKind.BUILTIN, level=20)]
+    fairy = Path("/usr/games/fairy-stockfish")
+    if fairy.exists():
+        profiles.append(EngineProfile("Fairy-Stockfish", EngineKind.UCI, str(fairy)))
+    window.engine_panel.set_lines(3)
+    window.start_analysis(profiles)
+    meter.start()
+    run_until(lambda: False, seconds)
+    stall = meter.stop()
+    window.stop_analysis()
+    return stall
+
+
+def measure_replay(window, meter: StallMeter) -> tuple[float, int, float]:
+    """The longest master game replayed one move every 10 ms, move list and board following."""
+    from xqdesk.formats import read_games
+
+    record = read_games(MASTER_GAMES)
+    game = max(record.games, key=len)
+    window.engine_panel.shutdown()
+    started = time.monotonic()
+    window.controller.load_game(game)
+    load_s = time.monotonic() - started
+    meter.start()
+    window.controller.start_autoplay(0.01)
+    run_until(lambda: window.controller.at_end(), 120)
+    return meter.stop(), len(game), load_s
+
+
+STARTUP_PROBE = """
+import sys, time, tempfile
+sys.path.insert(0, {root!r})
+from PySide6.QtCore import QEvent, QObject, QTimer
+from xqdesk.ui.app import ensure_application
+app = ensure_application()
+from xqdesk.ui.main_window import MainWindow
+from xqdesk.ui.settings import open_store
+scratch = tempfile.mkdtemp()
+window = MainWindow(settings_store=open_store(scratch + '/s.ini'), autosave_path=scratch + '/a.pgn')
+class FirstPaint(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint:
+            QTimer.singleShot(0, lambda: (print(time.monotonic(), flush=True), app.quit()))
+            obj.removeEventFilter(self)
+        return False
+probe = FirstPaint()
+window.board_view.installEventFilter(probe)
+window.show()
+app.exec()
+window.shutdown()
+"""
+
+
+def measure_startup(runs: int = 3) -> list[float]:
+    """Seconds from launching a fresh Python to the board's first paint event."""
+    figures = []
+    for _ in range(runs):
+        started = time.monotonic()
+        output = subprocess.run([sys.executable, "-c", STARTUP_PROBE.format(root=str(ROOT))], capture_output=True,
+                                text=True, check=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}).stdout
+        figures.append(float(output.strip().splitlines()[-1]) - started)
+    return figures
+
+
+def main() -> None:
+    from xqdesk.ui.app import ensure_application
+
+    app = ensure_application()
+    from xqdesk.ui.main_window import MainWindow
+    from xqdesk.ui.settings import open_store
+    import tempfile
+
+    scratch = tempfile.mkdtemp()
+    window = MainWindow(settings_store=open_store(scratch + "/s.ini"), autosave_path=scratch + "/a.pgn")
+    window.resize(1200, 820)
+    window.show()
+    meter = StallMeter()
+    try:
+        stall, plies = measure_engine_game(window, meter)
+        print(f"engine game   : longest stall {stall:6.1f} ms over {plies} plies "
+              f"(target < {STALL_TARGET_MS} ms)")
+        stall = measure_analysis(window, meter, 5.0)
+        print(f"analysis (2x) : longest stall {stall:6.1f} ms over 5 s of MultiPV 3 (target < {STALL_TARGET_MS} ms)")
+        stall, plies, load_s = measure_replay(window, meter)
+        print(f"replay        : longest stall {stall:6.1f} ms stepping {plies} plies every 10 ms "
+              f"(load {load_s * 1000:.0f} ms; target < {STALL_TARGET_MS} ms)")
+    finally:
+        window.shutdown()
+    del app
+    startups = measure_startup()
+    print(f"startup       : first paint after {min(startups):.2f} s best, {max(startups):.2f} s worst of "
+          f"{len(startups)} (target < {STARTUP_TARGET_S} s)")
+
+
+if __name__ == "__main__":
+    main()
