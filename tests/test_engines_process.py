@@ -189,3 +189,21 @@ def test_engines_file_errors_name_the_entry(tmp_path):
     path.write_text('[{"name": "a", "command": "fsf --flag", "options": {"Hash": 16}}]')
     assert load_engines_file(path)["a"].command == ("fsf", "--flag")
     assert load_engines_file(path)["a"].options == {"Hash": "16"}
+
+
+def test_a_chess_engine_is_refused_before_any_game():
+    script = Path(__file__).parent / "players" / "uci_scripts" / "chess_engine.py"
+    player = EnginePlayer(EngineSpec("chessy", (sys.executable, str(script)), verify=True))
+    with pytest.raises(EngineStartError, match="answered 'e2e4' in the Xiangqi start position: not a Xiangqi engine"):
+        player.start()
+    assert not live_process_groups()
+
+
+@needs_fairy
+def test_fairy_stockfish_passes_the_xiangqi_check():
+    player = EnginePlayer(parse_spec(f"uci:{FAIRY}:Hash=8"))
+    player.start()
+    try:
+        assert player.engine is not None and player.engine.is_alive()
+    finally:
+        player.close()

@@ -42,6 +42,8 @@ class EnginePlayer:
                            memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout,
                            env=self.spec.env)
         engine.start()
+        if self.spec.verify:
+            engine.verify_xiangqi(self.handshake_timeout)
         self.engine = engine
         if engine.identity.name and self.spec.name.startswith(("player:", "uci:")):
             self.name = f"{self.spec.name} ({engine.identity.name})"

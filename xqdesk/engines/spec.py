@@ -44,6 +44,8 @@ class EngineSpec:
     options: Mapping[str, str] = field(default_factory=dict)
     workdir: Optional[str] = None
     env: Optional[Mapping[str, str]] = None
+    verify: bool = False
+    """Check at start that the engine plays Xiangqi (for external engines of unknown kind)."""
 
     def __str__(self) -> str:
         return self.name
@@ -105,7 +107,7 @@ def load_engines_file(path: str | os.PathLike[str]) -> dict[str, EngineSpec]:
         if not isinstance(options, dict):
             raise EngineStartError(f"{where}: 'options' must be an object, got {options!r}")
         engines[entry["name"]] = EngineSpec(entry["name"], tuple(argv), {str(k): str(v) for k, v in options.items()},
-                                            entry.get("workdir"))
+                                            entry.get("workdir"), verify=True)
     return engines
 
 
@@ -135,7 +137,7 @@ def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None)
             raise EngineStartError(f"{text!r}: no such engine file {path!r}")
         if not os.access(executable, os.X_OK):
             raise EngineStartError(f"{text!r}: engine file {path!r} is not executable")
-        return EngineSpec(f"uci:{executable.name}", (str(executable.resolve()),), options)
+        return EngineSpec(f"uci:{executable.name}", (str(executable.resolve()),), options, verify=True)
     candidates = [Path(engines_file)] if engines_file else [DEFAULT_ENGINES_FILE.expanduser()]
     for candidate in candidates:
         if candidate.is_file() or engines_file:

@@ -119,6 +119,24 @@ class UciEngine:
             self.set_option(name, value)
         self.wait_ready(self.handshake_timeout)
 
+    def verify_xiangqi(self, timeout: float = HANDSHAKE_TIMEOUT) -> None:
+        """Ask for a move in the start position and check that it is a legal Xiangqi move, so a
+        chess engine (which would happily answer ``e2e4``) is refused before any game."""
+        from xqdesk.board import Board
+
+        board = Board()
+        self.new_game()
+        try:
+            result = self.search(board.start_fen, [], SearchLimits(depth=1), time.monotonic() + timeout)
+        except EngineError as error:
+            raise EngineStartError(f"engine {self.identity.name or self.command!r} could not move in the "
+                                   f"Xiangqi start position: {error}") from None
+        if result.move is None or not board.is_legal(result.move):
+            self.kill()
+            raise EngineStartError(f"engine {self.identity.name or self.command!r} answered "
+                                   f"{result.best.text!r} in the Xiangqi start position: not a Xiangqi engine")
+        self.new_game()
+
     def set_option(self, name: str, value: Optional[str] = None) -> None:
         """Set an option the engine declared; ValueError for an unknown option or a bad value."""
         option = self._find_option(name)
