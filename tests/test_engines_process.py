@@ -3,6 +3,7 @@ killing, memory caps, and the perpetual-check restriction sent as ``go searchmov
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -207,3 +208,36 @@ def test_fairy_stockfish_passes_the_xiangqi_check():
         assert player.engine is not None and player.engine.is_alive()
     finally:
         player.close()
+
+
+def test_engine_ends_when_its_referee_dies_without_cleaning_up():
+    """A referee killed outright (no atexit, no finalizers) closes the engine's stdin; the host then
+    leaves at once, even in the middle of a player's endless policy call."""
+    loops = Path(__file__).parent / "players" / "loops"
+    script = (
+        "import os, sys, threading, time\n"
+        "from xqdesk.board import Board\n"
+        "from xqdesk.engines.engine_player import EnginePlayer\n"
+        "from xqdesk.engines.spec import parse_spec\n"
+        f"player = EnginePlayer(parse_spec({f'player:{loops}'!r}))\n"
+        "player.start()\n"
+        "player.new_game(True)\n"
+        "threading.Thread(target=player.request_move, args=(Board(), None), daemon=True).start()\n"
+        "time.sleep(0.5)\n"
+        "print(player.engine.pid, flush=True)\n"
+        "os._exit(9)\n")
+    referee = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30,
+                             env=parse_spec("random").env)
+    assert referee.returncode == 9, referee.stderr
+    host = int(referee.stdout.strip())
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and process_running(host):
+        time.sleep(0.05)
+    assert not process_running(host)
+
+
+def process_running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -167,6 +167,12 @@ class UciEngine:
     def is_alive(self) -> bool:
         return self._process is not None and self._process.is_alive()
 
+    @property
+    def pid(self) -> Optional[int]:
+        """The engine process's id while it runs (it leads its own process group)."""
+        process = self._process
+        return process.pid if process is not None else None
+
     def quit(self, grace: float = 1.0) -> None:
         """Ask the engine to quit; kill it if it has not gone within ``grace`` seconds."""
         if self._process is not None:
