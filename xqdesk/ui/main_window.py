@@ -137,6 +137,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([720, 380])
         self.setCentralWidget(self.splitter)
         self.engine_dock = QDockWidget()
         self.engine_dock.setObjectName("engine-dock")
