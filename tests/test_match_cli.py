@@ -123,3 +123,18 @@ def test_analyse_with_fairy_stockfish_multipv():
     done = xqdesk("analyse", "--engine", f"uci:{FAIRY}", "--movetime", "0.3", "--multipv", "2")
     assert done.returncode == 0, done.stderr
     assert " pv 2 depth" in done.stdout and "Best move: " in done.stdout
+
+
+def test_progress_line_counts_and_estimates_time_left(capsys):
+    from xqdesk.cli.match import Progress
+    from xqdesk.engines.match import PlayedGame, ScheduledGame
+    from xqdesk.engines.referee import GameRecord
+    from xqdesk.fen import STARTING_FEN
+    from xqdesk.outcome import Outcome
+
+    progress = Progress(4, ["a", "b"], quiet=False)
+    record = GameRecord("a", "b", STARTING_FEN, (), (), Outcome.timeout(False))
+    progress(PlayedGame(ScheduledGame(1, 0, 1), record))
+    assert capsys.readouterr().out == "Game 1: a (red) vs b (black), 0 plies: a wins: Black timeout, Red wins!\n"
+    line = progress.line()
+    assert line.startswith("[1/4] red wins 1, black wins 0, draws 0 | elapsed 0:00, ~0:00 left")

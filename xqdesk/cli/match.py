@@ -16,8 +16,20 @@ from typing import Callable, Optional, Sequence
 ELO_NOTE = "Elo with a 95% interval; performance = opponent rating + 400·(wins − losses)/games"
 
 
+SPEC_HELP = """SPEC is one of:
+  builtin[:OPTIONS]      the built-in engine
+  random[:OPTIONS]       a random mover (option Seed)
+  greedy[:OPTIONS]       takes the most valuable piece it can, else random (option Seed)
+  player:PATH            a course Player folder or player_N.py file
+  uci:PATH[:OPTIONS]     a UCI engine (Fairy-Stockfish or Pikafish style)
+  NAME                   an entry of the engines file (--engines)
+OPTIONS are Name=value pairs joined by commas, e.g. uci:/usr/games/fairy-stockfish:Hash=16,Skill Level=3"""
+
+
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options shared by ``match`` and ``tournament``."""
+    """Options shared by ``match`` and ``tournament`` (and the SPEC explanation)."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = SPEC_HELP
     parser.add_argument("--movetime", type=float, default=1.0, metavar="S",
                         help="seconds each engine is told to think per move (default 1)")
     parser.add_argument("--depth", type=int, default=None, help="search depth limit sent to engines")
