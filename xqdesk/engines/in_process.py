@@ -12,7 +12,10 @@ from xqdesk.move import Move
 
 class InProcessEngine(Protocol):
     """An engine the host drives. ``search`` must return promptly once ``stop`` is set, and may
-    return None only when it has no move to offer (the referee judges that)."""
+    return None only when it has no move to offer (the referee judges that).
+
+    An engine may also define ``prepare(board)``: the host calls it on every ``position``, before
+    the move clock starts (course players make their ``Player(side)`` there)."""
 
     name: str
 
