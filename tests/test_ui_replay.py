@@ -245,3 +245,17 @@ def test_course_pve_seats_the_person_and_the_player(qtbot, user_dirs, monkeypatc
         assert window.board_view.movable_colors() == {False}
     finally:
         window.shutdown()
+
+
+@pytest.mark.parametrize("suffix", [".pgn", ".txt", ".fen"])
+def test_a_played_game_saves_and_opens_again(qtbot, window, tmp_path, suffix):
+    window.start_game(None, None)
+    for text in ("h2e2", "h9g7", "h0g2", "i9h9"):
+        assert window.controller.play_move(Move.from_iccs(text))
+    path = tmp_path / f"saved{suffix}"
+    assert window.files.save_to(path)
+    window.start_game(None, None)
+    assert window.controller.length() == 0
+    assert window.files.open_path(path)
+    assert [move.iccs() for move in window.controller.game().mainline_moves()] == ["h2e2", "h9g7", "h0g2", "i9h9"]
+    assert window.settings.recent_files[0] == str(path)

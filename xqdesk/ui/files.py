@@ -20,7 +20,7 @@ from xqdesk.formats.course_match import is_course_match_folder, read_match_games
 from xqdesk.formats.game_file import GameFile
 from xqdesk.game import Game
 from xqdesk.ui.game_controller import GameController, Mode
-from xqdesk.ui.i18n import tr
+from xqdesk.ui.i18n import tr, tr_outcome
 
 if TYPE_CHECKING:
     from xqdesk.ui.main_window import MainWindow
@@ -78,7 +78,7 @@ class GameTable(QDialog):
             number = game.headers.get("Round") or game.headers.get("Game") or str(row + 1)
             values = (number, game.headers.get("Red", ""), game.headers.get("Black", ""),
                       outcome.result() if outcome else game.headers.get("Result", "*"),
-                      (tr(outcome.text) if outcome else "") + ("  ⚠" if row + 1 in damaged else ""))
+                      (tr_outcome(outcome.text) if outcome else "") + ("  ⚠" if row + 1 in damaged else ""))
             for column, value in enumerate(values):
                 self.table.setItem(row, column, QTableWidgetItem(value))
         self.table.cellDoubleClicked.connect(lambda row, _column: self._open_game(row))

@@ -31,7 +31,7 @@ from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.ui.clock import GameClock
 from xqdesk.ui.engine_worker import EngineWorker
-from xqdesk.ui.i18n import tr
+from xqdesk.ui.i18n import tr, tr_outcome
 from xqdesk.ui.settings import EngineKind, EngineProfile
 
 DEFAULT_ENGINE_MOVE_TIME = 1.0
@@ -448,7 +448,7 @@ class GameController(QObject):
         self._outcome = outcome
         self._game.outcome = outcome
         self._game.headers["Result"] = outcome.result()
-        self.status_message.emit(tr("Game over: {text}").format(text=tr(outcome.text)))
+        self.status_message.emit(tr("Game over: {text}").format(text=tr_outcome(outcome.text)))
         self.position_changed.emit()
         self.game_over.emit(outcome)
 

@@ -28,7 +28,7 @@ from xqdesk.ui.engine_worker import SearchProgress
 from xqdesk.ui.engines_dialog import EnginesDialog
 from xqdesk.ui.files import FileManager
 from xqdesk.ui.game_controller import GameController, Mode
-from xqdesk.ui.i18n import Language, current_language, language_notifier, set_language, tr
+from xqdesk.ui.i18n import Language, current_language, language_notifier, set_language, tr, tr_outcome
 from xqdesk.ui.move_list import MoveList
 from xqdesk.ui.position_editor import PositionEditor
 from xqdesk.ui.score_graph import red_view_pawns
@@ -68,6 +68,10 @@ class NewGameDialog(QDialog):
         self.move_time.setDecimals(1)
         self.move_time.setSpecialValueText("–")
         self.move_time.setValue(move_time)
+        self.game_time = QDoubleSpinBox()  # minutes per side; 0 = no game clock
+        self.game_time.setRange(0.0, 600.0)
+        self.game_time.setDecimals(1)
+        self.game_time.setSpecialValueText("–")
         self.delay = QDoubleSpinBox()
         self.delay.setRange(0.0, 60.0)
         self.delay.setDecimals(2)
@@ -78,6 +82,7 @@ class NewGameDialog(QDialog):
         form.addRow(tr("Red"), self.red_box)
         form.addRow(tr("Black"), self.black_box)
         form.addRow(tr("Move time"), self.move_time)
+        form.addRow(tr("Game time"), self.game_time)
         form.addRow(tr("Delay between moves"), self.delay)
         form.addRow(self.from_here)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -337,7 +342,7 @@ class MainWindow(QMainWindow):
         self.update_settings(notation=notation.value)
 
     def _on_game_over(self, outcome: Outcome) -> None:
-        self.show_status(tr("Game over: {text}").format(text=tr(outcome.text)))
+        self.show_status(tr("Game over: {text}").format(text=tr_outcome(outcome.text)))
         self._refresh()
 
     def _show_hint(self, move: Move) -> None:
@@ -422,7 +427,8 @@ class MainWindow(QMainWindow):
         red, black = dialog.seats()
         move_time = dialog.move_time.value()
         self.update_settings(move_time=move_time, engine_delay=dialog.delay.value())
-        self.controller.clock().set_limits(move_time or None)
+        game_minutes = dialog.game_time.value()
+        self.controller.clock().set_limits(move_time or None, game_minutes * 60 if game_minutes else None)
         self.controller.engine_delay = dialog.delay.value()
         start = self.controller.board().fen() if dialog.from_here.isChecked() else STARTING_FEN
         self.start_game(red, black, start)

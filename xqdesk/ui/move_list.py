@@ -20,7 +20,7 @@ from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
 from xqdesk.pieces import BLACK
 from xqdesk.ui.game_controller import GameController
-from xqdesk.ui.i18n import language_notifier, tr
+from xqdesk.ui.i18n import language_notifier, tr, tr_outcome
 
 CURRENT_MOVE_BRUSH = QBrush(QColor(255, 214, 102))
 PLY_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -224,7 +224,7 @@ class MoveList(QWidget):
             self.result_label.setText("")
             self.result_label.setVisible(False)
             return
-        self.result_label.setText(f"{tr('Result')}: {outcome.result()}  —  {tr(outcome.text)}")
+        self.result_label.setText(f"{tr('Result')}: {outcome.result()}  —  {tr_outcome(outcome.text)}")
         self.result_label.setVisible(True)
 
     # --- input -------------------------------------------------------------------------------
