@@ -124,7 +124,7 @@ def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None)
         player_file = find_player_file(rest)
         label = player_file.parent.name if Path(rest).expanduser().is_dir() else player_file.stem
         return EngineSpec(f"player:{label}", host_command("player", str(player_file)),
-                          env=host_environment())
+                          workdir=str(player_file.parent), env=host_environment())
     if kind == "uci":
         path, options = rest, {}
         head, colon, tail = rest.rpartition(":")
