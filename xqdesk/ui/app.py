@@ -56,7 +56,6 @@ def screenshot(window, out: str | Path) -> Path:
     """Lay out ``window`` at the screenshot size and write it to ``out`` as PNG."""
     window.resize(*SCREENSHOT_SIZE)
     window.show()
-    QApplication.sendPostedEvents()
     image = window.grab()
     out = Path(out)
     if not image.save(str(out), "PNG"):

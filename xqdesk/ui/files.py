@@ -6,10 +6,11 @@ paths, shows the games and reports problems in the status bar.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QStandardPaths, QTimer
+from PySide6.QtCore import QObject, QPoint, QStandardPaths, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView, QDialog, QFileDialog, QHeaderView, QLabel, QTableWidget, QTableWidgetItem,
     QVBoxLayout, QWidget,
@@ -60,7 +61,7 @@ class GameTable(QDialog):
 
     COLUMNS = ("Game", "Red", "Black", "Result", "Reason")
 
-    def __init__(self, record: GameFile, open_game, parent: QWidget | None = None) -> None:
+    def __init__(self, record: GameFile, open_game: Callable[[int], bool], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.record = record
         self._open_game = open_game
@@ -92,7 +93,7 @@ class GameTable(QDialog):
             layout.addWidget(problems)
         self.resize(720, 320)
 
-    def row_center(self, row: int):
+    def row_center(self, row: int) -> QPoint:
         """Viewport position of a row's first cell (for tests)."""
         return self.table.visualItemRect(self.table.item(row, 0)).center()
 

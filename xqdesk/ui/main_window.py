@@ -5,6 +5,7 @@ calls; it holds no game state of its own.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Qt, Signal
@@ -166,7 +167,7 @@ class MainWindow(QMainWindow):
         self._refresh()
 
     # --- building ------------------------------------------------------------------------------
-    def _action(self, key: str, slot, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
+    def _action(self, key: str, slot: Callable[[], object], shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
                 checkable: bool = False) -> QAction:
         action = QAction(self)
         action.triggered.connect(slot)
@@ -262,6 +263,7 @@ class MainWindow(QMainWindow):
         controller.hint_ready.connect(self._show_hint)
         controller.game_over.connect(self._on_game_over)
         controller.engine_scored.connect(self._on_engine_scored)
+        controller.engine_thinking.connect(self._on_engine_thinking)
         controller.seats_changed.connect(self._on_seats_changed)
         self.move_list.notation_changed.connect(self._on_notation_changed)
         self.engine_panel.score_view_changed.connect(lambda view: self.update_settings(score_view=view))
@@ -311,6 +313,12 @@ class MainWindow(QMainWindow):
 
     def _on_engine_scored(self, ply: int, score: Score, mover: Color) -> None:
         self.score_graph.set_score(ply, red_view_pawns(score, mover))
+
+    def _on_engine_thinking(self, color: Color, thinking: bool) -> None:
+        if thinking:
+            profile = self.controller.seat(color)
+            name = profile.name if profile is not None else tr("Engine")
+            self.show_status(f"{name} ({tr('Red') if color == RED else tr('Black')}): {tr('Thinking…')}")
 
     def _on_seats_changed(self) -> None:
         """Show the seated engines in the engine panel (the controller owns them)."""

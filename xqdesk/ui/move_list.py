@@ -8,7 +8,7 @@ changes the game.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QKeyEvent
+from PySide6.QtGui import QBrush, QColor, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableWidget, QTableWidgetItem,
     QVBoxLayout, QWidget,
@@ -226,6 +226,11 @@ class MoveList(QWidget):
             return
         self.result_label.setText(f"{tr('Result')}: {outcome.result()}  —  {tr_outcome(outcome.text)}")
         self.result_label.setVisible(True)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._highlighted is not None:  # scrolling while hidden has no effect
+            self.table.scrollToItem(self._highlighted)
 
     # --- input -------------------------------------------------------------------------------
     def _on_notation_chosen(self, index: int) -> None:
