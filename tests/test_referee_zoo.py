@@ -98,7 +98,7 @@ def test_memory_hog_is_stopped_by_the_cap():
 
 
 @pytest.mark.parametrize("name", ["chatty", "returns_list", "numpy_ints", "mutates_board", "reads_data",
-                                  "ordinary"])
+                                  "relative_import", "ordinary"])
 def test_well_behaved_oddities_play_on(name):
     record, _ = play(seat(f"player:{PLAYERS / name}"), seat(f"player:{PLAYERS / name}"), max_moves=8)
     assert record.outcome.termination is Termination.ABORTED, record.outcome.text

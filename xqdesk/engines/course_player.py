@@ -65,23 +65,46 @@ def load_player_module(player_file: Path) -> ModuleType:
     module without a ``Player`` class.
     """
     folder = player_file.parent
+    module_name = _as_package_member(folder, player_file.stem)  # before the folder is on sys.path
     sys.path.insert(0, str(folder))
     os.chdir(folder)
     if not (folder / "utils.py").is_file() and "utils" not in sys.modules:
         sys.modules["utils"] = importlib.import_module(FALLBACK_UTILS_MODULE)
-    module_name = player_file.stem
     spec = importlib.util.spec_from_file_location(module_name, player_file)
     if spec is None or spec.loader is None:
         raise EngineStartError(f"cannot import {str(player_file)!r}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
+    sys.modules.setdefault(player_file.stem, module)
     try:
         spec.loader.exec_module(module)
     except BaseException as error:  # a player's import may raise anything, SystemExit included
         raise EngineStartError(f"cannot load player {str(player_file)!r}: {describe_error(error)}") from None
+    if "." in module_name:  # ``from player_1 import player_1`` gives the module, as in the course
+        setattr(sys.modules[module_name.rsplit(".", 1)[0]], player_file.stem, module)
     if not isinstance(getattr(module, "Player", None), type):
         raise EngineStartError(f"player file {str(player_file)!r} defines no class Player")
     return module
+
+
+def _as_package_member(folder: Path, stem: str) -> str:
+    """The module name to load ``stem`` under: ``player_1.player_1`` as in the course's
+    ``from player_1 import player_1`` (so relative imports in the player work) when the folder's
+    name can be a package name that nothing else uses, else plain ``stem``."""
+    package = folder.name
+    if not package.isidentifier() or package in sys.modules:
+        return stem
+    try:
+        found = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return stem
+    if found is not None and (found.origin is None or Path(found.origin).resolve().parent != folder):
+        return stem  # a real module of that name exists elsewhere: do not shadow it
+    namespace = ModuleType(package)
+    namespace.__path__ = [str(folder)]  # type: ignore[attr-defined]
+    namespace.__package__ = package
+    sys.modules[package] = namespace
+    return f"{package}.{stem}"
 
 
 def course_action(result: Any) -> tuple[int, int, int, int]:
