@@ -149,3 +149,12 @@ def test_analysis_with_two_engines_shows_both_and_follows_moves(qtbot, window):
     window.start_game(None, None)  # a new game sends the analysis engines away
     assert panel.worker(0) is None and panel.worker(1) is None
     assert window.controller.board().turn == RED
+
+
+def test_the_xqdesk_command_without_a_subcommand_starts_the_window(tmp_path, qapp):
+    from xqdesk.cli import main as cli_main
+
+    out = tmp_path / "cli.png"
+    assert cli_main(["--screenshot", str(out), "--language", "zh_CN"]) == 0
+    assert QImage(str(out)).width() >= 1000
+    set_language(Language.ENGLISH)
