@@ -20,8 +20,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+import numpy as np
+
 from xqdesk.board import Board
 from xqdesk.engines.builtin import kernel
+from xqdesk.engines.builtin.eval_tables import build_params
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
 from xqdesk.engines.builtin.searcher import DEFAULT_HASH_MB, Line, Searcher
@@ -62,7 +65,10 @@ class BuiltinEngine:
 
     name = "xqdesk builtin"
 
-    def __init__(self) -> None:
+    def __init__(self, params: Optional[np.ndarray] = None) -> None:
+        """``params``: evaluation parameters from :func:`eval_tables.build_params` (default: the
+        shipped tables); other values are for tuning experiments."""
+        self._params = build_params() if params is None else params
         self._hash_mb = DEFAULT_HASH_MB
         self._searcher = Searcher(self._hash_mb)
         self._level = MAX_LEVEL
@@ -176,15 +182,14 @@ class BuiltinEngine:
                 self._searcher.stop_flag[0] = 1
                 return
 
-    @staticmethod
-    def _position_for(board: Board) -> Position:
+    def _position_for(self, board: Board) -> Position:
         """The engine position for ``board``, replaying the capture-free tail of its game so the
         kernel knows which positions have occurred."""
         base = board.copy()
         replay: list[Move] = []
         while base.move_stack and len(replay) < board.halfmove_clock:
             replay.append(base.pop())
-        position = Position([base.code_at(sq) for sq in range(90)], base.turn, base.halfmove_clock)
+        position = Position([base.code_at(sq) for sq in range(90)], base.turn, base.halfmove_clock, self._params)
         position.push_all(encode_move(move.from_square, move.to_square) for move in reversed(replay))
         return position
 
