@@ -45,5 +45,10 @@ def no_engine_threads_left():
     worker_module = sys.modules.get("xqdesk.ui.engine_worker")
     if worker_module is None:
         return
+    from PySide6.QtTest import QTest  # workers shut down without waiting get a moment to end
+
+    deadline = time.monotonic() + 2.0
+    while worker_module.running_workers() and time.monotonic() < deadline:
+        QTest.qWait(20)
     left = [worker.spec.name for worker in worker_module.running_workers()]
     assert not left, f"engine worker threads left running: {left}"

@@ -123,3 +123,16 @@ def test_the_last_lines_arrive_when_the_engine_falls_silent(qtbot):
         assert progress[-1].rows[0].pv[0] == blocker.args[1].move
     finally:
         engine.shutdown()
+
+
+@needs_fairy
+def test_shutdown_without_waiting_returns_at_once_and_the_thread_ends(qtbot):
+    engine = EngineWorker(FAIRY_SPEC)
+    with qtbot.waitSignal(engine.engine_ready, timeout=10000):
+        engine.start()
+    with qtbot.waitSignal(engine.progress, timeout=5000):
+        engine.search(STARTING_FEN, [], SearchLimits(infinite=True))
+    engine.shutdown(wait=False)
+    assert engine.current_request is None
+    qtbot.waitUntil(lambda: not engine.is_running(), timeout=3000)
+    assert running_workers() == []

@@ -219,6 +219,8 @@ def _has_option(engine: UciEngine, name: str) -> bool:
 
 
 _workers: "weakref.WeakSet[EngineWorker]" = weakref.WeakSet()
+_retiring: "set[EngineWorker]" = set()
+"""Workers shut down without waiting, kept alive until their thread has ended."""
 
 
 def running_workers() -> list["EngineWorker"]:
@@ -309,17 +311,35 @@ class EngineWorker(QObject):
     def has_failed(self) -> bool:
         return self._failed
 
-    def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
-        """Cancel any search, quit the engine and join the thread (killing a stuck engine)."""
+    def shutdown(self, grace: float = SHUTDOWN_GRACE, wait: bool = True) -> None:
+        """Cancel any search, quit the engine and end the thread; an engine still running after
+        ``grace`` seconds is killed.
+
+        ``wait=True`` joins the thread before returning (tens of milliseconds: the engine has to
+        stop and exit). ``wait=False`` returns at once and lets the thread finish on its own — for
+        a window switching games — while a timer enforces the grace period; the worker stays
+        alive until its thread has ended.
+        """
         self.cancel()
         for event in self._stop_events.values():
             event.set()
         self._requests.put(_Quit())
-        if self._thread.isRunning() and not self._thread.wait(int(grace * 1000)):
-            engine = self._thread.engine
-            if engine is not None:
-                engine.kill()
-            self._thread.wait()
+        if not self._thread.isRunning():
+            return
+        if wait:
+            if not self._thread.wait(int(grace * 1000)):
+                self._kill_engine()
+                self._thread.wait()
+            return
+        _retiring.add(self)
+        self._thread.finished.connect(lambda: _retiring.discard(self))
+        QTimer.singleShot(int(grace * 1000), self, self._kill_engine)
+
+    def _kill_engine(self) -> None:
+        """Kill the engine process if the thread is still running (its read then ends at once)."""
+        engine = self._thread.engine
+        if self._thread.isRunning() and engine is not None:
+            engine.kill()
 
     # -- replies (arrive queued in the GUI thread) -----------------------------------------------
     def _on_started(self, description: EngineDescription) -> None:
