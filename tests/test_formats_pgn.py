@@ -190,3 +190,22 @@ def test_adjudicated_result_needs_no_termination_tag() -> None:
     game = Game(outcome=Outcome(Termination.ADJUDICATION, True, "Red wins"))
     assert "Termination" not in format_pgn(game)
     assert parse_pgn(format_pgn(game)).games[0].outcome == game.outcome
+
+
+def test_unknown_encoding_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "garbled.pgn"
+    path.write_bytes(b'[Event "x"]\n\n1. h2e2 \xff\xfe\xff *\n')
+    game_file = read_games(path)
+    assert game_file.games == []
+    (error,) = game_file.errors
+    assert "garbled.pgn" in str(error) and "unknown text encoding" in str(error) and "byte 21" in str(error)
+    forced = read_games(path, encoding="latin-1")
+    assert forced.encoding == "latin-1" and forced.games[0].mainline_moves() == [Move.from_iccs("h2e2")]
+
+
+def test_truncated_file_keeps_what_was_read(tmp_path: Path) -> None:
+    path = tmp_path / "cut.pgn"
+    path.write_text('[Event "a"]\n\n1. h2e2 h9g7 *\n\n[Event "b"]\n\n1. c3c4 {a comment that never', encoding="utf-8")
+    game_file = read_games(path)
+    assert [len(game) for game in game_file.games] == [2, 1]
+    assert game_file.games[1].mainline[0].comment == "a comment that never"
