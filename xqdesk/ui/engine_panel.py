@@ -391,8 +391,9 @@ class EnginePanel(QWidget):
             worker.log_line.connect(view.append_log),
         ]
 
-    def detach(self, index: int) -> None:
-        """Stop showing the worker of view ``index`` (shutting it down when the panel owns it)."""
+    def detach(self, index: int, wait: bool = True) -> None:
+        """Stop showing the worker of view ``index`` (shutting it down when the panel owns it;
+        ``wait=False`` lets its thread end in the background, see :meth:`EngineWorker.shutdown`)."""
         seat = self._seats[index]
         if seat is None:
             return
@@ -400,7 +401,7 @@ class EnginePanel(QWidget):
         for connection in seat.connections:
             QObject.disconnect(connection)
         if seat.owned:
-            seat.worker.shutdown()
+            seat.worker.shutdown(wait=wait)
         view = self.views[index]
         view.set_engine_name("")
         view.set_state("", False)
@@ -413,7 +414,7 @@ class EnginePanel(QWidget):
         if not 1 <= len(specs) <= 2:
             raise ValueError(f"the panel shows one or two engines, got {len(specs)}: {[s.name for s in specs]!r}")
         for index in range(2):
-            self.detach(index)
+            self.detach(index, wait=False)
         for index, spec in enumerate(specs):
             worker = EngineWorker(spec, self)
             self.attach(index, worker, owned=True)
