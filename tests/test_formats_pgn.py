@@ -209,3 +209,11 @@ def test_truncated_file_keeps_what_was_read(tmp_path: Path) -> None:
     game_file = read_games(path)
     assert [len(game) for game in game_file.games] == [2, 1]
     assert game_file.games[1].mainline[0].comment == "a comment that never"
+
+
+def test_games_without_tags_follow_each_other() -> None:
+    game_file = parse_pgn("1. h2e2 h9g7 1-0\n1. c3c4 0-1\n１． 炮二平五 *\n", "bare.pgn")
+    assert game_file.errors == []
+    assert [[move.iccs() for move in game.mainline_moves()] for game in game_file.games] == [
+        ["h2e2", "h9g7"], ["c3c4"], ["h2e2"]]
+    assert [game.headers.get("Result") for game in game_file.games] == ["1-0", "0-1", None]

@@ -4,7 +4,8 @@ Reading copes with what real files hold: several games per file, tags in any ord
 ``{}`` and ``;`` comments, ``()`` variations, ``$n`` annotations, moves in ICCS, WXF or Chinese
 (by the ``Format`` tag, or recognised move by move), full-width digits and signs, move numbers
 glued to moves (``1.炮二平五``), Black to move first (``1... h9g7`` after a ``FEN`` tag), no
-result token, and text after the result (skipped up to the next game's tags).
+result token, text after the result (skipped up to the next game's tags or a ``1.``), and games
+with no tags at all.
 
 A bad move stops its game: the game keeps the moves before it and an error names the file, the
 game, the line, the move number and the text. Reading goes on with the next game.
@@ -16,6 +17,7 @@ text when it says more than the result), and the moves wrapped at 80 columns.
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 from typing import Iterable
 
@@ -90,7 +92,9 @@ def parse_pgn(text: str, source: str = "<pgn>", line_offset: int = 0) -> GameFil
             skipping = False
             continue
         if skipping:
-            continue
+            if kind != "number" or _move_number(token.group()) != 1:
+                continue
+            skipping = False  # "1." after a result: a game with no tags of its own
         if builder is None:
             games_begun += 1
             builder = _GameBuilder(source, games_begun, text, line_offset)
@@ -271,6 +275,11 @@ def _start_board(fen: str, ruleset: Ruleset) -> Board:
 def _outcome(tags: dict[str, str], result_token: str | None) -> Outcome | None:
     result = tags.get("Result", "").strip() or (result_token or "*")
     return outcome_from_result(result, tags.get("Termination", "").strip() or None)
+
+
+def _move_number(token: str) -> int:
+    digits = "".join(ch for ch in token if ch.isdigit())
+    return int(unicodedata.normalize("NFKC", digits)) if digits else 0
 
 
 def _unescape(value: str) -> str:
