@@ -217,3 +217,9 @@ def test_games_without_tags_follow_each_other() -> None:
     assert [[move.iccs() for move in game.mainline_moves()] for game in game_file.games] == [
         ["h2e2", "h9g7"], ["c3c4"], ["h2e2"]]
     assert [game.headers.get("Result") for game in game_file.games] == ["1-0", "0-1", None]
+
+
+def test_fairy_stockfish_squares_are_recognised() -> None:
+    game_file = parse_pgn('[Format "UCI"]\n1. h3e3 h10g8 2. h1g3 *\n', "fairy.pgn")
+    assert game_file.errors == []
+    assert [move.iccs() for move in game_file.games[0].mainline_moves()] == ["h2e2", "h9g7", "h0g2"]

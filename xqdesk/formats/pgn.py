@@ -37,7 +37,7 @@ from xqdesk.ruleset import Ruleset
 STRUCTURAL_TAGS = frozenset({"FEN", "Format", "Ruleset", "Termination"})
 """Tags that set up the game rather than describe it; they are not kept in ``Game.headers``."""
 
-_FORMAT_NAMES = {"iccs": Notation.ICCS, "uci": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE}
+_FORMAT_NAMES = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE}
 _FORMAT_TAGS = {Notation.ICCS: "ICCS", Notation.WXF: "WXF", Notation.CHINESE: "Chinese"}
 _RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
 
@@ -181,14 +181,17 @@ class _GameBuilder:
     def _move(self, text: str, position: int) -> bool:
         board = self.board
         move = None
-        if self.notation in (None, Notation.ICCS) and _ICCS.fullmatch(text):
+        if self.fast_iccs and _ICCS.fullmatch(text):
             move = _ICCS_CACHE.get(text)
             if move is None:
                 move = _ICCS_CACHE[text] = Move.from_iccs(text)
             if not board.is_legal(move):
-                self._fail(self._where(position), text, f"not legal in {board.fen()!r}: {board.why_illegal(move)}")
-                return False
-        else:
+                if self.notation is Notation.ICCS:
+                    self._fail(self._where(position), text,
+                               f"not legal in {board.fen()!r}: {board.why_illegal(move)}")
+                    return False
+                move = None  # may still be Fairy-Stockfish squares (ranks 1..10)
+        if move is None:
             try:
                 move = parse_move(board, text, self.notation)
             except XqdeskError as error:
