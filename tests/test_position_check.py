@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError
 from xqdesk.fen import STARTING_FEN, parse_fen
 from xqdesk.pieces import BLACK, RED
@@ -39,7 +40,9 @@ def test_the_side_that_just_moved_may_not_stand_in_check():
     assert [p.kind for p in find_position_problems(codes, BLACK)] == []
     problems = find_position_problems(codes, RED)
     assert [p.kind for p in problems] == [ProblemKind.WAITING_SIDE_IN_CHECK]
-    assert problems[0].text == "black is in check but it is red's move"
+    assert problems[0].text == "red is to move but the other king is in check"
+    with pytest.raises(InvalidFenError, match="red is to move but the other king is in check"):
+        Board("3k5/9/9/9/3R5/9/9/9/9/4K4 w - - 0 1")  # the board reading a FEN says the same
 
 
 def test_pawn_behind_its_start_and_pieces_outside_their_points_use_the_fen_readers_words():

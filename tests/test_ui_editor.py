@@ -42,7 +42,7 @@ def test_a_position_made_by_clicks_becomes_valid_and_starts_a_game(qtbot, editor
     editor.choose(CHARIOT)
     click(qtbot, editor, "e5")
     assert [p.kind for p in editor.problems()] == [ProblemKind.WAITING_SIDE_IN_CHECK]
-    assert "black is in check but it is red's move" in editor.problems_label.text()
+    assert "red is to move but the other king is in check" in editor.problems_label.text()
     editor.black_button.click()
     assert editor.turn == BLACK
     assert editor.is_valid()

@@ -96,7 +96,7 @@ def find_position_problems(codes: Sequence[int], turn: Color) -> list[PositionPr
         elif king_attacked(list(codes), waiting_king, waiting):
             problems.append(PositionProblem(
                 ProblemKind.WAITING_SIDE_IN_CHECK,
-                f"{color_name(waiting)} is in check but it is {color_name(turn)}'s move",
+                f"{color_name(turn)} is to move but the other king is in check",
                 waiting, KING, waiting_king))
     return problems
 

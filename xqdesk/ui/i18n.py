@@ -233,7 +233,7 @@ CHINESE: Final[dict[str, str]] = {
     "{side} elephant on {square} is not on an elephant point": "{side}相（象）在 {square}，不在相（象）位上",
     "{side} pawn on {square} is behind its start": "{side}兵（卒）在 {square}，位于起始位置之后",
     "the two kings face each other on file {file}": "双方将帅在 {file} 线照面",
-    "{side} is in check but it is {mover}'s move": "{side}被将军，但轮到{mover}走棋",
+    "{mover} is to move but the other king is in check": "轮到{mover}走棋，但对方的将（帅）正被将军",
     # --- settings ----------------------------------------------------------------------------
     "Settings": "设置",
     "Show coordinates": "显示坐标",

@@ -66,7 +66,7 @@ def problem_text(problem: PositionProblem) -> str:
         file = FILE_NAMES[square_file(problem.square or 0)]
         return tr("the two kings face each other on file {file}").format(file=file)
     mover = tr("Black") if problem.color == RED else tr("Red")
-    return tr("{side} is in check but it is {mover}'s move").format(side=side, mover=mover)
+    return tr("{mover} is to move but the other king is in check").format(mover=mover)
 
 
 class EditorBoard(QWidget):
