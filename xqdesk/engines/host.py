@@ -105,11 +105,11 @@ class UciHost:
         self.engine.set_option(name.strip(), value.strip())
 
     def _set_position(self, line: str) -> None:
-        self.board = None
+        previous, self.board = self.board, None
         try:
             fen, moves = parse_position(line, DIALECT)
-            board = Board(fen or STARTING_FEN)
-            for move in moves:
+            board = self._continued(previous, fen or STARTING_FEN, moves)
+            for move in moves[len(board.move_stack):]:
                 board.push_legal(move)
         except ValueError as error:
             self._position_error = f"bad position command: {error}"
@@ -118,6 +118,16 @@ class UciHost:
         prepare = getattr(self.engine, "prepare", None)
         if prepare is not None:  # course players are made here, before the clock starts
             prepare(board.copy())
+
+    @staticmethod
+    def _continued(previous: Optional[Board], fen: str, moves: list) -> Board:
+        """``previous`` when the new position only adds moves to it (a game in progress: no need
+        to check its moves again), else a fresh board at ``fen``."""
+        if previous is not None and previous.start_fen == Board(fen).fen():
+            played = previous.move_stack
+            if played == moves[:len(played)]:
+                return previous
+        return Board(fen)
 
     def _start_search(self, limits: SearchLimits) -> None:
         if self.board is None:
