@@ -164,3 +164,13 @@ def test_hint_shows_a_legal_arrow(qtbot, window):
     move = blocker.args[0]
     assert window.controller.board().is_legal(move)
     assert [arrow.move for arrow in window.board_view.arrows()] == [move]
+
+
+def test_takeback_in_analysis_cuts_the_line_at_the_viewed_move(qtbot, controller):
+    controller.new_game(Mode.ANALYSIS)
+    for text in ("h2e2", "h9g7", "h0g2", "i9h9"):
+        assert controller.play_move(Move.from_iccs(text))
+    controller.go_to(2)
+    controller.take_back()
+    assert [move.iccs() for move in controller.game().mainline_moves()] == ["h2e2"]
+    assert controller.ply() == 1 and controller.board().turn == BLACK

@@ -27,7 +27,7 @@ from xqdesk.ui.settings import EngineKind, EngineProfile
 if TYPE_CHECKING:
     from xqdesk.ui.main_window import MainWindow
 
-SCREENSHOT_SIZE = (1200, 820)
+SCREENSHOT_SIZE = (1280, 900)
 
 
 def ensure_application(argv: Sequence[str] = ()) -> QApplication:
@@ -49,6 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", metavar="OUT.png", help="render the laid-out window to a PNG and exit")
     parser.add_argument("--language", choices=("en", "zh_CN"), help="interface language")
     parser.add_argument("--ply", type=int, help="with a file: show the position after this many moves (default: the end)")
+    parser.add_argument("--analyse", action="store_true",
+                        help="analyse the position on show with the analysis engines (the built-in one by default)")
+    parser.add_argument("--multipv", type=int, default=None, help="with --analyse: lines per engine")
+    parser.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                        help="with --screenshot: let the window run this long first (default 3 with --analyse, else 0)")
     return parser
 
 
@@ -89,7 +94,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             window.controller.go_to(args.ply)
     elif not args.screenshot:
         window.files.restore_autosave()
+    if args.analyse:
+        if args.multipv:
+            window.engine_panel.set_lines(args.multipv)
+        window.start_analysis(window.analysis_engines())
     if args.screenshot:
+        wait = args.wait if args.wait is not None else (3.0 if args.analyse else 0.0)
+        if wait > 0:
+            window.resize(*SCREENSHOT_SIZE)
+            window.show()
+            loop = QEventLoop()
+            QTimer.singleShot(int(wait * 1000), loop.quit)
+            loop.exec()
         out = screenshot(window, args.screenshot)
         window.shutdown()
         print(out)

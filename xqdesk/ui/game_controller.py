@@ -248,25 +248,29 @@ class GameController(QObject):
 
     def take_back(self) -> None:
         """Undo the last move — or, against an engine, back to the person's previous turn. A
-        search in progress is cancelled and its late reply will be ignored."""
+        search in progress is cancelled and its late reply will be ignored. In analysis the move
+        that led to the viewed position goes, with every move after it."""
         if self._mode is Mode.REPLAY or not self._game.mainline:
             return
+        if self._mode is Mode.ANALYSIS:
+            if self._ply == 0:
+                return
+            keep = self._ply - 1
+        else:
+            keep = len(self._game.mainline) - 1
+            if self._mode is Mode.PERSON_VS_ENGINE:
+                # Undo until a person's colour is to move again (at most two plies).
+                board = self._game.end_board()
+                board.pop()
+                while keep > 0 and self._seats[board.turn] is not None:
+                    board.pop()
+                    keep -= 1
         self._cancel_searches()
         self._clock.stop()
-        count = 1
-        if self._mode is Mode.PERSON_VS_ENGINE:
-            board = self._game.end_board()
-            # Undo until a person's colour is to move again (at most two plies).
-            count = 0
-            while count < len(self._game.mainline):
-                board.pop()
-                count += 1
-                if self._seats[board.turn] is None:
-                    break
-        del self._game.mainline[len(self._game.mainline) - count:]
+        del self._game.mainline[keep:]
         self._outcome = None
         self._game.outcome = None
-        self._ply = len(self._game.mainline)
+        self._ply = keep
         self._board = self._game.end_board()
         self.game_changed.emit()
         self.position_changed.emit()

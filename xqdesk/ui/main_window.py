@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFormLayout,
     QMainWindow, QMenu, QSplitter, QToolBar, QVBoxLayout, QWidget,
@@ -36,13 +36,16 @@ from xqdesk.ui.score_graph import red_view_pawns
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, load_settings, open_store, save_settings
 
 STATUS_TIMEOUT_MS = 10_000
-ENGINE_DOCK_HEIGHT = 210
+ENGINE_DOCK_HEIGHT = 300
 SECOND_ENGINE_ARROW_RANK = 3
 """The second analysis engine's arrow takes this rank's colour, apart from the first's lines."""
 
 BUILTIN_PROFILES = tuple(EngineProfile(f"Built-in level {level}", EngineKind.BUILTIN, level=level)
                          for level in (1, 3, 5))
 """Engines offered even before any is set up."""
+
+ANALYSIS_PROFILE = EngineProfile("Built-in", EngineKind.BUILTIN, level=20)
+"""The engine that analyses when none is chosen: the built-in one at full strength."""
 
 
 def available_engines(settings: Settings) -> tuple[EngineProfile, ...]:
@@ -151,7 +154,7 @@ class MainWindow(QMainWindow):
         self.engine_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                                      | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.engine_dock)
-        self.resizeDocks([self.engine_dock], [ENGINE_DOCK_HEIGHT], Qt.Orientation.Vertical)
+        self._docks_sized = False
         self.setAcceptDrops(True)
 
         self._actions: dict[str, QAction] = {}
@@ -369,14 +372,14 @@ class MainWindow(QMainWindow):
 
     # --- commands --------------------------------------------------------------------------------
     def analysis_engines(self) -> list[EngineProfile]:
-        """The engines chosen for analysis in the settings (at most two), else the default engine."""
+        """The engines chosen for analysis in the settings (at most two), else the full-strength built-in."""
         chosen = []
         for name in self.settings.analysis_engines[:2]:
             try:
                 chosen.append(self.settings.engine_named(name))
             except ValueError:
                 continue
-        return chosen or [self.default_engine()]
+        return chosen or [ANALYSIS_PROFILE]
 
     def start_analysis(self, profiles: list[EngineProfile]) -> None:
         """Analyse the viewed position with one or two engines; they follow every move and step."""
@@ -526,6 +529,12 @@ class MainWindow(QMainWindow):
                 self.files.open_path(url.toLocalFile())
                 event.acceptProposedAction()
                 return
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        if not self._docks_sized:  # dock sizes only take once the window is laid out
+            self._docks_sized = True
+            self.resizeDocks([self.engine_dock], [ENGINE_DOCK_HEIGHT], Qt.Orientation.Vertical)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.shutdown()
