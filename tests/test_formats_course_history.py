@@ -27,6 +27,7 @@ def test_parse_accepts_the_repr_and_hand_written_variants() -> None:
     assert parse_course_history(" [ [9,7,7,6,0] ,(0, 1, 2, 2, 0,), ]\r\n") == [(9, 7, 7, 6, 0), (0, 1, 2, 2, 0)]
     assert parse_course_history("[]") == []
     assert parse_course_history("[(7, 1, 0, 1, -4)]") == [(7, 1, 0, 1, -4)]
+    assert parse_course_history("[(np.int64(9), np.int64(7), 7, numpy.int32(6), 0)]") == [(9, 7, 7, 6, 0)]
 
 
 @pytest.mark.parametrize("text, fragment", [

@@ -18,6 +18,9 @@ from xqdesk.move import Move
 
 HistoryEntry = tuple[int, int, int, int, int]
 
+# A player may return numpy integers, which the course's referee stores as they are: numpy 2
+# writes them as ``np.int64(9)``.
+_NUMPY_INT = re.compile(r"\b(?:np|numpy)\.(?:u?int(?:8|16|32|64)|int_|intc)\(\s*(-?\d+)\s*\)")
 _ENTRY = re.compile(r"\s*[(\[]\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,?\s*[)\]]\s*")
 
 
@@ -25,8 +28,8 @@ def parse_course_history(text: str) -> list[HistoryEntry]:
     """The entries of a history text; raises RecordFormatError naming the entry that is wrong.
 
     Accepts tuples or lists, any spacing and a trailing comma, as Python's ``repr`` or a person
-    might write them."""
-    body = text.strip()
+    might write them, and numpy integers as numpy 2 writes them (``np.int64(9)``)."""
+    body = _NUMPY_INT.sub(r"\1", text).strip()
     if not (body.startswith("[") and body.endswith("]")):
         raise RecordFormatError(f"a course history is a list like '[(9, 7, 7, 6, 0), ...]', got {_clip(body)!r}")
     body = body[1:-1]
