@@ -134,6 +134,9 @@ class FileManager(QObject):
                                      last_directory=str(path.parent))
         if len(record.games) == 1 and not path.is_dir():
             return self.show_game(record, 0)
+        if self.game_table is not None:
+            self.game_table.close()
+            self.game_table.deleteLater()
         self.game_table = GameTable(record, lambda row: self.show_game(record, row), self._window)
         self.game_table.show()
         self.show_game(record, 0, ply=0)
