@@ -118,3 +118,16 @@ def test_outcome_texts_translate_and_keep_their_reason():
     for outcome in (Outcome.timeout(RED), Outcome.timeout(BLACK), Outcome.resignation(RED),
                     Outcome.resignation(BLACK), Outcome.illegal_move(BLACK), Outcome.aborted()):
         assert tr_outcome(outcome.text) != outcome.text
+
+
+def test_qt_standard_buttons_follow_the_language(qtbot):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    qtbot.addWidget(buttons)
+    cancel = buttons.button(QDialogButtonBox.StandardButton.Cancel)
+    assert cancel.text().replace("&", "") == "Cancel"
+    set_language(Language.CHINESE)  # Qt retranslates on the LanguageChange events it posts
+    qtbot.waitUntil(lambda: cancel.text().replace("&", "").startswith("取消"), timeout=2000)
+    set_language(Language.ENGLISH)
+    qtbot.waitUntil(lambda: cancel.text().replace("&", "") == "Cancel", timeout=2000)

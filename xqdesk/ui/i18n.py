@@ -25,7 +25,7 @@ from typing import Final
 
 from typing import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QObject, QTranslator, Signal
 
 from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 
@@ -254,6 +254,10 @@ class LanguageNotifier(QObject):
 
 _current: Language = Language.ENGLISH
 _notifier: LanguageNotifier | None = None
+_qt_translator: QTranslator | None = None
+
+#: Qt's own translation catalogue (standard buttons, file dialogs …) for each language.
+QT_CATALOGUES: Final[dict[Language, str]] = {Language.CHINESE: "qtbase_zh_CN"}
 
 
 def language_notifier() -> LanguageNotifier:
@@ -296,7 +300,26 @@ def set_language(language: Language | str) -> None:
     if chosen is _current:
         return
     _current = chosen
+    _install_qt_translation(chosen)
     language_notifier().language_changed.emit(chosen.value)
+
+
+def _install_qt_translation(language: Language) -> None:
+    """Let Qt's own texts (OK, Cancel, file dialogs) follow the interface language."""
+    global _qt_translator
+    application = QCoreApplication.instance()
+    if application is None:
+        return
+    if _qt_translator is not None:
+        application.removeTranslator(_qt_translator)
+        _qt_translator = None
+    catalogue = QT_CATALOGUES.get(language)
+    if catalogue is None:
+        return
+    translator = QTranslator(application)
+    if translator.load(catalogue, QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        application.installTranslator(translator)
+        _qt_translator = translator
 
 
 def translate(text: str, language: Language) -> str:
