@@ -158,3 +158,12 @@ def test_the_xqdesk_command_without_a_subcommand_starts_the_window(tmp_path, qap
     assert cli_main(["--screenshot", str(out), "--language", "zh_CN"]) == 0
     assert QImage(str(out)).width() >= 1000
     set_language(Language.ENGLISH)
+
+
+def test_chosen_analysis_engines_are_remembered(qtbot, window):
+    names = [profile.name for profile in window.analysis_candidates()]
+    assert names[0] == "Built-in" and "Built-in level 1" in names
+    window.update_settings(analysis_engines=("Built-in level 1", "no such engine"))
+    assert [profile.name for profile in window.analysis_engines()] == ["Built-in level 1"]
+    window.update_settings(analysis_engines=())
+    assert [profile.name for profile in window.analysis_engines()] == ["Built-in"]

@@ -19,7 +19,7 @@ import enum
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from xqdesk.board import Board
 from xqdesk.engines.search_types import SearchLimits
@@ -103,6 +103,7 @@ class GameController(QObject):
         self._delayed_engine_move: tuple[Color, int, Move] | None = None
         self._delay_timer = QTimer(self)
         self._delay_timer.setSingleShot(True)
+        self._delay_timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._delay_timer.timeout.connect(self._play_delayed_engine_move)
         self._replay_timer = QTimer(self)
         self._replay_timer.timeout.connect(self._replay_step)

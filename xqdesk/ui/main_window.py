@@ -100,6 +100,38 @@ class NewGameDialog(QDialog):
         return self.red_box.currentData(), self.black_box.currentData()
 
 
+class AnalysisEnginesDialog(QDialog):
+    """Choose the one or two engines that analyse side by side."""
+
+    def __init__(self, engines: tuple[EngineProfile, ...], chosen: list[EngineProfile],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Analysis engines…"))
+        self.first_box, self.second_box = QComboBox(), QComboBox()
+        self.second_box.addItem(tr("(no engine)"), None)
+        for profile in engines:
+            self.first_box.addItem(profile.name, profile)
+            self.second_box.addItem(profile.name, profile)
+        for box, index in ((self.first_box, 0), (self.second_box, 1)):
+            if index < len(chosen):
+                found = box.findText(chosen[index].name)
+                if found >= 0:
+                    box.setCurrentIndex(found)
+        form = QFormLayout()
+        form.addRow(tr("Engine"), self.first_box)
+        form.addRow(tr("Second engine"), self.second_box)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def engines(self) -> list[EngineProfile]:
+        chosen = [self.first_box.currentData(), self.second_box.currentData()]
+        return [profile for profile in chosen if profile is not None]
+
+
 def mode_for_seats(red: EngineProfile | None, black: EngineProfile | None) -> Mode:
     """The play mode that seats ``red`` and ``black`` make (None: a person)."""
     engines = (red is not None) + (black is not None)
@@ -198,6 +230,7 @@ class MainWindow(QMainWindow):
         self._action("Paste moves", self.paste_moves, QKeySequence.StandardKey.Paste)
         self._action("Edit position…", self.edit_position)
         self._action("Manage engines…", self.manage_engines)
+        self._action("Analysis engines…", self.choose_analysis_engines)
         self._action("Person vs person", lambda: self.start_game(None, None))
         self._action("Play Red against the engine", lambda: self.start_game(None, self.default_engine()))
         self._action("Play Black against the engine", lambda: self.start_game(self.default_engine(), None))
@@ -225,7 +258,7 @@ class MainWindow(QMainWindow):
             "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
                       "Engine vs engine", "Analysis", "Stop analysis", "Replay", None, "Take back", "Hint",
                       "Resign"],
-            "&Engines": ["Manage engines…"],
+            "&Engines": ["Manage engines…", "Analysis engines…"],
             "&View": ["Flip board", None, "First move", "Previous move", "Next move", "Last move", "Play through"],
             "&Language": [],
         }
@@ -373,13 +406,21 @@ class MainWindow(QMainWindow):
     # --- commands --------------------------------------------------------------------------------
     def analysis_engines(self) -> list[EngineProfile]:
         """The engines chosen for analysis in the settings (at most two), else the full-strength built-in."""
-        chosen = []
-        for name in self.settings.analysis_engines[:2]:
-            try:
-                chosen.append(self.settings.engine_named(name))
-            except ValueError:
-                continue
+        known = {profile.name: profile for profile in self.analysis_candidates()}
+        chosen = [known[name] for name in self.settings.analysis_engines[:2] if name in known]
         return chosen or [ANALYSIS_PROFILE]
+
+    def analysis_candidates(self) -> tuple[EngineProfile, ...]:
+        """Engines that can analyse: the full-strength built-in, the user's, the built-in levels."""
+        return (ANALYSIS_PROFILE,) + tuple(p for p in available_engines(self.settings) if p.name != ANALYSIS_PROFILE.name)
+
+    def choose_analysis_engines(self) -> None:
+        dialog = AnalysisEnginesDialog(self.analysis_candidates(), self.analysis_engines(), self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        engines = dialog.engines()
+        self.update_settings(analysis_engines=tuple(profile.name for profile in engines))
+        self.start_analysis(engines)
 
     def start_analysis(self, profiles: list[EngineProfile]) -> None:
         """Analyse the viewed position with one or two engines; they follow every move and step."""
