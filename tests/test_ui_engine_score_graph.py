@@ -1,0 +1,41 @@
+"""The score graph: scores from Red's view, a squashed scale, clicks that pick a ply."""
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+
+from xqdesk.engines.search_types import Score
+from xqdesk.pieces import BLACK, RED
+from xqdesk.ui.score_graph import MATE_PAWNS, ScoreGraph, red_view_pawns, squash
+
+
+def test_scores_turn_to_reds_view_and_squash_into_the_graph():
+    assert red_view_pawns(Score(cp=150), RED) == 1.5
+    assert red_view_pawns(Score(cp=150), BLACK) == -1.5
+    assert red_view_pawns(Score(mate=2), BLACK) == -MATE_PAWNS
+    assert red_view_pawns(Score(mate=-3), RED) == -MATE_PAWNS
+    values = [squash(p) for p in (-MATE_PAWNS, -3.0, -0.5, 0.0, 0.5, 3.0, MATE_PAWNS)]
+    assert values == sorted(values) and values[0] == -1.0 and values[-1] == 1.0 and values[3] == 0
+
+
+def test_clicking_the_graph_asks_for_the_ply_under_the_mouse(qtbot):
+    graph = ScoreGraph()
+    qtbot.addWidget(graph)
+    graph.resize(408, 100)
+    graph.show()
+    qtbot.waitExposed(graph)
+    for ply, pawns in enumerate([0.1, 0.3, -0.2, 1.0, 2.5]):
+        graph.set_score(ply, pawns)
+    graph.set_score(4, -0.4, series=1)
+    graph.set_current_ply(2)
+    assert graph.ply_count == 5
+    assert not graph.grab().isNull()
+    with qtbot.waitSignal(graph.ply_clicked, timeout=1000) as clicked:
+        qtbot.mouseClick(graph, Qt.MouseButton.LeftButton, pos=QPoint(404, 50))
+    assert clicked.args == [4]
+    with qtbot.waitSignal(graph.ply_clicked, timeout=1000) as clicked:
+        qtbot.mouseClick(graph, Qt.MouseButton.LeftButton, pos=QPoint(4, 50))
+    assert clicked.args == [0]
+    graph.set_ply_count(3)
+    assert set(graph.scores(0)) == {0, 1, 2} and graph.scores(1) == {}
+    graph.clear()
+    assert graph.ply_count == 0 and graph.scores() == {}
