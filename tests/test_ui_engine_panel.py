@@ -90,3 +90,27 @@ def test_an_engine_that_fails_says_why(qtbot, panel, tmp_path):
     qtbot.waitUntil(lambda: "missing-engine" in panel.views[0].state_label.text(), timeout=5000)
     panel.start_analysis()
     assert not panel.is_analysing()
+
+
+@needs_fairy
+def test_analysis_keeps_the_engine_to_moves_the_course_allows(qtbot, panel):
+    """Where the course's perpetual-check rule bans moves, the engine searches only the rest."""
+    import json
+    from pathlib import Path
+
+    vectors = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+    if not vectors.exists():
+        pytest.skip("the shared test data is not beside the checkout")
+    with vectors.open(encoding="utf-8") as lines:
+        vector = next(v for v in map(json.loads, lines) if v["banned"])
+    board = Board.from_course(vector["board"], vector["side"], [tuple(h) for h in vector["history"]])
+    banned = set(board.banned_moves())
+    assert banned
+    panel.set_engines([EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY).to_spec()])
+    panel.set_position(board.start_fen, board.move_stack)
+    panel.set_lines(3)
+    panel.start_analysis()
+    view = panel.views[0]
+    qtbot.waitUntil(lambda: len(view.row_texts()) == 3, timeout=15000)
+    assert "searchmoves" in view.log_view.toPlainText()
+    assert not banned & {row.pv[0] for row in view.progress.rows}

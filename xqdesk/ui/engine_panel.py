@@ -179,6 +179,11 @@ class EngineView(QWidget):
         """The engine's state in English (``Ready``, ``Thinking…``, ``Stopped`` …)."""
         return self._state
 
+    @property
+    def progress(self) -> Optional[SearchProgress]:
+        """The search progress on show (None before the first report on this position)."""
+        return self._progress
+
     def set_engine_name(self, name: str) -> None:
         self._engine_name = name
         self._show_header()
@@ -478,7 +483,10 @@ class EnginePanel(QWidget):
             seat.worker.cancel()
             self.views[index].set_state("Stopped", True)
             return
-        limits = SearchLimits(infinite=True, multipv=self.lines)
+        board = self._position.board
+        # Moves only the course's perpetual-check rule forbids: keep the engine to the legal rest.
+        searchmoves = tuple(board.legal_moves) if board.banned_moves() else None
+        limits = SearchLimits(infinite=True, multipv=self.lines, searchmoves=searchmoves)
         seat.worker.search(self._position.start_fen, self._position.moves, limits)
         self.views[index].set_state("Thinking…", True)
 
