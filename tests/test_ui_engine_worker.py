@@ -136,3 +136,24 @@ def test_shutdown_without_waiting_returns_at_once_and_the_thread_ends(qtbot):
     assert engine.current_request is None
     qtbot.waitUntil(lambda: not engine.is_running(), timeout=3000)
     assert running_workers() == []
+
+
+def test_course_limits_keep_the_search_to_moves_the_course_allows():
+    import json
+    from pathlib import Path
+
+    from xqdesk.board import Board
+    from xqdesk.ui.engine_worker import course_limits
+
+    vectors = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+    if not vectors.exists():
+        pytest.skip("the shared test data is not beside the checkout")
+    with vectors.open(encoding="utf-8") as lines:
+        vector = next(v for v in map(json.loads, lines) if v["banned"])
+    board = Board.from_course(vector["board"], vector["side"], [tuple(h) for h in vector["history"]])
+    limits = course_limits(board.start_fen, board.move_stack, SearchLimits(movetime=1.0))
+    assert set(limits.searchmoves) == set(board.legal_moves)
+    assert not set(limits.searchmoves) & set(board.banned_moves())
+    assert limits.movetime == 1.0
+    plain = SearchLimits(depth=3)
+    assert course_limits(STARTING_FEN, [Move.from_iccs("h2e2")], plain) is plain

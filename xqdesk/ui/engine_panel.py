@@ -483,10 +483,7 @@ class EnginePanel(QWidget):
             seat.worker.cancel()
             self.views[index].set_state("Stopped", True)
             return
-        board = self._position.board
-        # Moves only the course's perpetual-check rule forbids: keep the engine to the legal rest.
-        searchmoves = tuple(board.legal_moves) if board.banned_moves() else None
-        limits = SearchLimits(infinite=True, multipv=self.lines, searchmoves=searchmoves)
+        limits = SearchLimits(infinite=True, multipv=self.lines)
         seat.worker.search(self._position.start_fen, self._position.moves, limits)
         self.views[index].set_state("Thinking…", True)
 

@@ -16,6 +16,7 @@ on an engine. The contract:
   the worker's thread keeps the newest info of every MultiPV row and only says "there is news"
   (one queued notice at a time); a GUI-thread timer collects the news at most that often, so the
   last lines of a search are shown even when the engine then falls silent.
+* Where the course's perpetual-check rule bans moves, the search is kept to the legal ones.
 * :meth:`shutdown` quits the engine and joins the thread; an engine that does not go is killed.
 """
 from __future__ import annotations
@@ -32,6 +33,7 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal
 
 from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 
+from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.uci import UciOption, format_go, format_position
@@ -200,10 +202,11 @@ class _EngineThread(QThread):
             if throttle.add(info):
                 self.progress_pending.emit(request.request_id)
 
+        limits = course_limits(request.start_fen, request.moves, request.limits)
         self.log_line.emit("> " + format_position(request.start_fen, request.moves, dialect))
-        self.log_line.emit("> " + format_go(request.limits, dialect))
+        self.log_line.emit("> " + format_go(limits, dialect))
         engine.position(request.start_fen, request.moves)
-        engine.go(request.limits)
+        engine.go(limits)
         if stop.is_set():
             engine.stop()
             stop_sent = True
@@ -212,6 +215,20 @@ class _EngineThread(QThread):
         if result.error:
             self.log_line.emit(f"< error: {result.error}")
         return result
+
+
+def course_limits(start_fen: str, moves: Sequence[Move], limits: SearchLimits) -> SearchLimits:
+    """``limits`` kept to the legal moves when the course's perpetual-check rule bans some moves
+    of the position (an engine that does not know the rule would otherwise be forfeited for one).
+    Limits that already name their ``searchmoves`` are left alone."""
+    if limits.searchmoves is not None:
+        return limits
+    board = Board(start_fen)
+    for move in moves:
+        board.push(move)
+    if not board.banned_moves():
+        return limits
+    return replace(limits, searchmoves=tuple(board.legal_moves))
 
 
 def _has_option(engine: UciEngine, name: str) -> bool:
