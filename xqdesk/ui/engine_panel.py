@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from PySide6.QtCore import QMetaObject, QObject, Qt, Signal
+from PySide6.QtCore import QMetaObject, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
-                               QPlainTextEdit, QPushButton, QSpinBox, QSplitter, QTableWidget,
+                               QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
                                QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
 from xqdesk.board import Board
@@ -135,6 +135,8 @@ class EngineView(QWidget):
         for column in range(len(self.COLUMNS) - 1):
             table_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         table_header.setStretchLastSection(True)
+        self.lines_table.setMinimumHeight(self.lines_table.verticalHeader().defaultSectionSize() * 2)
+        self.lines_table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
 
         self.log_toggle = QToolButton()
         self.log_toggle.setCheckable(True)
@@ -336,6 +338,10 @@ class EnginePanel(QWidget):
         layout.addWidget(self.graph, 1)
         self.retranslate()
         follow_language(self, self.retranslate)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        """Compact: a few lines per engine and the graph, leaving the window to the board."""
+        return QSize(640, 240)
 
     def retranslate(self) -> None:
         self.score_view_label.setText(tr("Score from"))
