@@ -59,8 +59,9 @@ def test_an_engine_that_does_not_start_is_reported(qtbot, dialog, tmp_path):
 
 
 def test_players_and_builtin_engines_are_added_renamed_removed_and_saved(qtbot, dialog, store):
-    player = dialog.add_player(str(PLAYERS / "ordinary"))
-    assert player.kind is EngineKind.PLAYER and player.name == "ordinary"
+    with qtbot.waitSignal(dialog.options_loaded, timeout=10000) as loaded:
+        player = dialog.add_player(str(PLAYERS / "ordinary"))
+    assert player.kind is EngineKind.PLAYER and player.name == "ordinary" and loaded.args == ["ordinary"]
     with pytest.raises(EngineError, match="nowhere"):
         dialog.add_player(str(PLAYERS / "nowhere"))
     builtin = dialog.add_builtin(5)
@@ -91,3 +92,13 @@ def test_the_dialog_starts_from_the_saved_list(qtbot, store):
 def test_names_are_made_unique():
     assert unique_name("a", set()) == "a"
     assert unique_name("a", {"a", "a (2)"}) == "a (3)"
+
+
+def test_a_player_that_cannot_load_says_why_at_once(qtbot, dialog, tmp_path):
+    folder = tmp_path / "player_9"
+    folder.mkdir()
+    (folder / "player_9.py").write_text("class Player:\n    def __init__(self, side)\n", encoding="utf-8")
+    with qtbot.waitSignal(dialog.options_failed, timeout=10000) as failed:
+        dialog.add_player(str(folder))
+    assert "SyntaxError" in failed.args[0]
+    assert "player_9" in dialog.status_label.text()

@@ -163,10 +163,15 @@ class EnginesDialog(QDialog):
         return replace(self._settings, engines=self.profiles())
 
     def add_player(self, path: str) -> EngineProfile:
-        """Add the course player at ``path`` (its file or folder); EngineError when there is none."""
+        """Add the course player at ``path`` (its file or folder); EngineError when there is none.
+
+        The player is loaded once in the background; ``options_failed`` says why when it cannot
+        be (a syntax error, no ``Player`` class …), ``options_loaded`` when it can."""
         player_file = find_player_file(path)
         wanted = Path(path).name if Path(path).is_dir() else player_file.stem
-        return self._add(EngineProfile(self._free_name(wanted), EngineKind.PLAYER, str(Path(path).resolve())))
+        profile = self._add(EngineProfile(self._free_name(wanted), EngineKind.PLAYER, str(Path(path).resolve())))
+        self._probe(profile, adopt_name=False)  # loads it once: a player that cannot load says why now
+        return profile
 
     def add_uci_engine(self, path: str) -> EngineProfile:
         """Add the UCI engine at ``path`` and read its options in the background
@@ -222,10 +227,11 @@ class EnginesDialog(QDialog):
         raise ValueError(f"no engine named {name!r} in the dialog; known: {[p.name for p in self._profiles]}")
 
     # -- reading a UCI engine's options ------------------------------------------------------------
-    def _probe(self, profile: EngineProfile) -> None:
+    def _probe(self, profile: EngineProfile, adopt_name: bool = True) -> None:
         worker = EngineWorker(profile.to_spec(), self)
         self._probes[profile.name] = worker
-        worker.engine_ready.connect(lambda description, name=profile.name: self._on_probed(name, description))
+        worker.engine_ready.connect(
+            lambda description, name=profile.name: self._on_probed(name, description, adopt_name))
         worker.engine_failed.connect(lambda reason, name=profile.name: self._on_probe_failed(name, reason))
         self.status_label.setText(tr("Reading the engine's options…"))
         worker.start()
@@ -236,11 +242,11 @@ class EnginesDialog(QDialog):
             worker.shutdown()
             worker.deleteLater()
 
-    def _on_probed(self, name: str, description: EngineDescription) -> None:
+    def _on_probed(self, name: str, description: EngineDescription, adopt_name: bool) -> None:
         self._finish_probe(name)
         options = tuple(o for o in description.options if o.name.lower() not in HIDDEN_OPTIONS)
         final_name = name
-        if name in {p.name for p in self._profiles}:
+        if adopt_name and name in {p.name for p in self._profiles}:
             index = self._index_of(name)
             others = {p.name for p in self._profiles} - {name}
             final_name = unique_name(description.name or name, others)
