@@ -7,7 +7,8 @@ import pytest
 
 from xqdesk.formats import read_games, write_games
 from xqdesk.formats.pgn import format_pgn, parse_pgn, read_pgn
-from xqdesk.game import STANDARD, Game, MoveNode
+from xqdesk.game import Game, MoveNode
+from xqdesk.ruleset import STANDARD
 from xqdesk.move import Move
 from xqdesk.notation import Notation
 from xqdesk.outcome import Outcome, Termination

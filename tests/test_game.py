@@ -5,7 +5,8 @@ import pytest
 
 from xqdesk.errors import IllegalMoveError
 from xqdesk.fen import STARTING_FEN
-from xqdesk.game import STANDARD, Game, MoveNode
+from xqdesk.game import Game, MoveNode
+from xqdesk.ruleset import STANDARD
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED

@@ -17,14 +17,6 @@ from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import RED, Color
 from xqdesk.ruleset import COURSE, Ruleset
 
-STANDARD = Ruleset(name="standard", perpetual_check_limit=0)
-"""The rules records from outside the course are judged by: every piece move that keeps the king
-safe is legal. Real games break the course's perpetual-check restriction (a piece may give a
-fourth check in a row), so master games, PGN, XQF and FEN records are replayed under these."""
-
-RULESETS = {COURSE.name: COURSE, STANDARD.name: STANDARD}
-"""Rulesets by the name a record may give (the PGN ``Ruleset`` tag)."""
-
 HEADER_ORDER = ("Game", "Event", "Site", "Date", "Round", "RedTeam", "Red", "BlackTeam", "Black",
                 "Result", "ECCO", "Opening", "Variation")
 """The usual order of PGN tags; other tags follow in the order they were given."""

@@ -23,3 +23,11 @@ class Ruleset:
 
 COURSE = Ruleset(name="course")
 """The AlphaChess course's referee rules (see RULES.md)."""
+
+STANDARD = Ruleset(name="standard", perpetual_check_limit=0)
+"""The rules records from outside the course are judged by: every piece move that keeps the king
+safe is legal. Real games break the course's perpetual-check restriction (a piece may give a fourth
+check in a row), so master games, PGN, XQF and FEN records are replayed under these."""
+
+RULESETS = {COURSE.name: COURSE, STANDARD.name: STANDARD}
+"""Rulesets by name (a PGN ``Ruleset`` tag, a command-line option)."""

@@ -2,7 +2,7 @@
 
 Loading follows the course's habits: the player's folder goes first on ``sys.path`` and becomes the
 working directory (players open data files by relative path), its own ``utils.py`` is used when it
-has one, else :mod:`xqdesk.compat` stands in as ``utils``. One ``Player(side)`` is made per game;
+has one, else :mod:`xqdesk.course` stands in as ``utils``. One ``Player(side)`` is made per game;
 each move it gets ``update_history(copy of history)`` then ``policy(copy of board)``, exactly as the
 course referee drives it. This runs inside the host process, never in the referee's.
 """
@@ -25,7 +25,7 @@ from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.pieces import color_name
 
-FALLBACK_UTILS_MODULE = "xqdesk.compat"
+FALLBACK_UTILS_MODULE = "xqdesk.course"
 """Stands in for a missing ``utils.py``. It is core-only code (the course's functions over
 :class:`~xqdesk.board.Board`); it is looked up by name because only a player without its own
 ``utils`` needs it, and only inside the host process."""

@@ -27,7 +27,8 @@ from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.encoding import decode_record
 from xqdesk.formats.game_file import GameFile, GameReadError, source_name
 from xqdesk.formats.outcome_text import outcome_from_result
-from xqdesk.game import RULESETS, STANDARD, Game, MoveNode, move_label
+from xqdesk.game import Game, MoveNode, move_label
+from xqdesk.ruleset import RULESETS, STANDARD
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.outcome import Outcome, Termination

@@ -14,7 +14,8 @@ from xqdesk.fen import format_fen
 from xqdesk.formats.game_file import GameFile, GameReadError, source_name
 from xqdesk.formats.outcome_text import outcome_from_result
 from xqdesk.formats.xqf_binary import XqfNode, XqfRecord, decode_xqf
-from xqdesk.game import STANDARD, Game, MoveNode, move_label
+from xqdesk.game import Game, MoveNode, move_label
+from xqdesk.ruleset import STANDARD
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.squares import SQUARE_COUNT
