@@ -3,6 +3,7 @@ takeback during an engine's thought; the move clock; resignation; engine vs engi
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -174,3 +175,31 @@ def test_takeback_in_analysis_cuts_the_line_at_the_viewed_move(qtbot, controller
     controller.take_back()
     assert [move.iccs() for move in controller.game().mainline_moves()] == ["h2e2"]
     assert controller.ply() == 1 and controller.board().turn == BLACK
+
+
+PLAYERS = Path(__file__).resolve().parent / "players"
+
+
+def test_an_engine_that_moves_illegally_loses_with_the_course_text(qtbot, controller):
+    controller.new_game(Mode.PERSON_VS_ENGINE,
+                        black=EngineProfile("Illegal", EngineKind.PLAYER, str(PLAYERS / "illegal")))
+    with qtbot.waitSignal(controller.game_over, timeout=20000) as blocker:
+        controller.play_move(Move.from_iccs("h2e2"))
+    outcome = blocker.args[0]
+    assert outcome.termination is Termination.ILLEGAL_MOVE
+    assert outcome.text.startswith("Black moves illegally, Red wins!")
+    assert controller.length() == 1
+
+
+def test_an_engine_that_overruns_the_move_clock_loses_on_time(qtbot):
+    controller = GameController(move_limit=1.0)
+    try:
+        controller.new_game(Mode.ENGINE_VS_ENGINE,
+                            red=EngineProfile("Sleeps", EngineKind.PLAYER, str(PLAYERS / "sleeps")),
+                            black=WEAK_ENGINE)
+        with qtbot.waitSignal(controller.game_over, timeout=20000) as blocker:
+            pass
+        assert blocker.args[0].text == "Red timeout, Black wins!"
+        assert controller.length() == 0
+    finally:
+        controller.shutdown()

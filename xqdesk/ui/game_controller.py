@@ -374,6 +374,7 @@ class GameController(QObject):
                 worker = self._worker_factory(wanted[color])
                 worker.best_move.connect(lambda request_id, result, c=color: self._on_engine_move(c, request_id, result))
                 worker.engine_failed.connect(lambda message, c=color: self._on_engine_failed(c, message))
+                worker.engine_ready.connect(lambda _description, c=color: self._on_engine_ready(c))
                 worker.start()
                 self._workers[color] = worker
         self._seats = wanted
@@ -383,8 +384,9 @@ class GameController(QObject):
         if not self._mode.is_play or self._outcome is not None or not self.at_end():
             return
         color = self._board.turn
-        self._clock.start(color)
         worker = self._workers.get(color)
+        if worker is None or worker.description is not None:
+            self._clock.start(color)  # an engine still starting gets its clock once it is ready
         if worker is None:
             return
         limits = SearchLimits(movetime=self._engine_time())
@@ -433,6 +435,11 @@ class GameController(QObject):
         self.engine_thinking.emit(color, False)
         if self._outcome is None and self.at_end() and self._board.turn == color and self._board.is_legal(move):
             self._append(move)
+
+    def _on_engine_ready(self, color: Color) -> None:
+        """A seat's engine finished starting: if it is already thinking, its move clock starts now."""
+        if color in self._pending and self._clock.running_color() is None and self._outcome is None:
+            self._clock.start(color)
 
     def _on_engine_failed(self, color: Color, message: str) -> None:
         waiting = color in self._pending
