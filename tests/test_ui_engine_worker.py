@@ -138,6 +138,19 @@ def test_shutdown_without_waiting_returns_at_once_and_the_thread_ends(qtbot):
     assert running_workers() == []
 
 
+@needs_fairy
+def test_retiring_workers_are_joined_before_the_application_quits(qtbot):
+    from xqdesk.ui.engine_worker import join_retiring_workers
+
+    engine = EngineWorker(FAIRY_SPEC)
+    with qtbot.waitSignal(engine.engine_ready, timeout=10000):
+        engine.start()
+    engine.search(STARTING_FEN, [], SearchLimits(infinite=True))
+    engine.shutdown(wait=False)
+    join_retiring_workers()
+    assert not engine.is_running() and running_workers() == []
+
+
 def test_course_limits_keep_the_search_to_moves_the_course_allows():
     import json
     from pathlib import Path

@@ -29,7 +29,7 @@ import weakref
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
 
 from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 
@@ -240,6 +240,27 @@ _retiring: "set[EngineWorker]" = set()
 """Workers shut down without waiting, kept alive until their thread has ended."""
 
 
+_quit_hooked = False
+
+
+def _join_retiring_at_quit() -> None:
+    """Make the application wait for retiring workers before it quits (a QThread destroyed while
+    running would abort the process)."""
+    global _quit_hooked
+    application = QCoreApplication.instance()
+    if application is None or _quit_hooked:
+        return
+    application.aboutToQuit.connect(join_retiring_workers)
+    _quit_hooked = True
+
+
+def join_retiring_workers(grace: float = SHUTDOWN_GRACE) -> None:
+    """Wait for every worker shut down without waiting to end (killing engines that do not)."""
+    for worker in list(_retiring):
+        worker.shutdown(grace, wait=True)
+        _retiring.discard(worker)
+
+
 def running_workers() -> list["EngineWorker"]:
     """Workers whose thread is still running (tests check that none is left behind)."""
     return [worker for worker in list(_workers) if worker.is_running()]
@@ -351,6 +372,7 @@ class EngineWorker(QObject):
         _retiring.add(self)
         self._thread.finished.connect(lambda: _retiring.discard(self))
         QTimer.singleShot(int(grace * 1000), self, self._kill_engine)
+        _join_retiring_at_quit()
 
     def _kill_engine(self) -> None:
         """Kill the engine process if the thread is still running (its read then ends at once)."""
