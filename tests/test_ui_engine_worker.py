@@ -170,3 +170,18 @@ def test_course_limits_keep_the_search_to_moves_the_course_allows():
     assert limits.movetime == 1.0
     plain = SearchLimits(depth=3)
     assert course_limits(STARTING_FEN, [Move.from_iccs("h2e2")], plain) is plain
+
+
+def test_a_player_that_gives_no_move_reports_why(qtbot):
+    from pathlib import Path
+
+    player = Path(__file__).resolve().parent / "players" / "exits"
+    engine = EngineWorker(EngineProfile("Exits", EngineKind.PLAYER, str(player)).to_spec())
+    engine.start()
+    try:
+        with qtbot.waitSignal(engine.best_move, timeout=20000) as blocker:
+            engine.search(STARTING_FEN, [], SearchLimits(movetime=1.0))
+        result = blocker.args[1]
+        assert result.move is None and "SystemExit" in result.error
+    finally:
+        engine.shutdown()
