@@ -114,3 +114,25 @@ def test_analysis_keeps_the_engine_to_moves_the_course_allows(qtbot, panel):
     qtbot.waitUntil(lambda: len(view.row_texts()) == 3, timeout=15000)
     assert "searchmoves" in view.log_view.toPlainText()
     assert not banned & {row.pv[0] for row in view.progress.rows}
+
+
+@needs_fairy
+def test_an_engine_playing_a_seat_is_shown_but_not_driven_by_the_panel(qtbot, panel):
+    from xqdesk.engines.search_types import SearchLimits
+    from xqdesk.ui.engine_worker import EngineWorker
+
+    seat = EngineWorker(EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY).to_spec())
+    seat.start()
+    try:
+        panel.attach(0, seat)
+        view = panel.views[0]
+        assert not view.start_button.isEnabled()
+        panel.start_analysis()
+        assert not panel.is_analysing() and seat.current_request is None
+        with qtbot.waitSignal(seat.best_move, timeout=5000):
+            seat.search(STARTING_FEN, [], SearchLimits(movetime=0.3))
+        assert view.row_texts() and view.figures_text()
+        panel.detach(0)
+        assert seat.is_running()  # the panel leaves a worker it does not own running
+    finally:
+        seat.shutdown()

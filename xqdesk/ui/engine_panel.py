@@ -107,6 +107,7 @@ class EngineView(QWidget):
         self._engine_name = ""
         self._state = ""
         self._running = False
+        self._can_start = True
         self._progress: Optional[SearchProgress] = None
         self._position: Optional[ShownPosition] = None
         self._notation = Notation.CHINESE
@@ -169,7 +170,7 @@ class EngineView(QWidget):
         self.name_label.setText(self._engine_name or tr("(no engine)"))
         self.state_label.setText(tr(self._state) if self._state else "")
         self.start_button.setText(tr("Stop") if self._running else tr("Start"))
-        self.start_button.setEnabled(bool(self._engine_name))
+        self.start_button.setEnabled(bool(self._engine_name) and self._can_start)
 
     # -- what it shows -----------------------------------------------------------------------
     @property
@@ -188,6 +189,11 @@ class EngineView(QWidget):
 
     def set_engine_name(self, name: str) -> None:
         self._engine_name = name
+        self._show_header()
+
+    def set_can_start(self, can_start: bool) -> None:
+        """Whether the start/stop button works (not for an engine playing a seat of the game)."""
+        self._can_start = can_start
         self._show_header()
 
     def set_state(self, state: str, running: Optional[bool] = None) -> None:
@@ -391,6 +397,7 @@ class EnginePanel(QWidget):
         self._seats[index] = seat
         view = self.views[index]
         view.setVisible(True)
+        view.set_can_start(owned)
         view.set_engine_name(worker.description.name if worker.description else worker.spec.name)
         view.set_state("Starting…" if worker.description is None and not worker.has_failed() else "Ready", False)
         view.set_position(self._position)
@@ -459,8 +466,8 @@ class EnginePanel(QWidget):
         """Let engine ``index`` (every engine when None) analyse the shown position until stopped."""
         for i in range(2) if index is None else (index,):
             seat = self._seats[i]
-            if seat is None or seat.worker.has_failed():
-                continue
+            if seat is None or not seat.owned or seat.worker.has_failed():
+                continue  # an engine playing a seat of the game is the game's to drive
             seat.analysing = True
             self._search(i)
         self.analysis_changed.emit(self.is_analysing())
