@@ -64,9 +64,11 @@ def test_problems_are_listed_with_their_reasons_and_right_click_clears(qtbot, ed
     assert "red advisor on e2, a point no advisor can reach" in text
     assert "6 red pawns, at most 5" in text
     assert not editor.start_button.isEnabled()
+    assert editor.board.marked == {parse_square("b1"), parse_square("e2")}
     click(qtbot, editor, "b1", Qt.MouseButton.RightButton)
     click(qtbot, editor, "e2", Qt.MouseButton.RightButton)
     assert editor.is_valid() and editor.fen() == STARTING_FEN
+    assert editor.board.marked == frozenset()
 
 
 def test_the_side_that_moved_may_not_be_left_in_check(qtbot, editor):

@@ -77,6 +77,7 @@ class EditorBoard(QWidget):
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self._codes: tuple[int, ...] = (0,) * SQUARE_COUNT
+        self._marked: frozenset[int] = frozenset()
         self._flipped = False
         self.setMinimumSize(180, 200)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -91,6 +92,15 @@ class EditorBoard(QWidget):
     def set_flipped(self, flipped: bool) -> None:
         self._flipped = flipped
         self.update()
+
+    def set_marked(self, squares: Sequence[int]) -> None:
+        """Ring these squares (the pieces a problem is about)."""
+        self._marked = frozenset(squares)
+        self.update()
+
+    @property
+    def marked(self) -> frozenset[int]:
+        return self._marked
 
     def geometry_model(self) -> BoardGeometry:
         return BoardGeometry(float(self.width()), float(self.height()), self._flipped)
@@ -139,6 +149,10 @@ class EditorBoard(QWidget):
             painter.drawEllipse(centre, radius * 0.82, radius * 0.82)
             box = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, piece_character(code))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(PROBLEM_COLOR, max(2.0, cell * 0.08)))
+        for sq in self._marked:
+            painter.drawEllipse(geometry.square_center(sq), radius * 1.1, radius * 1.1)
         painter.end()
 
 
@@ -307,6 +321,7 @@ class PositionEditor(QWidget):
     def _changed(self) -> None:
         self._problems = find_position_problems(self._codes, self._turn)
         self.board.set_codes(self._codes)
+        self.board.set_marked([p.square for p in self._problems if p.square is not None])
         self.fen_edit.setText(self.fen())
         self._show_state()
         self.position_changed.emit()
