@@ -99,3 +99,14 @@ def test_the_dialog_returns_the_chosen_position(qtbot):
     dialog.editor.start_button.click()
     assert dialog.result() == PositionEditorDialog.DialogCode.Accepted
     assert dialog.fen == "4k4/9/9/9/4R4/9/9/9/9/4K4 b - - 0 1"
+
+
+def test_a_dragged_piece_moves_to_the_square_it_is_dropped_on(qtbot, editor):
+    board = editor.board
+    start = board.square_center(parse_square("h2")).toPoint()
+    end = board.square_center(parse_square("e2")).toPoint()
+    qtbot.mousePress(board, Qt.MouseButton.LeftButton, pos=start)
+    qtbot.mouseMove(board, end)
+    qtbot.mouseRelease(board, Qt.MouseButton.LeftButton, pos=end)
+    assert editor.fen() == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 0 1"
+    assert editor.is_valid()

@@ -2,7 +2,7 @@
 
 Pieces are placed from a palette (one button per piece of each side, and an eraser): a left click
 on a square puts the chosen piece there (clicking the same piece again removes it), a right click
-always clears the square. The side to move is chosen below. Every change re-checks the position
+always clears the square, and a piece dragged to another square moves there. The side to move is chosen below. Every change re-checks the position
 with :mod:`xqdesk.position_check` — the same rules and words the FEN reader uses — and lists every
 problem with its reason; "Start game" is enabled only for a valid position. The FEN field shows
 the position as it is edited and reads a pasted FEN.
@@ -72,12 +72,14 @@ def problem_text(problem: PositionProblem) -> str:
 class EditorBoard(QWidget):
     """Draws the editor's position (valid or not) and reports clicks on squares."""
 
-    square_pressed = Signal(int, bool)  # square, True for the left button (place) / False (clear)
+    square_pressed = Signal(int, bool)  # square, True for a left click (place) / False: right (clear)
+    piece_dragged = Signal(int, int)  # from square, to square: a piece dragged with the left button
 
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self._codes: tuple[int, ...] = (0,) * SQUARE_COUNT
         self._marked: frozenset[int] = frozenset()
+        self._pressed: Optional[int] = None
         self._flipped = False
         self.setMinimumSize(180, 200)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -111,9 +113,21 @@ class EditorBoard(QWidget):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         sq = self.geometry_model().square_at(event.position())
-        if sq is not None and event.button() in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
-            self.square_pressed.emit(sq, event.button() == Qt.MouseButton.LeftButton)
+        if event.button() == Qt.MouseButton.RightButton and sq is not None:
+            self.square_pressed.emit(sq, False)
+        elif event.button() == Qt.MouseButton.LeftButton:
+            self._pressed = sq
         super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        if event.button() == Qt.MouseButton.LeftButton and self._pressed is not None:
+            start, self._pressed = self._pressed, None
+            sq = self.geometry_model().square_at(event.position())
+            if sq == start:
+                self.square_pressed.emit(sq, True)
+            elif sq is not None and self._codes[start]:
+                self.piece_dragged.emit(start, sq)
+        super().mouseReleaseEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
         painter = QPainter(self)
@@ -171,6 +185,7 @@ class PositionEditor(QWidget):
 
         self.board = EditorBoard()
         self.board.square_pressed.connect(self._on_square_pressed)
+        self.board.piece_dragged.connect(self.move_piece)
 
         self.palette_group = QButtonGroup(self)
         self.palette_group.setExclusive(True)
@@ -298,6 +313,14 @@ class PositionEditor(QWidget):
         if not -KING <= code <= KING:
             raise ValueError(f"not a piece code: {code!r}")
         self._codes[sq] = code
+        self._fen_error = ""
+        self._changed()
+
+    def move_piece(self, from_square: int, to_square: int) -> None:
+        """Move whatever stands on ``from_square`` to ``to_square`` (replacing what was there)."""
+        code = self._codes[from_square]
+        self._codes[from_square] = 0
+        self._codes[to_square] = code
         self._fen_error = ""
         self._changed()
 
