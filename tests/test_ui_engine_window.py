@@ -33,14 +33,14 @@ def test_analysis_with_two_engines_shows_both_in_the_window(qtbot, window):
     left, right = window.engine_panel.views
     qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=20000)
     assert "Fairy" in left.engine_name and right.engine_name
-    qtbot.waitUntil(lambda: len(window.board_view.arrows()) >= 2, timeout=5000)
+    qtbot.waitUntil(lambda: len(window.board_view.arrows()) >= 2, timeout=15000)
 
     assert window.controller.play_move(Move.from_iccs("h2e2"))
     board = window.controller.board()
     qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=20000)
     black_moves = {move for move in board.legal_moves}
     qtbot.waitUntil(lambda: bool(window.board_view.arrows())
-                    and all(arrow.move in black_moves for arrow in window.board_view.arrows()), timeout=5000)
+                    and all(arrow.move in black_moves for arrow in window.board_view.arrows()), timeout=15000)
     assert window.engine_panel.is_analysing()
     window.stop_analysis()
     assert not window.engine_panel.is_analysing()
