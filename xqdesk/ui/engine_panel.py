@@ -27,7 +27,6 @@ from xqdesk.engines.spec import EngineSpec
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
 from xqdesk.pieces import RED, Color
-from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker, SearchProgress
 from xqdesk.ui.i18n import follow_language, tr
 from xqdesk.ui.score_graph import ScoreGraph, red_view_pawns

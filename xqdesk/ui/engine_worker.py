@@ -31,7 +31,6 @@ from typing import Optional, Sequence
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
 
-from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError

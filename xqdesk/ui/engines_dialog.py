@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayo
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.course_player import find_player_file
 from xqdesk.engines.uci import UciOption
-from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker
 from xqdesk.ui.i18n import follow_language, tr
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, save_settings

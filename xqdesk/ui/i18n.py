@@ -27,7 +27,6 @@ from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QObject, QTranslator, Signal
 
-from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 
 
 class Language(enum.Enum):

@@ -26,7 +26,6 @@ from xqdesk.pieces import (ADVISOR, BLACK, CANNON, CHARIOT, ELEPHANT, HORSE, KIN
                            PieceType)
 from xqdesk.position_check import PositionProblem, ProblemKind, find_position_problems
 from xqdesk.squares import FILE_NAMES, SQUARE_COUNT, square_file, square_name
-from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 from xqdesk.ui.board_view import (BLACK_INK, BOARD_COLOR, LINE_COLOR, PIECE_EDGE, PIECE_FACE, PIECE_RADIUS,
                                   RED_INK, BoardGeometry)
 from xqdesk.ui.i18n import Language, current_language, follow_language, tr

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from xqdesk.engines.search_types import Score
 from xqdesk.pieces import RED, Color
-from xqdesk.ui import pyside_fixes  # noqa: F401  (must precede any signal emit)
 from xqdesk.ui.i18n import follow_language, tr
 
 SCALE_PAWNS = 4.0
