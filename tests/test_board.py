@@ -95,8 +95,10 @@ def test_flying_general_pins_and_checks():
 def test_fen_where_the_side_not_to_move_is_in_check_is_refused():
     from xqdesk import InvalidFenError
     for side in "wb":  # facing kings: whoever moves could take the other king
-        with pytest.raises(InvalidFenError, match="other king is in check"):
+        with pytest.raises(InvalidFenError, match="the two kings face each other on file e"):
             Board(f"4k4/9/9/9/9/9/9/9/9/4K4 {side} - - 0 1")
+    with pytest.raises(InvalidFenError, match="red is to move but the other king is in check"):
+        Board("4k4/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1")
 
 
 def test_checkmate_outcome_has_the_course_text():

@@ -12,7 +12,7 @@ from xqdesk.squares import parse_square
 
 
 def codes_of(fen: str) -> list[int]:
-    return list(parse_fen(fen).codes)
+    return list(parse_fen(fen, check_position=False).codes)
 
 
 def place(codes: list[int], name: str, code: int) -> list[int]:

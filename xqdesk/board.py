@@ -99,13 +99,6 @@ class Board:
         """Set up the position of a FEN and clear the history; raises InvalidFenError."""
         fields = parse_fen(fen)
         self._set_codes(fields.codes, fields.turn, fields.halfmove_clock, fields.fullmove_number)
-        if self._side_can_capture_king(self.turn):
-            side = "red" if self.turn == RED else "black"
-            raise InvalidFenError(f"FEN {fen!r}: {side} is to move but the other king is in check")
-
-    def _side_can_capture_king(self, color: Color) -> bool:
-        enemy_king = self._kings[not color]
-        return enemy_king is not None and king_attacked(self._codes, enemy_king, not color)
 
     @classmethod
     def from_course(cls, board: Sequence[Sequence[int]], side: str | Color = RED,

@@ -2,20 +2,19 @@
 
 Ranks are written from Black's side (rank 9) down to Red's (rank 0). On input we also accept the
 letters E/H for elephant/horse, ``r`` for Red to move, and missing fields after the board.
+A FEN of a position that cannot occur is refused with every reason :mod:`xqdesk.position_check` finds.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from xqdesk.errors import InvalidFenError
-from xqdesk.pieces import (ADVISOR, BLACK, ELEPHANT, KING, PAWN, PIECE_NAMES, RED, Color, Piece)
-from xqdesk.squares import FILES, RANKS, SQUARE_COUNT, square, square_file, square_name, square_rank
+from xqdesk.pieces import BLACK, RED, Color, Piece
+from xqdesk.position_check import find_position_problems
+from xqdesk.squares import FILES, RANKS, SQUARE_COUNT, square
 
 STARTING_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
-_MAX_COUNT = {1: 5, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 1}
-# (rank counted from the own back rank, file) of the seven points an elephant can reach.
-_ELEPHANT_POINTS = frozenset({(0, 2), (0, 6), (2, 0), (2, 4), (2, 8), (4, 2), (4, 6)})
 
 
 @dataclass(frozen=True)
@@ -28,27 +27,12 @@ class FenFields:
     fullmove_number: int
 
 
-def placement_problem(piece: Piece, sq: int) -> str | None:
-    """Why ``piece`` can never stand on ``sq`` (None when it can)."""
-    file, rank = square_file(sq), square_rank(sq)
-    side = "red" if piece.color == RED else "black"
-    name = f"{side} {PIECE_NAMES[piece.piece_type]}"
-    palace = 3 <= file <= 5 and (rank <= 2 if piece.color == RED else rank >= 7)
-    own_rank = rank if piece.color == RED else 9 - rank  # 0 = own back rank
-    if piece.piece_type == KING and not palace:
-        return f"{name} outside its palace on {square_name(sq)}"
-    if piece.piece_type == ADVISOR and not (palace and (file + own_rank) % 2 == 1):
-        return f"{name} on {square_name(sq)}, a point no advisor can reach"
-    if piece.piece_type == ELEPHANT and (own_rank, file) not in _ELEPHANT_POINTS:
-        return f"{name} on {square_name(sq)}, a point no elephant can reach"
-    if piece.piece_type == PAWN:
-        if own_rank < 3 or (own_rank in (3, 4) and file % 2 == 1):
-            return f"{name} on {square_name(sq)}, behind its starting point"
-    return None
+def parse_fen(text: str, *, check_position: bool = True) -> FenFields:
+    """Parse a FEN string; raises :class:`InvalidFenError` saying what is wrong and where.
 
-
-def parse_fen(text: str) -> FenFields:
-    """Parse a FEN string; raises :class:`InvalidFenError` saying what is wrong and where."""
+    With ``check_position=False`` a well-formed FEN of an impossible position (two red kings, a
+    pawn behind its start …) is returned as it stands, for the position editor to mend.
+    """
     if not isinstance(text, str) or not text.strip():
         raise InvalidFenError(f"empty FEN: {text!r}")
     fields = text.split()
@@ -94,34 +78,14 @@ def parse_fen(text: str) -> FenFields:
         counters.append(int(field))
     halfmove = counters[0] if counters else 0
     fullmove = counters[1] if len(counters) > 1 else 1
-    check_placement(codes, context=f"FEN {text!r}")
+    problems = find_position_problems(codes, turn) if check_position else []
+    if problems:
+        raise InvalidFenError(f"FEN {text!r}: " + "; ".join(problem.text for problem in problems))
     return FenFields(tuple(codes), turn, halfmove, max(fullmove, 1))
 
 
 def _count_files(rank_text: str) -> int:
     return sum(int(ch) if ch.isdigit() else 1 for ch in rank_text)
-
-
-def check_placement(codes: list[int] | tuple[int, ...], context: str) -> None:
-    """Raise InvalidFenError unless each side has one king in its palace and every piece stands
-    where it could ever stand, with no more pieces of a kind than a side starts with."""
-    counts: dict[int, int] = {}
-    for sq, code in enumerate(codes):
-        if code == 0:
-            continue
-        piece = Piece.from_code(code)
-        counts[code] = counts.get(code, 0) + 1
-        problem = placement_problem(piece, sq)
-        if problem:
-            raise InvalidFenError(f"{context}: {problem}")
-    for color, side in ((RED, "red"), (BLACK, "black")):
-        kings = counts.get(KING if color else -KING, 0)
-        if kings != 1:
-            raise InvalidFenError(f"{context}: {kings} {side} kings, expected 1")
-        for piece_type, most in _MAX_COUNT.items():
-            n = counts.get(piece_type if color else -piece_type, 0)
-            if n > most:
-                raise InvalidFenError(f"{context}: {n} {side} {PIECE_NAMES[piece_type]}s, at most {most}")
 
 
 def board_fen(codes: list[int] | tuple[int, ...]) -> str:

@@ -1,10 +1,7 @@
 """Why a set-up position cannot occur in a game: every problem, not just the first.
 
-The FEN reader (:mod:`xqdesk.fen`) stops at the first problem; the position editor needs them all,
-worded the same way, while the user is still placing pieces. So the per-piece rule and its text come
-from :func:`xqdesk.fen.placement_problem`, the most pieces of a kind a side may have are counted from
-the starting position, and the two checks a FEN reader leaves to the board — the kings facing each
-other and the side that just moved standing in check — are added here.
+The one place these rules live: the FEN reader (:mod:`xqdesk.fen`) refuses a position with the
+reasons found here, and the position editor lists them while the user is still placing pieces.
 """
 from __future__ import annotations
 
@@ -13,13 +10,38 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from xqdesk.fen import STARTING_FEN, parse_fen, placement_problem
 from xqdesk.movegen import king_attacked
-from xqdesk.pieces import KING, PIECE_NAMES, PIECE_TYPES, RED, Color, Piece, color_name
-from xqdesk.squares import FILE_NAMES, SQUARE_COUNT, square_file
+from xqdesk.pieces import (ADVISOR, ELEPHANT, KING, PAWN, PIECE_NAMES, PIECE_TYPES, RED, Color, Piece,
+                           color_name)
+from xqdesk.squares import FILE_NAMES, SQUARE_COUNT, square_file, square_name, square_rank
 
+_START_COUNTS = {1: 5, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 1}
 #: The most pieces of each signed code a side may have: what it starts with.
-MOST_PIECES: dict[int, int] = dict(Counter(code for code in parse_fen(STARTING_FEN).codes if code))
+MOST_PIECES: dict[int, int] = {**_START_COUNTS, **{-code: n for code, n in _START_COUNTS.items()}}
+
+# (rank counted from the own back rank, file) of the seven points an elephant can reach.
+_ELEPHANT_POINTS = frozenset({(0, 2), (0, 6), (2, 0), (2, 4), (2, 8), (4, 2), (4, 6)})
+
+
+def placement_problem(piece: Piece, sq: int) -> str | None:
+    """Why ``piece`` can never stand on ``sq`` (None when it can)."""
+    file, rank = square_file(sq), square_rank(sq)
+    side = "red" if piece.color == RED else "black"
+    name = f"{side} {PIECE_NAMES[piece.piece_type]}"
+    palace = 3 <= file <= 5 and (rank <= 2 if piece.color == RED else rank >= 7)
+    own_rank = rank if piece.color == RED else 9 - rank  # 0 = own back rank
+    if piece.piece_type == KING and not palace:
+        return f"{name} outside its palace on {square_name(sq)}"
+    if piece.piece_type == ADVISOR and not (palace and (file + own_rank) % 2 == 1):
+        return f"{name} on {square_name(sq)}, a point no advisor can reach"
+    if piece.piece_type == ELEPHANT and (own_rank, file) not in _ELEPHANT_POINTS:
+        return f"{name} on {square_name(sq)}, a point no elephant can reach"
+    if piece.piece_type == PAWN:
+        if own_rank < 3 or (own_rank in (3, 4) and file % 2 == 1):
+            return f"{name} on {square_name(sq)}, behind its starting point"
+    return None
+
+
 
 
 class ProblemKind(enum.Enum):

@@ -289,9 +289,10 @@ class PositionEditor(QWidget):
         return not self._problems
 
     def set_fen(self, fen: str) -> None:
-        """Load a FEN; one the FEN reader refuses leaves the position as it was and says why."""
+        """Load a FEN, possible or not (its problems are listed to be mended); a malformed one
+        leaves the position as it was and says why."""
         try:
-            fields = parse_fen(fen)
+            fields = parse_fen(fen, check_position=False)
         except InvalidFenError as error:
             self._fen_error = str(error)
             self._show_state()
