@@ -10,7 +10,9 @@ master-game openings after three moves each, so games differ. Opponents:
 
 - ``random`` and ``greedy``: xqdesk's baseline engines;
 - ``minimax``: ``bench/minimax_student``, a course player searching three plies on material;
-- ``fsf:N``: Fairy-Stockfish at ``Skill Level`` N (−20 … 20), with the same time per move.
+- ``fsf:N``: Fairy-Stockfish at ``Skill Level`` N (−20 … 20), with the same time per move;
+- any engine SPEC starting ``uci:``, ``player:`` or ``builtin:`` (e.g. an older build of the
+  built-in engine behind a small launcher script, to measure a change).
 
 For each opponent it prints wins/draws/losses of the built-in engine, its score, the Elo
 difference with its 95% interval, its illegal moves and time losses, and its slowest move.
@@ -55,7 +57,9 @@ def opponent_spec(name: str, fairy_stockfish: str) -> str:
         return f"player:{ROOT / 'bench' / 'minimax_student'}"
     if name.startswith("fsf:"):
         return f"uci:{fairy_stockfish}:Skill Level={int(name[4:])},Threads=1,Hash=16"
-    raise SystemExit(f"unknown opponent {name!r}: expected random, greedy, minimax or fsf:LEVEL")
+    if name.startswith(("uci:", "player:", "builtin:")):
+        return name
+    raise SystemExit(f"unknown opponent {name!r}: expected random, greedy, minimax, fsf:LEVEL or an engine SPEC")
 
 
 def play_match(name: str, args: argparse.Namespace) -> None:

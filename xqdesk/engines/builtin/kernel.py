@@ -83,6 +83,11 @@ SEARCH_ROOT_SIGNATURE = types.int64(CONTEXT_TYPE, _INT64_1D, types.int64, types.
 # MVV-LVA: victim value by piece type (index 0 unused).
 VICTIM_ORDER = np.array([0, 2, 3, 3, 6, 6, 10, 20], np.int64)
 
+# What a capture can gain at most, by victim type, for delta pruning in quiescence (centipawns).
+CAPTURE_GAIN = np.array([0, 200, 200, 200, 500, 500, 1000, 0], np.int64)
+DELTA_MARGIN = 150
+FUTILITY_MARGIN = 130
+
 MOVE_HASH = 1 << 30
 MOVE_CAPTURE = 1 << 25
 MOVE_KILLER = 1 << 24
@@ -552,8 +557,14 @@ def quiesce(ctx, ply, alpha, beta, checked):
             alpha = best
         count = generate_moves(board, side, moves, True)
     _score_moves(board, moves, scores, count, 0, 0, 0, history)
+    stand_pat = best
     for i in range(count):
         move = _pick(moves, scores, i, count)
+        if not checked:
+            victim = board[move & 127]
+            victim = victim if victim > 0 else -victim
+            if victim != 7 and stand_pat + CAPTURE_GAIN[victim] + DELTA_MARGIN <= alpha:
+                continue  # delta pruning: even winning this piece cannot reach alpha
         captured = make_move(board, pos, keys, clocks, psq, params, move)
         if is_attacked_king(board, side, king_square(pos, side)):
             unmake_move(board, pos, move, captured)
@@ -617,6 +628,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             if flag == TT_EXACT or (flag == TT_LOWER and score >= beta) or (flag == TT_UPPER and score <= alpha):
                 return score
 
+    static = -INFINITY
     if not checked and not is_pv:
         static = evaluate(board, pos, psq, params)
         if depth <= 3 and static - 110 * depth >= beta and beta > -MATE_BOUND and beta < MATE_BOUND:
@@ -640,6 +652,11 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     legal = 0
     original_alpha = alpha
     extension_room = ply < 2 * counters[C_ROOT_DEPTH] + 4
+    # Frontier nodes far below alpha: quiet moves that give no check are skipped (futility), and
+    # at small depths only the first quiet moves in order are tried (late-move pruning).
+    futile = static > -INFINITY and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha \
+        and alpha > -MATE_BOUND and alpha < MATE_BOUND
+    late_move_limit = 6 + 4 * depth * depth if (depth <= 3 and static > -INFINITY) else 1000
     for i in range(count):
         move = _pick(moves, scores, i, count)
         is_quiet = board[move & 127] == 0
@@ -650,6 +667,10 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         legal += 1
         pv_len[ply + 1] = ply + 1
         gives_check = is_attacked_king(board, -side, king_square(pos, -side))
+        if legal > 1 and is_quiet and not gives_check and (futile or legal > late_move_limit) \
+                and move != killers[ply, 0]:
+            unmake_move(board, pos, move, captured)
+            continue
         new_depth = depth - 1
         if gives_check and extension_room:
             new_depth += 1
