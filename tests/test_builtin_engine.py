@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -15,8 +14,9 @@ from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK
+from shared_data import COURSE_VECTORS
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+VECTORS = COURSE_VECTORS
 MATE_IN_ONE = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"
 MATE_IN_TWO = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"          # the last mover leaves Black no move
 HANGING_CHARIOT = "4k4/9/9/9/4r4/9/4P4/4C4/9/3K5 w - - 0 1"  # the cannon takes the chariot over the pawn

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
 from xqdesk.engines.builtin.position import Position, decode_move
 from xqdesk.fen import STARTING_FEN, format_fen, parse_fen
 from xqdesk.squares import from_course, square_name, to_course
+from shared_data import COURSE_VECTORS
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+VECTORS = COURSE_VECTORS
 
 
 def _position_from_course(board: list[list[int]], side: str) -> Position:

@@ -13,8 +13,9 @@ from xqdesk.formats import read_games
 from xqdesk.formats.course_match import CourseGameResult, CourseMatch, write_course_match
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
+from shared_data import DATA
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = DATA
 ROOT = Path(__file__).resolve().parents[1]
 
 

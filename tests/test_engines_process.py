@@ -22,11 +22,12 @@ from xqdesk.engines.uci import UciDialect
 from xqdesk.engines.uci_engine import UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
+from shared_data import COURSE_VECTORS
 
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not Path(FAIRY).is_file(),
                                  reason="Fairy-Stockfish is not installed (CI installs the Debian package)")
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+VECTORS = COURSE_VECTORS
 
 
 @needs_fairy

@@ -11,8 +11,9 @@ from xqdesk.formats.course_history import (format_course_history, game_from_cour
                                            parse_course_history, read_course_history,
                                            write_course_history)
 from xqdesk.game import Game
+from shared_data import COURSE_VECTORS
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+VECTORS = COURSE_VECTORS
 
 
 def _vectors(count: int) -> list[dict]:

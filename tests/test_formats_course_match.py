@@ -11,8 +11,9 @@ from xqdesk.formats.course_match import (CourseGameResult, CourseMatch, read_cou
                                          write_course_match)
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
+from shared_data import COURSE_VECTORS
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+VECTORS = COURSE_VECTORS
 
 EXPECTED_SUMMARY = (
     b"Playing game: Player 1 VS Player 3\r\n"

@@ -11,8 +11,9 @@ from xqdesk.formats import read_games, read_games_text, record_kind, write_games
 from xqdesk.formats.fen_moves import format_fen_moves, parse_fen_moves
 from xqdesk.game import Game
 from xqdesk.move import Move
+from shared_data import GAMES
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
+DATA = GAMES
 
 
 def _iccs(game: Game) -> list[str]:

@@ -13,8 +13,9 @@ from xqdesk.move import Move
 from xqdesk.notation import Notation
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.ruleset import COURSE
+from shared_data import GAMES
 
-GAMES = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
+GAMES = GAMES
 
 
 def _data(relative: str) -> Path:

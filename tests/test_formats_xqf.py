@@ -12,8 +12,9 @@ from xqdesk.formats.xqf import read_xqf
 from xqdesk.formats.xqf_binary import decode_xqf
 from xqdesk.game import MoveNode
 from xqdesk.outcome import Termination
+from shared_data import GAMES
 
-XQF_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "games" / "xqf"
+XQF_DIR = GAMES / "xqf"
 
 
 def _xqf(name: str) -> Path:

@@ -1,6 +1,5 @@
 """Move notation on known strings: ICCS, Fairy-Stockfish squares, WXF, Chinese, tandem pieces, errors."""
 import json
-from pathlib import Path
 
 import pytest
 
@@ -8,8 +7,9 @@ from xqdesk.board import Board
 from xqdesk.errors import AmbiguousMoveError, IllegalMoveError
 from xqdesk.move import Move
 from xqdesk.notation import Notation, detect_notation, format_line, format_move, parse_line, parse_move
+from shared_data import COURSE_VECTORS
 
-COURSE_VECTORS = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+COURSE_VECTORS = COURSE_VECTORS
 START = Board()
 AFTER_CENTRAL_CANNON = Board("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1")
 

@@ -1,7 +1,6 @@
 """Notation on real games: the 15 games written in ICCS, Chinese and full-width WXF read the same,
 every legal move along them round-trips in every notation, and WXF agrees with Fairy-Stockfish."""
 import re
-from pathlib import Path
 
 import pyffish
 import pytest
@@ -11,8 +10,9 @@ from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.notation.descriptive import describe_move
 from xqdesk.ruleset import Ruleset
+from shared_data import GAMES
 
-NOTATION_15 = Path(__file__).resolve().parents[2] / "shared" / "data" / "games" / "notation_15"
+NOTATION_15 = GAMES / "notation_15"
 # Master games may repeat a check more often than the course's referee allows; replay them with
 # the rest of the rules.
 RECORD_RULES = Ruleset(name="records", perpetual_check_limit=0)

@@ -1,14 +1,14 @@
 """The course referee's own verdicts: our legal moves must equal its, position by position."""
 import json
-from pathlib import Path
 
 import pytest
 
 from xqdesk import Board
 from xqdesk.compat import get_legal_actions
 from xqdesk.move import Move
+from shared_data import COURSE_VECTORS
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+VECTORS = COURSE_VECTORS
 
 
 def _vectors():

@@ -249,18 +249,11 @@ class Board:
         for code in pseudo:
             origin = code >> 7
             target = code & 127
-            if origin == king:
+            if origin == king or in_check or origin in sensitive or target in lines:
                 captured = codes[target]
                 codes[target] = codes[origin]
                 codes[origin] = 0
-                safe = not king_attacked(codes, target, red)
-                codes[origin] = codes[target]
-                codes[target] = captured
-            elif in_check or origin in sensitive or target in lines:
-                captured = codes[target]
-                codes[target] = codes[origin]
-                codes[origin] = 0
-                safe = not king_attacked(codes, king, red)
+                safe = not king_attacked(codes, target if origin == king else king, red)
                 codes[origin] = codes[target]
                 codes[target] = captured
             else:

@@ -14,10 +14,8 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
-from xqdesk.formats.encoding import decode_record
-from xqdesk.formats.game_file import GameFile, GameReadError, source_name
+from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
 from xqdesk.formats.pgn import parse_pgn
 from xqdesk.game import Game
 
@@ -53,14 +51,7 @@ def parse_fen_moves(text: str, source: str = "<text>") -> GameFile:
 
 def read_fen_moves(path: str | Path, encoding: str | None = None) -> GameFile:
     """Read a ``.fen`` file (or any text of FENs and moves)."""
-    source = source_name(path)
-    try:
-        text, used = decode_record(Path(path).read_bytes(), encoding, source)
-    except XqdeskError as error:
-        return GameFile(source, errors=[GameReadError(source, 1, "", "", str(error))])
-    game_file = parse_fen_moves(text, source)
-    game_file.encoding = used
-    return game_file
+    return read_text_records(path, encoding, parse_fen_moves)
 
 
 def format_fen_moves(game: Game) -> str:

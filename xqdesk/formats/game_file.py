@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-from xqdesk.errors import RecordFormatError
+from xqdesk.errors import RecordFormatError, XqdeskError
+from xqdesk.formats.encoding import decode_record
 from xqdesk.game import Game
 
 
@@ -48,3 +50,17 @@ class GameFile:
 def source_name(path: str | Path) -> str:
     """How a file is named in messages: its name only (never the folders it sits in)."""
     return Path(path).name
+
+
+def read_text_records(path: str | Path, encoding: str | None,
+                      parse: Callable[[str, str], GameFile]) -> GameFile:
+    """Decode a text record file (encoding detected unless given) and ``parse(text, source)`` it;
+    an unreadable file gives a GameFile holding just that error."""
+    source = source_name(path)
+    try:
+        text, used = decode_record(Path(path).read_bytes(), encoding, source)
+    except XqdeskError as error:
+        return GameFile(source, errors=[GameReadError(source, 1, "", "", str(error))])
+    game_file = parse(text, source)
+    game_file.encoding = used
+    return game_file

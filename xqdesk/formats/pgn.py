@@ -24,8 +24,7 @@ from typing import Iterable
 from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError, XqdeskError
 from xqdesk.fen import STARTING_FEN
-from xqdesk.formats.encoding import decode_record
-from xqdesk.formats.game_file import GameFile, GameReadError, source_name
+from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
 from xqdesk.formats.outcome_text import outcome_from_result
 from xqdesk.game import Game, MoveNode, move_label
 from xqdesk.ruleset import RULESETS, STANDARD
@@ -62,14 +61,7 @@ _ICCS_CACHE: dict[str, Move] = {}
 
 def read_pgn(path: str | Path, encoding: str | None = None) -> GameFile:
     """Read every game of a PGN file (encoding detected unless given)."""
-    source = source_name(path)
-    try:
-        text, used = decode_record(Path(path).read_bytes(), encoding, source)
-    except XqdeskError as error:
-        return GameFile(source, errors=[GameReadError(source, 1, "", "", str(error))])
-    game_file = parse_pgn(text, source)
-    game_file.encoding = used
-    return game_file
+    return read_text_records(path, encoding, parse_pgn)
 
 
 def parse_pgn(text: str, source: str = "<pgn>", line_offset: int = 0) -> GameFile:
