@@ -1,26 +1,12 @@
 """The position editor in the real window: a position made by clicks starts a game that is played."""
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 
 from xqdesk.move import Move
 from xqdesk.pieces import CANNON, HORSE, KING, PAWN
 from xqdesk.squares import parse_square
-from xqdesk.ui.main_window import MainWindow
-from xqdesk.ui.settings import open_store
 
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    win = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
-                     autosave_path=str(tmp_path / "autosave.pgn"))
-    qtbot.addWidget(win)
-    win.resize(1000, 720)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.shutdown()
 
 
 def test_the_editor_makes_a_position_and_starts_a_game_from_it(qtbot, window):

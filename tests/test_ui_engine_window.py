@@ -7,23 +7,11 @@ import os
 import pytest
 
 from xqdesk.move import Move
-from xqdesk.ui.main_window import MainWindow
-from xqdesk.ui.settings import EngineKind, EngineProfile, open_store
+from xqdesk.ui.settings import EngineKind, EngineProfile
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
 
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    win = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
-                     autosave_path=str(tmp_path / "autosave.pgn"))
-    qtbot.addWidget(win)
-    win.resize(1100, 760)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.shutdown()
 
 
 @needs_fairy

@@ -14,21 +14,10 @@ from xqdesk.pieces import BLACK, RED
 from xqdesk.squares import parse_square
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.main_window import MainWindow
-from xqdesk.ui.settings import EngineKind, EngineProfile, open_store
+from xqdesk.ui.settings import EngineKind, EngineProfile
 
 WEAK_ENGINE = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
 
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    win = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
-                     autosave_path=str(tmp_path / "autosave.pgn"))
-    qtbot.addWidget(win)
-    win.resize(1000, 720)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.shutdown()
 
 
 @pytest.fixture

@@ -46,17 +46,6 @@ def match_folder(tmp_path, master_games) -> Path:
     return write_course_match(tmp_path, CourseMatch(1, 2, tuple(results)))
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    win = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
-                     autosave_path=str(tmp_path / "autosave.pgn"))
-    qtbot.addWidget(win)
-    win.resize(1000, 720)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.shutdown()
-
 
 @pytest.fixture
 def user_dirs(tmp_path, monkeypatch):

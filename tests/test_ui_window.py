@@ -15,25 +15,12 @@ from xqdesk.squares import parse_square
 from xqdesk.ui.app import main
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language, set_language
-from xqdesk.ui.main_window import MainWindow
-from xqdesk.ui.settings import EngineKind, EngineProfile, open_store
+from xqdesk.ui.settings import EngineKind, EngineProfile
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
 
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    win = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
-                     autosave_path=str(tmp_path / "autosave.pgn"))
-    qtbot.addWidget(win)
-    win.resize(1000, 720)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.shutdown()
-    set_language(Language.ENGLISH)
 
 
 def test_screenshot_renders_the_window_with_a_game(tmp_path, qapp, capsys):
