@@ -129,7 +129,7 @@ def test_resigning_ends_the_game_for_the_person(qtbot, window):
     with qtbot.waitSignal(window.controller.game_over, timeout=1000) as blocker:
         window.action("Resign").trigger()
     assert blocker.args[0].text == "Red resigns, Black wins!"
-    assert "Red resigns, Black wins!" in window.move_list.result_label.text()
+    assert window.game_info.result_label.text() == "0-1 — Black wins: Red resigns, Black wins!"
 
 
 def test_engine_vs_engine_keeps_the_delay_between_moves(qtbot, controller):

@@ -12,11 +12,13 @@ from PySide6.QtWidgets import QApplication
 
 from xqdesk import compat
 from xqdesk.formats import read_games
+from xqdesk.game import Game
 from xqdesk.formats.course_match import CourseGameResult, CourseMatch, write_course_match
 from xqdesk.move import Move
 from xqdesk.pieces import RED
 from xqdesk.ui.app import final_game_window, history_replay_window
 from xqdesk.ui.game_controller import Mode
+from xqdesk.ui.i18n import Language
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import open_store
 
@@ -79,8 +81,10 @@ def test_match_folder_opens_as_a_table_and_a_game_steps_to_its_result(qtbot, win
     assert controller.ply() == 10
     qtbot.keyClick(window.move_list.table, Qt.Key.Key_End)
     assert controller.ply() == controller.length() == len(master_games[3].mainline)
-    result = window.move_list.result_label.text()
-    assert "0-1" in result and "Red loses the game. Black wins!" in result
+    info = window.game_info
+    assert info.red_label.text() == "Red: Player 2" and info.black_label.text() == "Black: Player 1"
+    assert "Round 4" in info.event_label.text() and match_folder.name in info.event_label.text()
+    assert info.result_label.text() == "0-1 — Black wins: Red loses the game. Black wins!"
     assert window.controller.board().outcome().text == "Red loses the game. Black wins!"
 
 
@@ -103,6 +107,21 @@ def test_a_chinese_pgn_opens_with_a_game_table_and_replays(qtbot, window):
     controller.to_end()
     assert controller.ply() == controller.length() > 0
     assert window.move_list.move_texts()[0][0] in "炮马兵相仕车"
+    info = window.game_info
+    assert info.red_label.text() == "Red: ZHAO GuoRong" and info.black_label.text() == "Black: KE YongQing"
+    assert info.event_label.text() == "Zhongli Cup TV fast game Champion 1997"
+    assert not info.result_label.isVisibleTo(window)  # the record gives no result
+
+
+def test_a_course_history_names_nobody_and_shows_the_end_by_the_rules(qtbot, window, master_games):
+    window.controller.load_game(Game.from_moves(master_games[0].mainline_moves()), ply=None)
+    info = window.game_info
+    assert info.red_label.text() == "Red: ?" and not info.event_label.isVisibleTo(window)
+    winner = "Red" if window.controller.outcome().winner == RED else "Black"
+    assert info.result_label.text().startswith(f"{window.controller.outcome().result()} — {winner} wins: ")
+    assert info.result_label.text().endswith(window.controller.outcome().text)
+    window.set_language(Language.CHINESE)
+    assert info.red_label.text() == "红方: ?" and "胜" in info.result_label.text()
 
 
 def test_a_bad_file_is_reported_not_raised(qtbot, window, tmp_path):

@@ -28,6 +28,7 @@ from xqdesk.ui.engine_panel import EnginePanel
 from xqdesk.ui.engine_worker import SearchProgress
 from xqdesk.ui.engines_dialog import EnginesDialog
 from xqdesk.ui.files import FileManager
+from xqdesk.ui.game_info import GameInfoPanel
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.i18n import Language, current_language, language_notifier, set_language, tr, tr_outcome
 from xqdesk.ui.move_list import MoveList
@@ -155,6 +156,7 @@ class MainWindow(QMainWindow):
         self.board_view = BoardView()
         self.board_view.set_flipped(self.settings.flip_board)
         self.clock_display = ClockDisplay(self.controller.clock())
+        self.game_info = GameInfoPanel(self.controller)
         self.move_list = MoveList(self.controller)
         try:
             self.move_list.set_notation(Notation(self.settings.notation))
@@ -172,6 +174,7 @@ class MainWindow(QMainWindow):
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(4, 4, 4, 4)
         side_layout.addWidget(self.clock_display)
+        side_layout.addWidget(self.game_info)
         side_layout.addWidget(self.move_list, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.board_view)

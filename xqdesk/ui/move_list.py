@@ -1,6 +1,6 @@
 """The move list: numbered rounds (Red's move, Black's move) in Chinese, WXF or ICCS notation,
-the viewed move highlighted, click to jump, ←/→/Home/End to step, comments under their move, and
-the result line with its reason.
+the viewed move highlighted, click to jump, ←/→/Home/End to step, a ✎ on moves with a comment.
+(The result is shown by :mod:`xqdesk.ui.game_info`.)
 
 It only reads the :class:`~xqdesk.ui.game_controller.GameController` and asks it to jump; it never
 changes the game.
@@ -20,7 +20,7 @@ from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
 from xqdesk.pieces import BLACK
 from xqdesk.ui.game_controller import GameController
-from xqdesk.ui.i18n import language_notifier, tr, tr_outcome
+from xqdesk.ui.i18n import language_notifier, tr
 
 CURRENT_MOVE_BRUSH = QBrush(QColor(255, 214, 102))
 PLY_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -82,9 +82,6 @@ class MoveList(QWidget):
         self.table.cellClicked.connect(self._on_cell_clicked)
         self.table.key_navigation.connect(self._on_key)
 
-        self.result_label = QLabel()
-        self.result_label.setWordWrap(True)
-        self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.comment_label = QLabel()
         self.comment_label.setWordWrap(True)
         self.comment_label.setStyleSheet("color: #555;")
@@ -94,11 +91,9 @@ class MoveList(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.comment_label)
-        layout.addWidget(self.result_label)
 
         controller.game_changed.connect(self.rebuild)
         controller.position_changed.connect(self._on_position_changed)
-        controller.game_over.connect(lambda _outcome: self._show_result())
         language_notifier().language_changed.connect(self.retranslate)
         self.retranslate()
         self.rebuild()
@@ -132,7 +127,6 @@ class MoveList(QWidget):
         for index, (_notation, label) in enumerate(NOTATION_LABELS):
             self._notation_box.setItemText(index, tr(label))
         self.table.setHorizontalHeaderLabels([tr("Red"), tr("Black")])
-        self._show_result()
 
     # --- building ---------------------------------------------------------------------------
     def rebuild(self) -> None:
@@ -148,7 +142,6 @@ class MoveList(QWidget):
         else:
             self._full_rebuild(game)
         self._on_position_changed()
-        self._show_result()
 
     def _full_rebuild(self, game: Game) -> None:
         self._game = game
@@ -216,16 +209,6 @@ class MoveList(QWidget):
             self.table.scrollToTop()
             self.comment_label.setText(self._controller.game().comment if ply == 0 else "")
         self.comment_label.setVisible(bool(self.comment_label.text()))
-        self._show_result()
-
-    def _show_result(self) -> None:
-        outcome = self._controller.outcome()
-        if outcome is None:
-            self.result_label.setText("")
-            self.result_label.setVisible(False)
-            return
-        self.result_label.setText(f"{tr('Result')}: {outcome.result()}  —  {tr_outcome(outcome.text)}")
-        self.result_label.setVisible(True)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
