@@ -15,7 +15,7 @@ from xqdesk.squares import parse_square
 from xqdesk.ui.app import main
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language, set_language
-from xqdesk.ui.settings import EngineKind, EngineProfile
+from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
@@ -154,3 +154,21 @@ def test_chosen_analysis_engines_are_remembered(qtbot, window):
     assert [profile.name for profile in window.analysis_engines()] == ["Built-in level 1"]
     window.update_settings(analysis_engines=())
     assert [profile.name for profile in window.analysis_engines()] == ["Built-in"]
+
+
+def test_arrow_scores_follow_the_engine_panels_point_of_view(qtbot, window):
+    window.controller.new_game(Mode.ANALYSIS, start_fen="3k5/9/9/9/9/9/9/9/4R4/5K3 b - - 0 1")
+    window.start_analysis([EngineProfile("Built-in level 2", EngineKind.BUILTIN, level=2)])
+    panel = window.engine_panel
+    qtbot.waitUntil(lambda: bool(window.board_view.arrows() and panel.views[0].row_texts()), timeout=20000)
+    window.stop_analysis()
+    qtbot.waitUntil(lambda: not panel.is_analysing(), timeout=5000)
+    assert panel.score_view is ScoreView.RED
+    red_view = window.board_view.arrows()[0].label
+    assert red_view.startswith("+") or red_view.startswith("#") and not red_view.startswith("#-")
+    assert red_view == panel.views[0].row_texts()[0][1]
+    panel.score_view_box.setCurrentIndex(1)  # Mover's view: Black, a chariot down
+    mover_view = window.board_view.arrows()[0].label
+    assert mover_view.startswith("-") or mover_view.startswith("#-")
+    assert mover_view == panel.views[0].row_texts()[0][1]
+    assert window.settings.score_view is ScoreView.MOVER

@@ -24,7 +24,7 @@ from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.ui.board_view import Arrow, BoardView
 from xqdesk.ui.clock import ClockDisplay
-from xqdesk.ui.engine_panel import EnginePanel
+from xqdesk.ui.engine_panel import EnginePanel, score_text
 from xqdesk.ui.engine_worker import SearchProgress
 from xqdesk.ui.engines_dialog import EnginesDialog
 from xqdesk.ui.files import FileManager
@@ -34,7 +34,9 @@ from xqdesk.ui.i18n import Language, current_language, language_notifier, set_la
 from xqdesk.ui.move_list import MoveList
 from xqdesk.ui.position_editor import PositionEditor
 from xqdesk.ui.score_graph import red_view_pawns
-from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, load_settings, open_store, save_settings
+from xqdesk.ui.settings import (
+    EngineKind, EngineProfile, ScoreView, Settings, load_settings, open_store, save_settings,
+)
 
 STATUS_TIMEOUT_MS = 10_000
 ENGINE_DOCK_HEIGHT = 300
@@ -194,6 +196,7 @@ class MainWindow(QMainWindow):
 
         self._actions: dict[str, QAction] = {}
         self._engine_arrows: dict[int, list[Arrow]] = {}
+        self._engine_progress: dict[int, SearchProgress] = {}
         self._shown: tuple[str, tuple[Move, ...]] | None = None
         self._menus: dict[str, QMenu] = {}
         self._build_actions()
@@ -305,7 +308,7 @@ class MainWindow(QMainWindow):
         controller.engine_thinking.connect(self._on_engine_thinking)
         controller.seats_changed.connect(self._on_seats_changed)
         self.move_list.notation_changed.connect(self._on_notation_changed)
-        self.engine_panel.score_view_changed.connect(lambda view: self.update_settings(score_view=view))
+        self.engine_panel.score_view_changed.connect(self._on_score_view_changed)
         self.engine_panel.lines_changed.connect(lambda lines: self.update_settings(analysis_lines=lines))
         self.score_graph.ply_clicked.connect(controller.go_to)
         language_notifier().language_changed.connect(self.retranslate)
@@ -329,6 +332,7 @@ class MainWindow(QMainWindow):
             self.board_view.set_position(controller.board(), controller.last_move())
             self.board_view.set_arrows([])
             self._engine_arrows.clear()
+            self._engine_progress.clear()
             self.engine_panel.set_position(*shown)
         self.board_view.set_movable_colors(controller.movable_colors())
         playing = controller.mode().is_play and controller.outcome() is None
@@ -372,17 +376,26 @@ class MainWindow(QMainWindow):
         self._refresh()
 
     def _on_engine_progress(self, index: int, progress: SearchProgress) -> None:
-        """Candidate moves as arrows: the first engine's MultiPV lines, the second engine's best."""
+        """Candidate moves as arrows: the first engine's MultiPV lines, the second engine's best,
+        each labelled with its score from the engine panel's point of view."""
         board = self.controller.board()
+        view = self.engine_panel.score_view
         rows = [row for row in progress.rows if row.pv and board.is_legal(row.pv[0])]
         if index == 0:
-            arrows = [Arrow(row.pv[0], rank, "" if row.score is None else str(row.score))
+            arrows = [Arrow(row.pv[0], rank, score_text(row.score, board.turn, view))
                       for rank, row in enumerate(rows)]
         else:
-            arrows = [Arrow(row.pv[0], SECOND_ENGINE_ARROW_RANK, "" if row.score is None else str(row.score))
+            arrows = [Arrow(row.pv[0], SECOND_ENGINE_ARROW_RANK, score_text(row.score, board.turn, view))
                       for row in rows[:1]]
+        self._engine_progress[index] = progress
         self._engine_arrows[index] = arrows
         self.show_engine_lines(self._engine_arrows.get(0, []) + self._engine_arrows.get(1, []))
+
+    def _on_score_view_changed(self, view: ScoreView) -> None:
+        """Save the choice and label the arrows on the board from the new point of view."""
+        self.update_settings(score_view=view)
+        for index, progress in list(self._engine_progress.items()):
+            self._on_engine_progress(index, progress)
 
     def _on_notation_changed(self, notation: Notation) -> None:
         self.engine_panel.set_notation(notation)
