@@ -113,6 +113,7 @@ class FileManager(QObject):
         self._autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
         self._autosave_timer.timeout.connect(self.autosave_now)
         controller.game_changed.connect(self._autosave_timer.start)
+        controller.comment_changed.connect(lambda _ply: self._autosave_timer.start())
         controller.game_over.connect(lambda _outcome: self._autosave_timer.start())
 
     # --- opening ---------------------------------------------------------------------------------

@@ -3,7 +3,10 @@ the clock and the engines that play.
 
 Widgets never change the game; they call the controller's methods and watch its signals:
 
-* ``game_changed`` — the move list changed (a new game, a record loaded, a move added, moves cut);
+* ``game_changed`` — the move list changed (a new game, a record loaded, a move added, moves cut,
+  a variation entered or left);
+* ``comment_changed(int)`` — the comment after the move at that ply (0: the game's opening comment)
+  was edited;
 * ``position_changed`` — the viewed position changed (after a move, a step, a jump);
 * ``move_made(Move)`` — a move was added at the end of the game;
 * ``game_over(Outcome)`` — the live game ended (by the rules, a timeout, an engine fault, resignation);
@@ -12,6 +15,11 @@ Widgets never change the game; they call the controller's methods and watch its 
 Engines think in their own process behind an :class:`~xqdesk.ui.engine_worker.EngineWorker`;
 every request carries an id, and a reply whose id is no longer awaited (after a takeback, a new game,
 a timeout) is ignored, so a late move never lands in the wrong position.
+
+The viewed line is the main line or a variation of the record (``MoveNode.variations``), reached by
+a list of branches ``(ply, variation index)`` from the main line; stepping, jumping and the ply all
+refer to the viewed line. Play modes always stay on the main line; in analysis a move that differs
+from the recorded one starts a new variation instead of cutting the line.
 """
 from __future__ import annotations
 
@@ -74,6 +82,7 @@ class GameController(QObject):
     clock_ticked = Signal(object)  # ClockReading
     status_message = Signal(str)
     hint_ready = Signal(object)  # Move
+    comment_changed = Signal(int)  # ply whose comment changed (0: the game's opening comment)
     seats_changed = Signal()
     engine_thinking = Signal(bool, bool)  # colour, thinking?
     engine_scored = Signal(int, object, bool)  # ply searched, Score (mover's view), mover
@@ -86,6 +95,10 @@ class GameController(QObject):
         self._game = Game()
         self._board = self._game.start_board()
         self._ply = 0
+        self._branches: list[tuple[int, int]] = []
+        self._line: list[MoveNode] = self._game.mainline
+        self._tail: list[MoveNode] = self._game.mainline
+        self._tail_start = 0
         self._outcome: Outcome | None = None
         self._mode = Mode.PERSON_VS_PERSON
         self._seats: dict[Color, EngineProfile | None] = {RED: None, BLACK: None}
@@ -118,18 +131,45 @@ class GameController(QObject):
         return self._game
 
     def ply(self) -> int:
-        """How many moves of the game lead to the viewed position."""
+        """How many moves of the viewed line lead to the viewed position."""
         return self._ply
 
     def length(self) -> int:
-        return len(self._game.mainline)
+        """The number of moves in the viewed line (the main line unless a variation is entered)."""
+        return len(self._line)
 
     def at_end(self) -> bool:
-        return self._ply == len(self._game.mainline)
+        return self._ply == len(self._line)
 
     def last_move(self) -> Move | None:
         """The move that led to the viewed position."""
-        return self._game.mainline[self._ply - 1].move if self._ply > 0 else None
+        return self._line[self._ply - 1].move if self._ply > 0 else None
+
+    def line(self) -> list[MoveNode]:
+        """The viewed line from the start: the main line, or the main line's moves up to a branch
+        followed by the variation (a new list; its nodes are the game's)."""
+        return list(self._line)
+
+    def line_moves(self) -> list[Move]:
+        """The moves of the viewed line."""
+        return [node.move for node in self._line]
+
+    def variation_depth(self) -> int:
+        """How many variations deep the viewed line is (0: the main line)."""
+        return len(self._branches)
+
+    def alternatives(self) -> list[Move]:
+        """The moves the record has from the viewed position: the viewed line's next move first,
+        then the first move of each of its variations ([] at the end of the line)."""
+        if self._ply >= len(self._line):
+            return []
+        node = self._line[self._ply]
+        return [node.move] + [variation[0].move for variation in node.variations if variation]
+
+    def comment(self) -> str:
+        """The comment after the move that led to the viewed position (at the start: the game's
+        opening comment)."""
+        return self._line[self._ply - 1].comment if self._ply > 0 else self._game.comment
 
     def outcome(self) -> Outcome | None:
         """How the game ended (from play or from the record), None while it goes on."""
@@ -175,6 +215,7 @@ class GameController(QObject):
         self._set_seats(red if mode.is_play else None, black if mode.is_play else None)
         names = {"Red": self._seat_name(RED), "Black": self._seat_name(BLACK)}
         self._game = Game(headers={**names, **(headers or {})}, start_fen=start.fen())
+        self._reset_line()
         self._board = start
         self._ply = 0
         self._outcome = None
@@ -192,6 +233,7 @@ class GameController(QObject):
         self._halt()
         self._set_seats(None, None)
         self._game = game
+        self._reset_line()
         self._mode = mode
         self._outcome = game.outcome if game.outcome is not None else end.outcome()
         self._ply = len(game.mainline)
@@ -215,7 +257,8 @@ class GameController(QObject):
     # --- moves ---------------------------------------------------------------------------------
     def play_move(self, move: Move) -> bool:
         """A person's move on the viewed position. Refuses (status message, False) when it is not
-        legal or not a person's turn. In analysis, a move before the end cuts the moves after it."""
+        legal or not a person's turn. In analysis, a move before the end of the viewed line that
+        differs from the recorded one (and from its variations) becomes a new variation there."""
         if self._board.turn not in self.movable_colors():
             self.status_message.emit(tr("Illegal move: {reason}").format(
                 reason=tr("Not your move now: {side} is played by an engine or a replay").format(
@@ -226,37 +269,122 @@ class GameController(QObject):
             self.status_message.emit(tr("Illegal move: {reason}").format(reason=f"{move.iccs()}: {why}"))
             return False
         if self._mode is Mode.ANALYSIS and not self.at_end():
-            del self._game.mainline[self._ply:]
-            self._outcome = None
+            recorded = self.alternatives()
+            if move in recorded:
+                self.choose_alternative(recorded.index(move))
+                return True
+            node = self._line[self._ply]
+            node.variations.append([MoveNode(move)])
+            self._enter_variation(self._ply, len(node.variations) - 1)
+            self.move_made.emit(move)
+            return True
         self._append(move)
         return True
 
     def _append(self, move: Move) -> None:
         self._clock.stop()
-        self._game.mainline.append(MoveNode(move))
+        node = MoveNode(move)
+        self._tail.append(node)
+        if self._line is not self._tail:
+            self._line.append(node)
         self._board.push(move)
         self._ply += 1
         self._last_move_at = time.monotonic()
         self.game_changed.emit()
         self.move_made.emit(move)
         self.position_changed.emit()
-        if self._mode.is_play or self._mode is Mode.ANALYSIS:
+        if (self._mode.is_play or self._mode is Mode.ANALYSIS) and not self._branches:
             outcome = self._board.outcome()
             if outcome is not None:
                 self._finish(outcome)
                 return
         self._begin_turn()
 
+    # --- variations and comments -----------------------------------------------------------------
+    def choose_alternative(self, index: int) -> None:
+        """Play the recorded move ``alternatives()[index]``: 0 steps on along the viewed line, a
+        higher index enters that variation (its first move played)."""
+        recorded = self.alternatives()
+        if not 0 <= index < len(recorded):
+            raise IndexError(f"alternative {index!r} is not among the {len(recorded)} recorded at ply {self._ply}")
+        if index == 0:
+            self.forward()
+        else:
+            self._enter_variation(self._ply, index - 1)
+
+    def leave_variation(self) -> None:
+        """Go back to the line the viewed variation branches from, at the branch point."""
+        if not self._branches:
+            return
+        branch_ply, _index = self._branches.pop()
+        self._rebuild_line()
+        self._board = self._board_at(branch_ply)
+        self._ply = branch_ply
+        self.game_changed.emit()
+        self.position_changed.emit()
+
+    def set_comment(self, text: str) -> None:
+        """Write ``text`` as the comment after the viewed move (at the start: the game's comment)."""
+        if text == self.comment():
+            return
+        if self._ply > 0:
+            self._line[self._ply - 1].comment = text
+        else:
+            self._game.comment = text
+        self.comment_changed.emit(self._ply)
+
+    def _enter_variation(self, ply: int, index: int) -> None:
+        """View variation ``index`` of the move at ``ply`` of the viewed line, after its first move."""
+        self._branches.append((ply, index))
+        self._rebuild_line()
+        self._board = self._board_at(ply)
+        self._board.push(self._line[ply].move)
+        self._ply = ply + 1
+        self.game_changed.emit()
+        self.position_changed.emit()
+
+    def _rebuild_line(self) -> None:
+        """Follow the branches from the main line to the viewed line and its last segment."""
+        line = self._game.mainline
+        tail, tail_start = self._game.mainline, 0
+        for ply, index in self._branches:
+            tail, tail_start = line[ply].variations[index], ply
+            line = line[:ply] + tail
+        self._line, self._tail, self._tail_start = line, tail, tail_start
+
+    def _reset_line(self) -> None:
+        self._branches = []
+        self._rebuild_line()
+
+    def _board_at(self, ply: int) -> Board:
+        """The position after the first ``ply`` moves of the viewed line."""
+        board = self._game.start_board()
+        for node in self._line[:ply]:
+            board.push(node.move)
+        return board
+
     def take_back(self) -> None:
         """Undo the last move — or, against an engine, back to the person's previous turn. A
         search in progress is cancelled and its late reply will be ignored. In analysis the move
         that led to the viewed position goes, with every move after it."""
-        if self._mode is Mode.REPLAY or not self._game.mainline:
+        if self._mode is Mode.REPLAY or not self._line:
             return
         if self._mode is Mode.ANALYSIS:
             if self._ply == 0:
                 return
             keep = self._ply - 1
+            while self._branches and keep <= self._tail_start:
+                # the variation's first move goes: the whole variation goes
+                branch_ply, index = self._branches.pop()
+                self._rebuild_line()
+                del self._line[branch_ply].variations[index]
+                if keep < branch_ply:
+                    continue
+                self._ply = branch_ply
+                self._board = self._board_at(branch_ply)
+                self.game_changed.emit()
+                self.position_changed.emit()
+                return
         else:
             keep = len(self._game.mainline) - 1
             if self._mode is Mode.PERSON_VS_ENGINE:
@@ -268,11 +396,13 @@ class GameController(QObject):
                     keep -= 1
         self._cancel_searches()
         self._clock.stop()
-        del self._game.mainline[keep:]
-        self._outcome = None
-        self._game.outcome = None
+        del self._tail[keep - self._tail_start:]
+        self._rebuild_line()
+        if not self._branches:
+            self._outcome = None
+            self._game.outcome = None
         self._ply = keep
-        self._board = self._game.end_board()
+        self._board = self._board_at(keep)
         self.game_changed.emit()
         self.position_changed.emit()
         self._begin_turn()
@@ -296,7 +426,7 @@ class GameController(QObject):
             self._hint_worker.best_move.connect(self._on_hint)
             self._hint_worker.start()
         self._hint_request = self._hint_worker.search(
-            self._game.start_fen, self._game.mainline_moves()[:self._ply], SearchLimits(movetime=HINT_MOVE_TIME))
+            self._game.start_fen, self.line_moves()[:self._ply], SearchLimits(movetime=HINT_MOVE_TIME))
         self.status_message.emit(tr("Thinking…"))
 
     def _on_hint(self, request_id: int, result: SearchResult) -> None:
@@ -311,15 +441,15 @@ class GameController(QObject):
     def go_to(self, ply: int, force_signal: bool = False) -> None:
         """Show the position after ``ply`` moves (clamped to the game). During a live game this
         only looks back; moves are made at the end."""
-        ply = max(0, min(ply, len(self._game.mainline)))
+        ply = max(0, min(ply, len(self._line)))
         if ply == self._ply and not force_signal:
             return
         if ply == self._ply + 1:
-            self._board.push(self._game.mainline[self._ply].move)
+            self._board.push(self._line[self._ply].move)
         elif ply == self._ply - 1 and len(self._board.move_stack) > 0:
             self._board.pop()
         elif ply != self._ply:
-            self._board = self._game.board_at(ply)
+            self._board = self._board_at(ply)
         self._ply = ply
         self.position_changed.emit()
 
@@ -333,7 +463,7 @@ class GameController(QObject):
         self.go_to(0)
 
     def to_end(self) -> None:
-        self.go_to(len(self._game.mainline))
+        self.go_to(len(self._line))
 
     def start_autoplay(self, delta_time: float) -> None:
         """Step forward every ``delta_time`` seconds until the end (replays)."""

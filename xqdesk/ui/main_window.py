@@ -27,6 +27,7 @@ from xqdesk.ui.clock import ClockDisplay
 from xqdesk.ui.engine_panel import EnginePanel, score_text
 from xqdesk.ui.engine_worker import SearchProgress
 from xqdesk.ui.engines_dialog import EnginesDialog
+from xqdesk.ui.comment_editor import CommentEditor
 from xqdesk.ui.files import FileManager
 from xqdesk.ui.game_info import GameInfoPanel
 from xqdesk.ui.game_controller import GameController, Mode
@@ -34,6 +35,7 @@ from xqdesk.ui.i18n import Language, current_language, language_notifier, set_la
 from xqdesk.ui.move_list import MoveList
 from xqdesk.ui.position_editor import PositionEditor
 from xqdesk.ui.score_graph import red_view_pawns
+from xqdesk.ui.variation_list import VariationList
 from xqdesk.ui.settings import (
     EngineKind, EngineProfile, ScoreView, Settings, load_settings, open_store, save_settings,
 )
@@ -164,6 +166,9 @@ class MainWindow(QMainWindow):
             self.move_list.set_notation(Notation(self.settings.notation))
         except ValueError:
             self.move_list.set_notation(Notation.CHINESE)
+        self.variation_list = VariationList(self.controller)
+        self.variation_list.set_notation(self.move_list.notation())
+        self.comment_editor = CommentEditor(self.controller)
         self.engine_panel = EnginePanel()
         self.engine_panel.set_notation(self.move_list.notation())
         self.engine_panel.set_score_view(self.settings.score_view)
@@ -178,6 +183,8 @@ class MainWindow(QMainWindow):
         side_layout.addWidget(self.clock_display)
         side_layout.addWidget(self.game_info)
         side_layout.addWidget(self.move_list, 1)
+        side_layout.addWidget(self.variation_list)
+        side_layout.addWidget(self.comment_editor)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.board_view)
         self.splitter.addWidget(side)
@@ -325,7 +332,7 @@ class MainWindow(QMainWindow):
     # --- reacting to the game ------------------------------------------------------------------
     def _refresh(self) -> None:
         controller = self.controller
-        moves = tuple(controller.game().mainline_moves()[:controller.ply()])
+        moves = tuple(controller.line_moves()[:controller.ply()])
         shown = (controller.game().start_fen, moves)
         if shown != self._shown:  # a new position: engines restart, old arrows go
             self._shown = shown
@@ -399,6 +406,7 @@ class MainWindow(QMainWindow):
 
     def _on_notation_changed(self, notation: Notation) -> None:
         self.engine_panel.set_notation(notation)
+        self.variation_list.set_notation(notation)
         self.update_settings(notation=notation.value)
 
     def _on_game_over(self, outcome: Outcome) -> None:

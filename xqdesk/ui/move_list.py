@@ -1,6 +1,8 @@
 """The move list: numbered rounds (Red's move, Black's move) in Chinese, WXF or ICCS notation,
-the viewed move highlighted, click to jump, ←/→/Home/End to step, a ✎ on moves with a comment.
-(The result is shown by :mod:`xqdesk.ui.game_info`.)
+the viewed move highlighted, click to jump, ←/→/Home/End to step, a ✎ on moves with a comment and
+``(+N)`` on moves the record has N alternatives to. It shows the viewed line: the main line, or a
+variation entered with the moves leading to it. (The result is shown by :mod:`xqdesk.ui.game_info`,
+comments and variations by :mod:`xqdesk.ui.comment_editor` and :mod:`xqdesk.ui.variation_list`.)
 
 It only reads the :class:`~xqdesk.ui.game_controller.GameController` and asks it to jump; it never
 changes the game.
@@ -15,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from xqdesk.board import Board
-from xqdesk.game import Game
+from xqdesk.game import Game, MoveNode
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
 from xqdesk.pieces import BLACK
@@ -82,18 +84,15 @@ class MoveList(QWidget):
         self.table.cellClicked.connect(self._on_cell_clicked)
         self.table.key_navigation.connect(self._on_key)
 
-        self.comment_label = QLabel()
-        self.comment_label.setWordWrap(True)
-        self.comment_label.setStyleSheet("color: #555;")
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
-        layout.addWidget(self.comment_label)
 
         controller.game_changed.connect(self.rebuild)
         controller.position_changed.connect(self._on_position_changed)
+        controller.comment_changed.connect(self._on_comment_changed)
         language_notifier().language_changed.connect(self.retranslate)
         self.retranslate()
         self.rebuild()
@@ -133,17 +132,20 @@ class MoveList(QWidget):
         """Bring the table up to date with the controller's game: moves added at the end or taken
         back are handled in place (a long game stays cheap); anything else is rebuilt."""
         game = self._controller.game()
-        moves = game.mainline_moves()
+        line = self._controller.line()
+        moves = [node.move for node in line]
         same_start = game is self._game and game.start_fen == self._start_fen
         if same_start and moves[:len(self._moves)] == self._moves:
-            self._append_rows(game, len(self._moves))
+            self._append_rows(line, len(self._moves))
+            self._refresh_markers(line)
         elif same_start and self._moves[:len(moves)] == moves:
             self._truncate(len(moves))
+            self._refresh_markers(line)
         else:
-            self._full_rebuild(game)
+            self._full_rebuild(game, line)
         self._on_position_changed()
 
-    def _full_rebuild(self, game: Game) -> None:
+    def _full_rebuild(self, game: Game, line: list[MoveNode]) -> None:
         self._game = game
         self._start_fen = game.start_fen
         self._end_board = game.start_board()
@@ -152,12 +154,12 @@ class MoveList(QWidget):
         self._moves, self._texts, self._cells = [], [], []
         self._highlighted = None
         self.table.setRowCount(0)
-        if self._black_first and game.mainline:
+        if self._black_first and line:
             self._ensure_rows(1)
             filler = QTableWidgetItem("…")
             filler.setData(PLY_ROLE, 0)
             self.table.setItem(0, 0, filler)
-        self._append_rows(game, 0)
+        self._append_rows(line, 0)
 
     def _ensure_rows(self, rows: int) -> None:
         old = self.table.rowCount()
@@ -166,21 +168,30 @@ class MoveList(QWidget):
             for row in range(old, rows):
                 self.table.setVerticalHeaderItem(row, QTableWidgetItem(str(self._first_round + row)))
 
-    def _append_rows(self, game: Game, start: int) -> None:
-        for index in range(start, len(game.mainline)):
-            node = game.mainline[index]
+    def _append_rows(self, line: list[MoveNode], start: int) -> None:
+        for index in range(start, len(line)):
+            node = line[index]
             text = format_move(self._end_board, node.move, self._notation)
             self._end_board.push(node.move)
             self._moves.append(node.move)
             self._texts.append(text)
             row, column = divmod(index + (1 if self._black_first else 0), 2)
             self._ensure_rows(row + 1)
-            item = QTableWidgetItem(f"{text} ✎" if node.comment else text)
+            item = QTableWidgetItem()
             item.setData(PLY_ROLE, index + 1)
-            if node.comment:
-                item.setToolTip(node.comment)
+            _show_node(item, text, node)
             self.table.setItem(row, column, item)
             self._cells.append(item)
+
+    def _refresh_markers(self, line: list[MoveNode]) -> None:
+        """Mark again the moves whose comment or alternatives may have changed (the last few)."""
+        for index in range(max(0, len(line) - 2), len(line)):
+            _show_node(self._cells[index], self._texts[index], line[index])
+
+    def _on_comment_changed(self, ply: int) -> None:
+        line = self._controller.line()
+        if 0 < ply <= min(len(self._cells), len(line)):
+            _show_node(self._cells[ply - 1], self._texts[ply - 1], line[ply - 1])
 
     def _truncate(self, length: int) -> None:
         while len(self._moves) > length:
@@ -204,11 +215,8 @@ class MoveList(QWidget):
             item.setBackground(CURRENT_MOVE_BRUSH)
             self._highlighted = item
             self.table.scrollToItem(item)
-            self.comment_label.setText(self._controller.game().mainline[ply - 1].comment)
         else:
             self.table.scrollToTop()
-            self.comment_label.setText(self._controller.game().comment if ply == 0 else "")
-        self.comment_label.setVisible(bool(self.comment_label.text()))
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
@@ -239,3 +247,14 @@ class MoveList(QWidget):
             controller.to_start()
         elif key == Qt.Key.Key_End:
             controller.to_end()
+
+
+def _show_node(item: QTableWidgetItem, text: str, node: MoveNode) -> None:
+    """Write a move's cell: its text, ✎ when it has a comment, (+N) for N recorded alternatives."""
+    marks = [text]
+    if node.comment:
+        marks.append("✎")
+    if node.variations:
+        marks.append(f"(+{len(node.variations)})")
+    item.setText(" ".join(marks))
+    item.setToolTip(node.comment)

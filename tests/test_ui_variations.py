@@ -1,0 +1,101 @@
+"""Variations and comments in the window: the comment pane shows and edits the viewed move's
+comment (saved with the game), the variations pane steps into a recorded variation and back, and a
+different move in analysis becomes a new variation instead of cutting the main line."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from xqdesk.formats import read_games
+from xqdesk.move import Move
+from xqdesk.ui.game_controller import Mode
+from xqdesk.ui.i18n import Language
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+UNIT_TEST_XQF = DATA / "games" / "xqf" / "cchess_UnitTest.xqf"
+MAIN_LINE = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]
+
+
+def iccs(moves: list[Move]) -> list[str]:
+    return [move.iccs() for move in moves]
+
+
+def click_row(qtbot, variation_list, row: int) -> None:
+    widget = variation_list.list
+    rect = widget.visualItemRect(widget.item(row))
+    qtbot.mouseClick(widget.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def test_comments_show_per_move_and_edits_are_saved_with_the_game(qtbot, window, tmp_path):
+    assert window.files.open_path(UNIT_TEST_XQF)
+    comment = window.comment_editor
+    assert comment.text() == "棋局注解"  # the game's opening comment at the start
+    window.controller.forward()
+    assert comment.text() == "第一步红注解"
+    assert window.move_list.current_text().startswith("炮二平五 ✎")
+    window.controller.forward()
+    assert comment.text() == ""
+    comment.editor.setFocus()
+    qtbot.keyClicks(comment.editor, "Solid reply")
+    assert window.controller.game().mainline[1].comment == "Solid reply"
+    assert "✎" in window.move_list.current_text()
+    window.controller.to_start()
+    window.controller.go_to(2)
+    assert comment.text() == "Solid reply"
+    saved = tmp_path / "commented.pgn"
+    assert window.files.save_to(saved)
+    game = read_games(saved).games[0]
+    assert game.mainline[1].comment == "Solid reply"
+    assert game.mainline[0].comment == "第一步红注解" and len(game.mainline[0].variations) == 2
+
+
+def test_the_variations_pane_steps_into_a_recorded_variation_and_back(qtbot, window):
+    assert window.files.open_path(UNIT_TEST_XQF)
+    panes = window.variation_list
+    controller = window.controller
+    assert panes.isVisibleTo(window)
+    assert panes.texts() == ["1. 炮二平五 (this line)", "2. 炮八平五", "3. 炮二平六"]
+    assert window.move_list.move_texts()[0] == "炮二平五"
+    assert "(+2)" in window.move_list.table.item(0, 0).text()
+    click_row(qtbot, panes, 2)
+    assert controller.variation_depth() == 1 and controller.ply() == 1
+    assert iccs(controller.line_moves())[:3] == ["h2d2", "h9g7", "h0g2"]
+    assert window.move_list.move_texts()[0] == "炮二平六"
+    assert panes.back_button.isVisibleTo(window) and not panes.list.isVisibleTo(window)
+    controller.to_end()
+    assert controller.ply() == 8
+    qtbot.mouseClick(panes.back_button, Qt.MouseButton.LeftButton)
+    assert controller.variation_depth() == 0 and controller.ply() == 0
+    assert iccs(controller.line_moves()) == MAIN_LINE
+    click_row(qtbot, panes, 0)  # the line's own move steps on
+    assert controller.ply() == 1 and controller.variation_depth() == 0
+    assert not panes.isVisibleTo(window)
+    window.set_language(Language.CHINESE)
+    controller.to_start()
+    assert panes.texts()[0] == "1. 炮二平五（本线）"
+
+
+def test_a_new_move_in_analysis_becomes_a_variation_and_keeps_the_main_line(qtbot, window):
+    assert window.files.open_path(UNIT_TEST_XQF)
+    controller = window.controller
+    controller.set_mode(Mode.ANALYSIS)
+    controller.go_to(2)
+    assert controller.play_move(Move.from_iccs("b0c2"))
+    assert controller.variation_depth() == 1
+    assert iccs(controller.line_moves()) == ["h2e2", "h9g7", "b0c2"]
+    assert controller.play_move(Move.from_iccs("i9h9"))  # goes on in the new variation
+    assert iccs(controller.game().mainline_moves()) == MAIN_LINE
+    assert iccs([node.move for node in controller.game().mainline[2].variations[0]]) == ["b0c2", "i9h9"]
+    controller.take_back()  # in analysis: the viewed move goes
+    assert iccs(controller.line_moves()) == ["h2e2", "h9g7", "b0c2"]
+    controller.take_back()  # the variation's first move: the whole variation goes
+    assert controller.variation_depth() == 0 and controller.ply() == 2
+    assert controller.game().mainline[2].variations == []
+    assert iccs(controller.game().mainline_moves()) == MAIN_LINE
+    assert controller.play_move(Move.from_iccs("h0g2"))  # the recorded move just steps on
+    assert controller.variation_depth() == 0 and controller.ply() == 3
+    controller.to_start()
+    assert controller.play_move(Move.from_iccs("b2e2"))  # a recorded variation's move enters it
+    assert controller.variation_depth() == 1
+    assert iccs(controller.line_moves())[:2] == ["b2e2", "b9c7"]

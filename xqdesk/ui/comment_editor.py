@@ -1,0 +1,59 @@
+"""The comment pane: the comment after the viewed move (at the start, the game's opening comment),
+editable; every edit is written into the game through the controller, so saving keeps it."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from xqdesk.ui.game_controller import GameController
+from xqdesk.ui.i18n import follow_language, tr
+
+EDITOR_LINES = 3
+"""Lines of text the pane shows without scrolling."""
+
+
+class CommentEditor(QWidget):
+    """A titled text box bound to the comment of the controller's viewed move."""
+
+    def __init__(self, controller: GameController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._controller = controller
+        self._loading = False
+        self.title = QLabel()
+        self.editor = QPlainTextEdit()
+        self.editor.setTabChangesFocus(True)
+        line_height = self.editor.fontMetrics().lineSpacing()
+        self.editor.setFixedHeight(line_height * EDITOR_LINES + 12)
+        self.editor.textChanged.connect(self._on_edited)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.title)
+        layout.addWidget(self.editor)
+        controller.position_changed.connect(self.load)
+        controller.game_changed.connect(self.load)
+        follow_language(self, self.retranslate)
+        self.retranslate()
+        self.load()
+
+    def text(self) -> str:
+        return self.editor.toPlainText()
+
+    def retranslate(self) -> None:
+        self.title.setText(tr("Comment on this move") if self._controller.ply() else tr("Comment on the game"))
+        self.editor.setPlaceholderText(tr("Type a comment…"))
+
+    def load(self) -> None:
+        """Show the viewed move's comment (unless it is already the text being edited)."""
+        comment = self._controller.comment()
+        self.retranslate()
+        if comment == self.editor.toPlainText():
+            return
+        self._loading = True
+        try:
+            self.editor.setPlainText(comment)
+        finally:
+            self._loading = False
+
+    def _on_edited(self) -> None:
+        if not self._loading:
+            self._controller.set_comment(self.editor.toPlainText())
