@@ -172,3 +172,22 @@ def test_arrow_scores_follow_the_engine_panels_point_of_view(qtbot, window):
     assert mover_view.startswith("-") or mover_view.startswith("#-")
     assert mover_view == panel.views[0].row_texts()[0][1]
     assert window.settings.score_view is ScoreView.MOVER
+
+
+def test_a_small_screenshot_keeps_the_score_graph_readable_and_the_board_large(tmp_path, qapp):
+    out = tmp_path / "small.png"
+    assert main(["--screenshot", str(out), "--size", "1024x768", "--language", "zh_CN", "--ply", "31",
+                 str(XQF_GAME)]) == 0
+    set_language(Language.ENGLISH)
+    assert (QImage(str(out)).width(), QImage(str(out)).height()) == (1024, 768)
+    with pytest.raises(SystemExit):
+        main(["--screenshot", str(out), "--size", "big"])
+
+
+def test_the_score_graph_has_room_beside_the_engine_lines(qtbot, window):
+    window.resize(1024, 768)
+    qtbot.waitUntil(lambda: window.height() == 768, timeout=2000)
+    graph, lines = window.score_graph, window.engine_panel.views[0]
+    assert graph.height() >= 120
+    assert graph.geometry().left() >= lines.geometry().right()  # beside the lines, not a strip below
+    assert window.board_view.height() >= 400

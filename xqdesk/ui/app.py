@@ -52,14 +52,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--analyse", action="store_true",
                         help="analyse the position on show with the analysis engines (the built-in one by default)")
     parser.add_argument("--multipv", type=int, default=None, help="with --analyse: lines per engine")
+    parser.add_argument("--size", type=window_size, default=SCREENSHOT_SIZE, metavar="WxH",
+                        help="with --screenshot: the window's size in pixels (default %(default)s)")
     parser.add_argument("--wait", type=float, default=None, metavar="SECONDS",
                         help="with --screenshot: let the window run this long first (default 3 with --analyse, else 0)")
     return parser
 
 
-def screenshot(window, out: str | Path) -> Path:
-    """Lay out ``window`` at the screenshot size and write it to ``out`` as PNG."""
-    window.resize(*SCREENSHOT_SIZE)
+def window_size(text: str) -> tuple[int, int]:
+    """``'1024x768'`` as ``(1024, 768)``; argparse reports the ValueError for anything else."""
+    width, separator, height = text.lower().partition("x")
+    if not separator or not width.isdigit() or not height.isdigit() or int(width) < 200 or int(height) < 200:
+        raise ValueError(f"a window size is WIDTHxHEIGHT in pixels, at least 200x200, not {text!r}")
+    return int(width), int(height)
+
+
+def screenshot(window, out: str | Path, size: tuple[int, int] = SCREENSHOT_SIZE) -> Path:
+    """Lay out ``window`` at ``size`` and write it to ``out`` as PNG."""
+    window.resize(*size)
     window.show()
     image = window.grab()
     out = Path(out)
@@ -101,12 +111,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.screenshot:
         wait = args.wait if args.wait is not None else (3.0 if args.analyse else 0.0)
         if wait > 0:
-            window.resize(*SCREENSHOT_SIZE)
+            window.resize(*args.size)
             window.show()
             loop = QEventLoop()
             QTimer.singleShot(int(wait * 1000), loop.quit)
             loop.exec()
-        out = screenshot(window, args.screenshot)
+        out = screenshot(window, args.screenshot, args.size)
         window.shutdown()
         print(out)
         return 0

@@ -38,6 +38,9 @@ MAX_LINES = 5
 LOG_LINES = 500
 """Lines kept in each engine's log."""
 
+GRAPH_MIN_WIDTH = 220
+"""The score graph sits to the right of the engine lines, at least this wide."""
+
 
 def score_text(score: Optional[Score], turn: Color, view: ScoreView) -> str:
     """``score`` (mover's view, as engines send it) shown from ``view``: ``+0.35``, ``#3``, ``#-2``."""
@@ -335,12 +338,15 @@ class EnginePanel(QWidget):
             view.stop_requested.connect(lambda index=index: self.stop_analysis(index))
             view.set_position(self._position)
         self.views[1].setVisible(False)
+        self.graph.setMinimumWidth(GRAPH_MIN_WIDTH)
+        self.splitter.addWidget(self.graph)  # beside the lines: the dock's whole height, not a strip
+        for index, stretch in enumerate((2, 2, 1)):
+            self.splitter.setStretchFactor(index, stretch)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(bar)
-        layout.addWidget(self.splitter, 3)
-        layout.addWidget(self.graph, 1)
+        layout.addWidget(self.splitter, 1)
         self.retranslate()
         follow_language(self, self.retranslate)
 

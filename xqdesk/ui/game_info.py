@@ -50,7 +50,10 @@ def result_text(outcome: Outcome | None) -> str:
     """``'0-1 — Black wins: Red loses the game. Black wins!'``; '' while the game goes on."""
     if outcome is None:
         return ""
-    return f"{outcome.result()} — {winner_text(outcome)}: {tr_outcome(outcome.text)}"
+    winner, reason = winner_text(outcome), tr_outcome(outcome.text)
+    if reason.strip(" .!") in ("", winner):  # a record that says only "Draw" says it once
+        return f"{outcome.result()} — {winner}"
+    return f"{outcome.result()} — {winner}: {reason}"
 
 
 class GameInfoPanel(QWidget):

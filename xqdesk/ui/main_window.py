@@ -42,6 +42,8 @@ from xqdesk.ui.settings import (
 
 STATUS_TIMEOUT_MS = 10_000
 ENGINE_DOCK_HEIGHT = 300
+ENGINE_DOCK_SHARE = 0.32
+"""The engine dock's first height: ENGINE_DOCK_HEIGHT, or this share of a shorter window."""
 SECOND_ENGINE_ARROW_RANK = 3
 """The second analysis engine's arrow takes this rank's colour, apart from the first's lines."""
 
@@ -599,7 +601,8 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._docks_sized:  # dock sizes only take once the window is laid out
             self._docks_sized = True
-            self.resizeDocks([self.engine_dock], [ENGINE_DOCK_HEIGHT], Qt.Orientation.Vertical)
+            height = min(ENGINE_DOCK_HEIGHT, int(self.height() * ENGINE_DOCK_SHARE))
+            self.resizeDocks([self.engine_dock], [height], Qt.Orientation.Vertical)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.shutdown()

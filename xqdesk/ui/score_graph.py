@@ -41,6 +41,10 @@ def squash(pawns: float) -> float:
     return math.tanh(pawns / SCALE_PAWNS)
 
 
+GRAPH_MIN_HEIGHT = 120
+"""Pixels below which the curve is too flat to read."""
+
+
 class ScoreGraph(QWidget):
     """The scores of up to two series over the plies of a game, with the current ply marked."""
 
@@ -52,7 +56,7 @@ class ScoreGraph(QWidget):
         self._ply_count = 0
         self._current_ply: Optional[int] = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.setMinimumHeight(60)
+        self.setMinimumHeight(GRAPH_MIN_HEIGHT)
         self.retranslate()
         follow_language(self, self.retranslate)
 

@@ -27,7 +27,6 @@ class VariationList(QWidget):
         self.back_button = QPushButton()
         self.back_button.clicked.connect(controller.leave_variation)
         self.list = QListWidget()
-        self.list.setFixedHeight(self.list.fontMetrics().lineSpacing() * VISIBLE_ROWS + 12)
         self.list.itemActivated.connect(lambda item: self._choose(self.list.row(item)))
         self.list.itemClicked.connect(lambda item: self._choose(self.list.row(item)))
         top = QHBoxLayout()
@@ -67,6 +66,9 @@ class VariationList(QWidget):
                 text = format_move(board, move, self._notation)
                 label = tr("{move} (this line)").format(move=text) if index == 0 else text
                 self.list.addItem(f"{index + 1}. {label}")
+        rows = min(max(len(moves), 1), VISIBLE_ROWS)  # as tall as its rows: the move list keeps the room
+        self.list.setFixedHeight(self.list.sizeHintForRow(0) * rows + 2 * self.list.frameWidth() + 4
+                                 if self.list.count() else 0)
         self.list.setVisible(len(moves) > 1)
         self.setVisible(len(moves) > 1 or depth > 0)
 
