@@ -12,32 +12,61 @@ from xqdesk.ui.i18n import CHINESE, Language, language_notifier, set_language, t
 
 UI_DIR = Path(i18n.__file__).resolve().parent
 
-#: The window's modules whose every ``tr("...")`` literal must have a Chinese entry.
-TRANSLATED_MODULES = (
-    "i18n.py",
-    "engine_panel.py",
-    "engine_worker.py",
-    "score_graph.py",
-    "engines_dialog.py",
-    "settings.py",
-    "position_editor.py",
-)
+UI_MODULES = sorted(path.name for path in UI_DIR.glob("*.py"))
+"""Every module of the window: each ``tr("...")`` literal in any of them needs a Chinese entry."""
+
+#: The ``tr(...)`` calls whose argument is not a literal, and what feeds them; a new one fails
+#: :func:`test_every_indirect_tr_call_is_known` until its texts are checked here.
+INDIRECT_TR_CALLS = {
+    ("board_view.py", "tr('Red' if self._board.turn == RED else 'Black')"): "both literals",
+    ("board_view.py", "tr('Red to move' if self._board.turn == RED else 'Black to move')"): "both literals",
+    ("engine_panel.py", "tr(text)"): "EngineView.COLUMNS",
+    ("engine_panel.py", "tr(self._state)"): "the set_state literals",
+    ("engines_dialog.py", "tr(KIND_LABELS[profile.kind])"): "KIND_LABELS",
+    ("engines_dialog.py", "tr(text)"): "EnginesDialog.OPTION_COLUMNS",
+    ("files.py", "tr(column)"): "GameTable.COLUMNS",
+    ("i18n.py", "tr(text)"): "tr_outcome: the outcome texts",
+    ("i18n.py", "tr(sentence)"): "tr_outcome: the outcome texts",
+    ("main_window.py", "tr(key)"): "the window's actions and menus, checked on a real window",
+    ("move_list.py", "tr(label)"): "NOTATION_LABELS",
+    ("position_editor.py", "tr(PIECE_LABELS[problem.piece_type])"): "PIECE_LABELS",
+    ("position_editor.py", "tr(PIECE_LABELS[abs(code)])"): "PIECE_LABELS",
+}
+
+
+def _string_constants(node: ast.AST) -> list[str]:
+    """The string literals ``node`` may evaluate to: a constant, or either branch of ``a if c else b``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        return _string_constants(node.body) + _string_constants(node.orelse)
+    return []
+
+
+def _calls(source: str, name: str) -> list[ast.Call]:
+    """Every call with arguments of a function or method called ``name`` in ``source``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and node.args:
+            callee = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+            if callee == name:
+                found.append(node)
+    return found
 
 
 def tr_literals(source: str) -> list[str]:
-    """Every string literal passed as the first argument of a call to ``tr`` in ``source``."""
+    """Every string literal passed as the first argument of a call to ``tr`` in ``source`` (both
+    branches of a conditional expression too), and the engine states given to ``set_state``."""
     found = []
-    for node in ast.walk(ast.parse(source)):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id == "tr"
-            and node.args
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
-        ):
-            found.append(node.args[0].value)
+    for call in _calls(source, "tr") + _calls(source, "set_state"):
+        found.extend(_string_constants(call.args[0]))
     return found
+
+
+def indirect_tr_calls(source: str) -> list[str]:
+    """The ``tr(...)`` calls of ``source`` whose argument is not a string literal."""
+    return [ast.unparse(call) for call in _calls(source, "tr")
+            if isinstance(call.func, ast.Name) and not isinstance(call.args[0], ast.Constant)]
 
 
 def format_fields(text: str) -> set[str]:
@@ -80,11 +109,50 @@ def test_translations_keep_the_placeholders_of_their_source():
         assert format_fields(english) == format_fields(chinese), english
 
 
-@pytest.mark.parametrize("module", TRANSLATED_MODULES)
+@pytest.mark.parametrize("module", UI_MODULES)
 def test_every_tr_literal_has_a_chinese_entry(module):
     path = UI_DIR / module
-    missing = [text for text in tr_literals(path.read_text(encoding="utf-8")) if text not in CHINESE]
+    missing = [text for text in tr_literals(path.read_text(encoding="utf-8")) if text and text not in CHINESE]
     assert missing == []
+
+
+def test_the_completeness_check_sees_every_ui_module_and_conditional_texts():
+    assert {"main_window.py", "game_controller.py", "board_view.py", "move_list.py", "game_info.py",
+            "comment_editor.py", "variation_list.py", "files.py", "app.py"} <= set(UI_MODULES)
+    assert tr_literals('tr("A" if x else "B"); view.set_state("Ready")') == ["A", "B", "Ready"]
+    assert indirect_tr_calls('tr(key); tr("literal")') == ["tr(key)"]
+
+
+@pytest.mark.parametrize("module", UI_MODULES)
+def test_every_indirect_tr_call_is_known(module):
+    source = (UI_DIR / module).read_text(encoding="utf-8")
+    unknown = [call for call in indirect_tr_calls(source) if (module, call) not in INDIRECT_TR_CALLS]
+    assert unknown == [], "check the texts such a call translates and add it to INDIRECT_TR_CALLS"
+
+
+def test_tables_of_texts_translated_indirectly_have_chinese_entries():
+    from xqdesk.ui.engine_panel import EngineView
+    from xqdesk.ui.engines_dialog import KIND_LABELS, EnginesDialog
+    from xqdesk.ui.files import GameTable
+    from xqdesk.ui.move_list import NOTATION_LABELS
+    from xqdesk.ui.position_editor import PIECE_LABELS
+
+    texts = [*EngineView.COLUMNS, *KIND_LABELS.values(), *EnginesDialog.OPTION_COLUMNS, *GameTable.COLUMNS,
+             *(label for _notation, label in NOTATION_LABELS), *PIECE_LABELS.values()]
+    assert [text for text in texts if text not in CHINESE and text != "#"] == []
+
+
+def test_every_action_and_menu_of_the_window_reads_chinese(qtbot, window):
+    from PySide6.QtGui import QAction
+
+    window.set_language(Language.CHINESE)
+    languages = {language.native_name for language in Language}
+    shown = [action.text() for action in window.findChildren(QAction)
+             if action.text() and not action.isSeparator() and action.text() not in languages]
+    shown += [action.menu().title() for action in window.menuBar().actions()]
+    assert len(shown) > 30
+    untranslated = [text for text in shown if not any("\u4e00" <= char <= "\u9fff" for char in text)]
+    assert untranslated == []
 
 
 def test_a_deleted_widget_no_longer_follows_the_language(qtbot):

@@ -121,7 +121,7 @@ def test_a_course_history_names_nobody_and_shows_the_end_by_the_rules(qtbot, win
     assert info.result_label.text().startswith(f"{window.controller.outcome().result()} — {winner} wins: ")
     assert info.result_label.text().endswith(window.controller.outcome().text)
     window.set_language(Language.CHINESE)
-    assert info.red_label.text() == "红方: ?" and "胜" in info.result_label.text()
+    assert info.red_label.text() == "红方：?" and "胜" in info.result_label.text()
 
 
 def test_a_bad_file_is_reported_not_raised(qtbot, window, tmp_path):

@@ -376,7 +376,7 @@ class EnginesDialog(QDialog):
 def _describe(option: UciOption) -> str:
     parts = [option.type]
     if option.default is not None:
-        parts.append(f"default {option.default!r}")
+        parts.append(tr("default {value}").format(value=repr(option.default)))
     if option.min is not None or option.max is not None:
         parts.append(f"{option.min}..{option.max}")
     if option.choices:

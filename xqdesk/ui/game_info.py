@@ -53,7 +53,7 @@ def result_text(outcome: Outcome | None) -> str:
     winner, reason = winner_text(outcome), tr_outcome(outcome.text)
     if reason.strip(" .!") in ("", winner):  # a record that says only "Draw" says it once
         return f"{outcome.result()} — {winner}"
-    return f"{outcome.result()} — {winner}: {reason}"
+    return f"{outcome.result()} — " + tr("{winner}: {reason}").format(winner=winner, reason=reason)
 
 
 class GameInfoPanel(QWidget):
@@ -86,8 +86,8 @@ class GameInfoPanel(QWidget):
     def refresh(self) -> None:
         """Show the controller's game as it stands now."""
         game = self._controller.game()
-        self.red_label.setText(f"{tr('Red')}: {player_name(game, 'Red')}")
-        self.black_label.setText(f"{tr('Black')}: {player_name(game, 'Black')}")
+        self.red_label.setText(tr("{side}: {name}").format(side=tr("Red"), name=player_name(game, "Red")))
+        self.black_label.setText(tr("{side}: {name}").format(side=tr("Black"), name=player_name(game, "Black")))
         events = event_text(game)
         self.event_label.setText(events)
         self.event_label.setVisible(bool(events))
