@@ -70,7 +70,8 @@ class VariationList(QWidget):
         self.list.setFixedHeight(self.list.sizeHintForRow(0) * rows + 2 * self.list.frameWidth() + 4
                                  if self.list.count() else 0)
         self.list.setVisible(len(moves) > 1)
-        self.setVisible(len(moves) > 1 or depth > 0)
+        wanted = len(moves) > 1 or depth > 0
+        self.setVisible(wanted and self.parentWidget() is not None)  # never a window of its own
 
     def _choose(self, row: int) -> None:
         if 0 <= row < len(self._controller.alternatives()):
