@@ -39,3 +39,16 @@ def test_clicking_the_graph_asks_for_the_ply_under_the_mouse(qtbot):
     assert set(graph.scores(0)) == {0, 1, 2} and graph.scores(1) == {}
     graph.clear()
     assert graph.ply_count == 0 and graph.scores() == {}
+
+
+def test_the_graph_draws_its_scale_lines_to_read_the_curve_by(qtbot):
+    graph = ScoreGraph()
+    qtbot.addWidget(graph)
+    graph.resize(400, 200)
+    image = graph.grab().toImage()
+    base = graph.palette().base().color().rgb()
+    for pawns in (3.0, 1.0, -1.0, -3.0):
+        y = round(graph._y(pawns, graph._plot_rect()))
+        marked = max(sum(image.pixelColor(x, row).rgb() != base for x in range(60, 340)) for row in (y - 1, y, y + 1))
+        assert marked > 50, f"no scale line at {pawns:+} pawns"
+    assert graph.minimumHeight() >= 120

@@ -183,6 +183,8 @@ CHINESE: Final[dict[str, str]] = {
     "Ready": "就绪",
     "Engine failed: {reason}": "引擎出错：{reason}",
     "Score graph": "评分曲线",
+    "Red ahead ↑": "红优 ↑",
+    "Black ahead ↓": "黑优 ↓",
     "Second engine": "第二引擎",
     # --- engines dialog ----------------------------------------------------------------------
     "Engines dialog": "引擎管理",

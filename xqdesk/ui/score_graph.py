@@ -26,6 +26,9 @@ MATE_PAWNS = 1000.0
 
 SERIES_COLORS = (QColor(200, 30, 30), QColor(40, 90, 200))
 
+GRID_PAWNS = (1.0, 3.0)
+"""Scores (pawns, both signs) drawn as faint lines with their value, to read the curve by."""
+
 
 def red_view_pawns(score: Score, turn: Color) -> float:
     """``score`` (from the side to move's view, as engines give it) in pawns from Red's view."""
@@ -129,6 +132,7 @@ class ScoreGraph(QWidget):
         middle = plot.center().y()
         painter.setPen(QPen(self.palette().mid().color(), 1))
         painter.drawLine(QPointF(plot.left(), middle), QPointF(plot.right(), middle))
+        self._paint_scale(painter, plot)
         for index, values in enumerate(self._series):
             if not values:
                 continue
@@ -152,6 +156,26 @@ class ScoreGraph(QWidget):
             painter.setPen(QPen(self.palette().text().color(), 1, Qt.PenStyle.DashLine))
             painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
         painter.end()
+
+    def _paint_scale(self, painter: QPainter, plot: QRectF) -> None:
+        """Faint lines at ±1 and ±3 pawns with their values, and which way is Red ahead."""
+        faint = QColor(self.palette().mid().color())
+        faint.setAlpha(90)
+        label_color = self.palette().placeholderText().color()
+        metrics = painter.fontMetrics()
+        for pawns in GRID_PAWNS:
+            for signed in (pawns, -pawns):
+                y = self._y(signed, plot)
+                painter.setPen(QPen(faint, 1, Qt.PenStyle.DotLine))
+                painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+                painter.setPen(label_color)
+                painter.drawText(QPointF(plot.left() + 2, y - 2), f"{signed:+.0f}")
+        if plot.height() > 3 * metrics.height():
+            painter.setPen(label_color)
+            painter.drawText(QRectF(plot.left(), plot.top(), plot.width() - 2, metrics.height()),
+                             Qt.AlignmentFlag.AlignRight, tr("Red ahead ↑"))
+            painter.drawText(QRectF(plot.left(), plot.bottom() - metrics.height(), plot.width() - 2, metrics.height()),
+                             Qt.AlignmentFlag.AlignRight, tr("Black ahead ↓"))
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         if event.button() == Qt.MouseButton.LeftButton and self._ply_count:
