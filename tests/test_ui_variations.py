@@ -71,6 +71,12 @@ def test_the_variations_pane_steps_into_a_recorded_variation_and_back(qtbot, win
     click_row(qtbot, panes, 0)  # the line's own move steps on
     assert controller.ply() == 1 and controller.variation_depth() == 0
     assert not panes.isVisibleTo(window)
+    controller.to_start()  # the keyboard chooses too
+    panes.list.setFocus()
+    panes.list.setCurrentRow(1)
+    qtbot.keyClick(panes.list, Qt.Key.Key_Return)
+    assert controller.variation_depth() == 1 and iccs(controller.line_moves())[0] == "b2e2"
+    controller.leave_variation()
     window.set_language(Language.CHINESE)
     controller.to_start()
     assert panes.texts()[0] == "1. 炮二平五（本线）"

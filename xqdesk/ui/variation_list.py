@@ -3,7 +3,8 @@ and the first move of each variation), to step into one; and the way back to the
 variation branches from. Hidden when there is nothing to choose and no way back."""
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from xqdesk.notation import Notation, format_move
@@ -12,6 +13,24 @@ from xqdesk.ui.i18n import follow_language, tr
 
 VISIBLE_ROWS = 4
 """Rows the list shows before it scrolls."""
+
+
+class _AlternativeList(QListWidget):
+    """The list of alternatives: a click or Enter on a row chooses it (once per click, whatever
+    the style's activation rule)."""
+
+    row_chosen = Signal(int)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.itemClicked.connect(lambda item: self.row_chosen.emit(self.row(item)))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentRow() >= 0:
+            self.row_chosen.emit(self.currentRow())
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
 
 class VariationList(QWidget):
@@ -26,9 +45,8 @@ class VariationList(QWidget):
         self.title = QLabel()
         self.back_button = QPushButton()
         self.back_button.clicked.connect(controller.leave_variation)
-        self.list = QListWidget()
-        self.list.itemActivated.connect(lambda item: self._choose(self.list.row(item)))
-        self.list.itemClicked.connect(lambda item: self._choose(self.list.row(item)))
+        self.list = _AlternativeList()
+        self.list.row_chosen.connect(self._choose)
         top = QHBoxLayout()
         top.addWidget(self.title, 1)
         top.addWidget(self.back_button)
