@@ -105,3 +105,15 @@ def test_a_new_move_in_analysis_becomes_a_variation_and_keeps_the_main_line(qtbo
     assert controller.play_move(Move.from_iccs("b2e2"))  # a recorded variation's move enters it
     assert controller.variation_depth() == 1
     assert iccs(controller.line_moves())[:2] == ["b2e2", "b9c7"]
+
+
+def test_a_mate_inside_a_variation_does_not_end_the_game(qtbot, window):
+    controller = window.controller
+    controller.new_game(Mode.ANALYSIS, start_fen="3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1")
+    assert controller.play_move(Move.from_iccs("a8a7"))
+    controller.to_start()
+    with qtbot.waitSignal(controller.status_message, timeout=1000) as blocker:
+        assert controller.play_move(Move.from_iccs("b0b9"))  # mate, as a variation
+    assert "End of the variation" in blocker.args[0]
+    assert controller.variation_depth() == 1 and controller.outcome() is None
+    assert window.game_info.result_label.text() == ""

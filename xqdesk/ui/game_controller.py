@@ -277,6 +277,7 @@ class GameController(QObject):
             node.variations.append([MoveNode(move)])
             self._enter_variation(self._ply, len(node.variations) - 1)
             self.move_made.emit(move)
+            self._report_variation_end()
             return True
         self._append(move)
         return True
@@ -293,7 +294,9 @@ class GameController(QObject):
         self.game_changed.emit()
         self.move_made.emit(move)
         self.position_changed.emit()
-        if (self._mode.is_play or self._mode is Mode.ANALYSIS) and not self._branches:
+        if self._branches:
+            self._report_variation_end()
+        elif self._mode.is_play or self._mode is Mode.ANALYSIS:
             outcome = self._board.outcome()
             if outcome is not None:
                 self._finish(outcome)
@@ -342,6 +345,12 @@ class GameController(QObject):
         self._ply = ply + 1
         self.game_changed.emit()
         self.position_changed.emit()
+
+    def _report_variation_end(self) -> None:
+        """Say so when the viewed variation ends the game by the rules (the game goes on)."""
+        outcome = self._board.outcome()
+        if outcome is not None:
+            self.status_message.emit(tr("End of the variation: {text}").format(text=tr_outcome(outcome.text)))
 
     def _rebuild_line(self) -> None:
         """Follow the branches from the main line to the viewed line and its last segment."""

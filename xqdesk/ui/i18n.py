@@ -136,6 +136,7 @@ CHINESE: Final[dict[str, str]] = {
     "Variation (depth {depth})": "变着（第 {depth} 层）",
     "Back to main line": "回到主线",
     "Back to the parent line": "回到上一层",
+    "End of the variation: {text}": "变着终局：{text}",
     "{move} (this line)": "{move}（本线）",
     "Red loses the game. Black wins!": "红方告负，黑胜！",
     "Black loses the game. Red wins!": "黑方告负，红胜！",
