@@ -68,11 +68,11 @@ def test_analysis_with_two_engines_shows_both_and_follows_the_moves(qtbot, panel
         assert view.row_texts()[0][3].split()[0] in black_replies
     assert set(panel.graph.scores(0)) >= {0, 1} and set(panel.graph.scores(1)) >= {0, 1}
     qtbot.waitUntil(lambda: all(candidates.get(i) and candidates[i][0] in board.legal_moves for i in (0, 1)),
-                    timeout=5000)
+                    timeout=15000)
 
     panel.stop_analysis()
     assert not panel.is_analysing()
-    qtbot.waitUntil(lambda: left.state == "Ready" and right.state == "Ready", timeout=5000)
+    qtbot.waitUntil(lambda: left.state == "Ready" and right.state == "Ready", timeout=15000)
 
 
 @needs_fairy
