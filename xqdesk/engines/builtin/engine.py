@@ -23,7 +23,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from xqdesk.board import Board
-from xqdesk.engines.builtin import kernel
+from xqdesk.engines.builtin import board_kernel
 from xqdesk.engines.builtin.eval_tables import build_params
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
@@ -141,7 +141,7 @@ class BuiltinEngine:
         plan = plan_time(limits, board.ruleset.move_time_limit, self._overhead_ms / 1000)
         caps = level_limits(self._level)
         depths = [d for d in (limits.depth, self._max_depth or None, caps.max_depth) if d]
-        max_depth = min(min(depths, default=kernel.MAX_PLY - 4), kernel.MAX_PLY - 4)
+        max_depth = min(min(depths, default=board_kernel.MAX_PLY - 4), board_kernel.MAX_PLY - 4)
         node_limits = [n for n in (limits.nodes, caps.max_nodes) if n]
         node_limit = min(node_limits, default=0)
         position = self._position_for(board)

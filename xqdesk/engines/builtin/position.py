@@ -10,7 +10,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from xqdesk.engines.builtin import kernel
+from xqdesk.engines.builtin import board_kernel, eval_kernel
 from xqdesk.engines.builtin.eval_tables import build_params
 
 SQUARES = 90
@@ -39,17 +39,17 @@ class Position:
         if len(red_kings) != 1 or len(black_kings) != 1:
             raise ValueError(f"a position needs one king per side, got codes {list(codes)!r}")
         self.pos = np.array([1 if red_to_move else -1, red_kings[0], black_kings[0], 0], dtype=np.int64)
-        self.keys = np.zeros(kernel.STACK_SIZE, np.uint64)
-        self.clocks = np.zeros(kernel.STACK_SIZE, np.int64)
-        self.psq = np.zeros(kernel.STACK_SIZE, np.int64)
+        self.keys = np.zeros(board_kernel.STACK_SIZE, np.uint64)
+        self.clocks = np.zeros(board_kernel.STACK_SIZE, np.int64)
+        self.psq = np.zeros(board_kernel.STACK_SIZE, np.int64)
         key = np.uint64(0)
         score = 0
         for sq, code in enumerate(self.board):
             if code:
-                key ^= kernel.ZOBRIST_PIECES[int(code) + 7, sq]
+                key ^= board_kernel.ZOBRIST_PIECES[int(code) + 7, sq]
                 score += int(self.params[(int(code) + 7) * SQUARES + sq])
         if not red_to_move:
-            key ^= kernel.ZOBRIST_BLACK_TO_MOVE
+            key ^= board_kernel.ZOBRIST_BLACK_TO_MOVE
         self.keys[0] = key
         self.clocks[0] = capture_free_plies
         self.psq[0] = score
@@ -57,11 +57,11 @@ class Position:
 
     @property
     def red_to_move(self) -> bool:
-        return bool(self.pos[kernel.POS_SIDE] == 1)
+        return bool(self.pos[board_kernel.POS_SIDE] == 1)
 
     @property
     def height(self) -> int:
-        return int(self.pos[kernel.POS_HEIGHT])
+        return int(self.pos[board_kernel.POS_HEIGHT])
 
     @property
     def key(self) -> int:
@@ -77,9 +77,9 @@ class Position:
     def push(self, move: int) -> int:
         """Play a kernel move (not checked); returns the captured code. Keeps room on the stacks
         for a search by dropping the oldest history when needed."""
-        if self.height >= kernel.STACK_SIZE - kernel.MAX_PLY - 8:
+        if self.height >= board_kernel.STACK_SIZE - board_kernel.MAX_PLY - 8:
             self._drop_oldest(self.height // 2)
-        captured = kernel.make_move(self.board, self.pos, self.keys, self.clocks, self.psq, self.params, move)
+        captured = board_kernel.make_move(self.board, self.pos, self.keys, self.clocks, self.psq, self.params, move)
         self.moves_played.append(move)
         return int(captured)
 
@@ -91,25 +91,25 @@ class Position:
         h = self.height
         for stack in (self.keys, self.clocks, self.psq):
             stack[: h - count + 1] = stack[count: h + 1].copy()
-        self.pos[kernel.POS_HEIGHT] = h - count
+        self.pos[board_kernel.POS_HEIGHT] = h - count
 
     def legal_moves(self) -> list[int]:
         """Legal kernel moves (all course rules except the history-based perpetual-check ban)."""
-        out = np.empty(kernel.MAX_MOVES, np.int64)
-        n = kernel.legal_moves(self.board, self.pos, self.keys, self.clocks, self.psq, self.params, out)
+        out = np.empty(board_kernel.MAX_MOVES, np.int64)
+        n = board_kernel.legal_moves(self.board, self.pos, self.keys, self.clocks, self.psq, self.params, out)
         return [int(move) for move in out[:n]]
 
     def is_check(self) -> bool:
-        return bool(kernel.in_check(self.board, self.pos))
+        return bool(board_kernel.in_check(self.board, self.pos))
 
     def evaluate(self) -> int:
         """Static evaluation in centipawns for the side to move."""
-        return int(kernel.evaluate(self.board, self.pos, self.psq, self.params))
+        return int(eval_kernel.evaluate(self.board, self.pos, self.psq, self.params))
 
     def perft(self, depth: int) -> int:
         """Leaf count of the legal move tree ``depth`` plies deep."""
         if depth <= 0:
             return 1
-        move_buf = np.zeros((depth + 1, kernel.MAX_MOVES), np.int64)
-        return int(kernel.perft(self.board, self.pos, self.keys, self.clocks, self.psq, self.params,
+        move_buf = np.zeros((depth + 1, board_kernel.MAX_MOVES), np.int64)
+        return int(board_kernel.perft(self.board, self.pos, self.keys, self.clocks, self.psq, self.params,
                                 move_buf, depth, 0))

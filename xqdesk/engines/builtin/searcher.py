@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from xqdesk.engines.builtin import kernel
+from xqdesk.engines.builtin import board_kernel, search_kernel
 from xqdesk.engines.builtin.position import Position
 
 ASPIRATION_WINDOW = 40
@@ -26,7 +26,7 @@ TT_ENTRY_BYTES = 16
 @dataclass(frozen=True)
 class Line:
     """One principal variation found at ``depth``. ``score`` is from the side to move's view in
-    centipawns, or a mate score (``abs(score) > kernel.MATE_BOUND``)."""
+    centipawns, or a mate score (``abs(score) > search_kernel.MATE_BOUND``)."""
 
     depth: int
     seldepth: int
@@ -40,9 +40,9 @@ class Line:
     @property
     def mate_in(self) -> int | None:
         """Moves to mate (positive: the mover mates; negative: it is mated), or None."""
-        if abs(self.score) <= kernel.MATE_BOUND:
+        if abs(self.score) <= search_kernel.MATE_BOUND:
             return None
-        plies = kernel.MATE - abs(self.score)
+        plies = search_kernel.MATE - abs(self.score)
         moves = (plies + 1) // 2
         return moves if self.score > 0 else -moves
 
@@ -52,13 +52,13 @@ class Searcher:
 
     def __init__(self, hash_mb: int = DEFAULT_HASH_MB) -> None:
         self.stop_flag = np.zeros(1, np.int32)
-        self.killers = np.zeros((kernel.MAX_PLY + 1, 2), np.int64)
+        self.killers = np.zeros((board_kernel.MAX_PLY + 1, 2), np.int64)
         self.history = np.zeros(90 * 90, np.int64)
-        self.move_buf = np.zeros((kernel.MAX_PLY + 1, kernel.MAX_MOVES), np.int64)
-        self.score_buf = np.zeros((kernel.MAX_PLY + 1, kernel.MAX_MOVES), np.int64)
-        self.pv = np.zeros((kernel.MAX_PLY + 1, kernel.MAX_PLY + 1), np.int64)
-        self.pv_len = np.zeros(kernel.MAX_PLY + 1, np.int64)
-        self.counters = np.zeros(kernel.COUNTER_COUNT, np.int64)
+        self.move_buf = np.zeros((board_kernel.MAX_PLY + 1, board_kernel.MAX_MOVES), np.int64)
+        self.score_buf = np.zeros((board_kernel.MAX_PLY + 1, board_kernel.MAX_MOVES), np.int64)
+        self.pv = np.zeros((board_kernel.MAX_PLY + 1, board_kernel.MAX_PLY + 1), np.int64)
+        self.pv_len = np.zeros(board_kernel.MAX_PLY + 1, np.int64)
+        self.counters = np.zeros(search_kernel.COUNTER_COUNT, np.int64)
         self.tt_keys = np.zeros(1, np.uint64)
         self.tt_data = np.zeros(1, np.int64)
         self.resize(hash_mb)
@@ -83,7 +83,7 @@ class Searcher:
                 self.tt_keys, self.tt_data, self.killers, self.history, self.move_buf, self.score_buf,
                 self.pv, self.pv_len, self.counters, self.stop_flag)
 
-    def iterate(self, position: Position, root_moves: Sequence[int], *, max_depth: int = kernel.MAX_PLY - 4,
+    def iterate(self, position: Position, root_moves: Sequence[int], *, max_depth: int = board_kernel.MAX_PLY - 4,
                 node_limit: int = 0, multipv: int = 1, capture_free_draw_plies: int = 120) -> Iterator[list[Line]]:
         """Deepen from depth 1 to ``max_depth`` over ``root_moves`` (legal kernel moves, not
         empty), yielding the lines of each depth, best first. Stops early when the stop flag is
@@ -94,8 +94,8 @@ class Searcher:
             raise ValueError(f"no root moves to search in position {position.codes()!r}")
         context = self._context(position)
         self.counters[:] = 0
-        self.counters[kernel.C_NODE_LIMIT] = node_limit
-        self.counters[kernel.C_DRAW_PLIES] = capture_free_draw_plies
+        self.counters[search_kernel.C_NODE_LIMIT] = node_limit
+        self.counters[search_kernel.C_DRAW_PLIES] = capture_free_draw_plies
         self.killers[:] = 0
         self.history >>= 3
         order = np.array(root_moves, np.int64)
@@ -103,22 +103,22 @@ class Searcher:
         previous: list[int] = [0] * multipv
         started = time.perf_counter()
         for depth in range(1, max_depth + 1):
-            self.counters[kernel.C_SELDEPTH] = 0
+            self.counters[search_kernel.C_SELDEPTH] = 0
             lines: list[Line] = []
             remaining = order.copy()
             for index in range(multipv):
                 score, pv, complete = self._search_window(context, remaining, depth, previous[index])
                 if pv is None:
                     break
-                lines.append(Line(depth, int(self.counters[kernel.C_SELDEPTH]), score, pv,
-                                  int(self.counters[kernel.C_NODES]), time.perf_counter() - started,
+                lines.append(Line(depth, int(self.counters[search_kernel.C_SELDEPTH]), score, pv,
+                                  int(self.counters[search_kernel.C_NODES]), time.perf_counter() - started,
                                   index + 1, complete))
                 if not complete:
                     break
                 remaining = remaining[remaining != pv[0]]
                 if len(remaining) == 0:
                     break
-            stopped = self.counters[kernel.C_STOPPED] != 0
+            stopped = self.counters[search_kernel.C_STOPPED] != 0
             if len(lines) > 1 and all(line.complete for line in lines):
                 ranked = sorted(lines, key=lambda line: -line.score)
                 lines = [replace(line, multipv=rank) for rank, line in enumerate(ranked, start=1)]
@@ -130,7 +130,7 @@ class Searcher:
                 yield lines
             if stopped:
                 return
-            if abs(lines[0].score) > kernel.MATE_BOUND and depth > kernel.MATE - abs(lines[0].score) + 2:
+            if abs(lines[0].score) > search_kernel.MATE_BOUND and depth > search_kernel.MATE - abs(lines[0].score) + 2:
                 return  # a proven mate will not change with more depth
 
     def _search_window(self, context: tuple, moves: np.ndarray, depth: int, guess: int
@@ -138,24 +138,24 @@ class Searcher:
         """One root search with aspiration windows around ``guess``. Returns (score, pv,
         complete); pv is None when a stop came before anything usable was proved."""
         delta = ASPIRATION_WINDOW
-        if depth <= 3 or abs(guess) > kernel.MATE_BOUND:
-            alpha, beta = -kernel.INFINITY, kernel.INFINITY
+        if depth <= 3 or abs(guess) > search_kernel.MATE_BOUND:
+            alpha, beta = -search_kernel.INFINITY, search_kernel.INFINITY
         else:
             alpha, beta = guess - delta, guess + delta
         while True:
-            score = int(kernel.search_root(context, moves, len(moves), depth, alpha, beta))
-            stopped = self.counters[kernel.C_STOPPED] != 0
+            score = int(search_kernel.search_root(context, moves, len(moves), depth, alpha, beta))
+            stopped = self.counters[search_kernel.C_STOPPED] != 0
             pv = tuple(int(m) for m in self.pv[0, :self.pv_len[0]])
             if stopped:
                 # The first root move (the previous best) must be done, and a later one must have
                 # proved better inside the window, for a partial iteration to be trusted.
-                if self.counters[kernel.C_ROOT_DONE] >= 1 and pv and pv[0] != moves[0] and alpha < score < beta:
+                if self.counters[search_kernel.C_ROOT_DONE] >= 1 and pv and pv[0] != moves[0] and alpha < score < beta:
                     return score, pv, False
                 return score, None, False
             if score <= alpha:
-                alpha = max(score - delta, -kernel.INFINITY)
+                alpha = max(score - delta, -search_kernel.INFINITY)
             elif score >= beta:
-                beta = min(score + delta, kernel.INFINITY)
+                beta = min(score + delta, search_kernel.INFINITY)
             else:
                 return score, pv, True
             delta *= 3

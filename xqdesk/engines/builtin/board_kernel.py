@@ -1,0 +1,284 @@
+"""The built-in engine's compiled board: move generation, attack tests and make/unmake.
+
+Everything here is compiled by numba and works on plain numpy arrays. Position state (owned by
+:class:`xqdesk.engines.builtin.position.Position`):
+
+- ``board``: int8[90], the course's signed piece codes indexed by square (``rank * 9 + file``);
+- ``pos``: int64[4], side to move (+1 Red, -1 Black), Red's and Black's king squares, and the height
+  ``h`` of the position stacks;
+- ``keys``/``clocks``/``psq``: per-ply stacks, entry ``h`` is the current position's Zobrist key,
+  capture-free ply count, and material + piece-square score from Red's point of view
+  (``params`` from :func:`xqdesk.engines.builtin.eval_tables.build_params`).
+
+A move is an int ``from_square << 7 | to_square``; 0 means "no move".
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from xqdesk.engines.builtin import geometry
+from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.geometry import (
+    ADVISOR_STEPS, ELEPHANT_EYES, ELEPHANT_STEPS, HORSE_ATTACKER_LEGS, HORSE_ATTACKERS, HORSE_LEGS,
+    HORSE_TARGETS, KING_STEPS, PAWN_ATTACKERS, PAWN_STEPS, RAYS, zobrist_keys)
+
+drop_stale_compiled_code(__file__, (geometry,))
+
+ZOBRIST_PIECES, ZOBRIST_BLACK_TO_MOVE = zobrist_keys()
+
+POS_SIDE, POS_RED_KING, POS_BLACK_KING, POS_HEIGHT = 0, 1, 2, 3
+MAX_PLY = 96
+"""The deepest line a search may play out on the stacks."""
+MAX_MOVES = 128
+"""More than the pseudo-legal moves of any Xiangqi position (at most 119)."""
+STACK_SIZE = 512
+
+
+@njit(**COMPILE_OPTIONS)
+def king_square(pos, side):
+    return pos[POS_RED_KING] if side == 1 else pos[POS_BLACK_KING]
+
+
+@njit(**COMPILE_OPTIONS)
+def is_attacked_king(board, side, king_sq):
+    """True when the king of ``side`` (+1/-1) on ``king_sq`` could be captured by the opponent,
+    counting the two kings facing each other on an open file."""
+    enemy = -side
+    for d in range(4):
+        k = 0
+        piece = 0
+        while k < 10:
+            target = RAYS[king_sq, d, k]
+            if target < 0:
+                break
+            piece = board[target]
+            if piece != 0:
+                break
+            k += 1
+        if k >= 10 or RAYS[king_sq, d, k] < 0:
+            continue
+        if piece == enemy * 6 or piece == enemy * 7:
+            return True
+        k += 1
+        while k < 10:
+            target = RAYS[king_sq, d, k]
+            if target < 0:
+                break
+            piece = board[target]
+            if piece != 0:
+                if piece == enemy * 5:
+                    return True
+                break
+            k += 1
+    for i in range(8):
+        horse = HORSE_ATTACKERS[king_sq, i]
+        if horse < 0:
+            break
+        if board[horse] == enemy * 4 and board[HORSE_ATTACKER_LEGS[king_sq, i]] == 0:
+            return True
+    color = 0 if enemy == 1 else 1
+    for i in range(3):
+        pawn = PAWN_ATTACKERS[color, king_sq, i]
+        if pawn < 0:
+            break
+        if board[pawn] == enemy:
+            return True
+    return False
+
+
+@njit(**COMPILE_OPTIONS)
+def in_check(board, pos):
+    side = pos[POS_SIDE]
+    return is_attacked_king(board, side, king_square(pos, side))
+
+
+@njit(**COMPILE_OPTIONS)
+def generate_moves(board, side, out, captures_only):
+    """Write the pseudo-legal moves of ``side`` into ``out``; return how many. With
+    ``captures_only`` only captures are written."""
+    n = 0
+    for sq in range(90):
+        piece = board[sq]
+        if piece * side <= 0:
+            continue
+        kind = piece if piece > 0 else -piece
+        origin = sq << 7
+        if kind == 6:
+            for d in range(4):
+                for k in range(10):
+                    target = RAYS[sq, d, k]
+                    if target < 0:
+                        break
+                    other = board[target]
+                    if other == 0:
+                        if not captures_only:
+                            out[n] = origin | target
+                            n += 1
+                    else:
+                        if other * side < 0:
+                            out[n] = origin | target
+                            n += 1
+                        break
+        elif kind == 5:
+            for d in range(4):
+                screened = False
+                for k in range(10):
+                    target = RAYS[sq, d, k]
+                    if target < 0:
+                        break
+                    other = board[target]
+                    if not screened:
+                        if other == 0:
+                            if not captures_only:
+                                out[n] = origin | target
+                                n += 1
+                        else:
+                            screened = True
+                    elif other != 0:
+                        if other * side < 0:
+                            out[n] = origin | target
+                            n += 1
+                        break
+        elif kind == 4:
+            for i in range(8):
+                target = HORSE_TARGETS[sq, i]
+                if target < 0:
+                    break
+                if board[HORSE_LEGS[sq, i]] != 0:
+                    continue
+                other = board[target]
+                if other * side > 0 or (other == 0 and captures_only):
+                    continue
+                out[n] = origin | target
+                n += 1
+        elif kind == 1:
+            color = 0 if side == 1 else 1
+            for i in range(3):
+                target = PAWN_STEPS[color, sq, i]
+                if target < 0:
+                    break
+                other = board[target]
+                if other * side > 0 or (other == 0 and captures_only):
+                    continue
+                out[n] = origin | target
+                n += 1
+        elif kind == 3:
+            for i in range(4):
+                target = ELEPHANT_STEPS[sq, i]
+                if target < 0:
+                    break
+                if board[ELEPHANT_EYES[sq, i]] != 0:
+                    continue
+                other = board[target]
+                if other * side > 0 or (other == 0 and captures_only):
+                    continue
+                out[n] = origin | target
+                n += 1
+        else:
+            steps = ADVISOR_STEPS if kind == 2 else KING_STEPS
+            for i in range(4):
+                target = steps[sq, i]
+                if target < 0:
+                    break
+                other = board[target]
+                if other * side > 0 or (other == 0 and captures_only):
+                    continue
+                out[n] = origin | target
+                n += 1
+    return n
+
+
+@njit(**COMPILE_OPTIONS)
+def make_move(board, pos, keys, clocks, psq, params, move):
+    """Play ``move`` (assumed pseudo-legal) and push the new stack entry; return the captured code."""
+    origin = move >> 7
+    target = move & 127
+    piece = board[origin]
+    captured = board[target]
+    h = pos[POS_HEIGHT]
+    key = keys[h] ^ ZOBRIST_PIECES[piece + 7, origin] ^ ZOBRIST_PIECES[piece + 7, target] ^ ZOBRIST_BLACK_TO_MOVE
+    score = psq[h] - params[(piece + 7) * 90 + origin] + params[(piece + 7) * 90 + target]
+    if captured != 0:
+        key ^= ZOBRIST_PIECES[captured + 7, target]
+        score -= params[(captured + 7) * 90 + target]
+        clock = 0
+    else:
+        clock = clocks[h] + 1
+    board[target] = piece
+    board[origin] = 0
+    if piece == 7:
+        pos[POS_RED_KING] = target
+    elif piece == -7:
+        pos[POS_BLACK_KING] = target
+    h += 1
+    keys[h] = key
+    clocks[h] = clock
+    psq[h] = score
+    pos[POS_HEIGHT] = h
+    pos[POS_SIDE] = -pos[POS_SIDE]
+    return captured
+
+
+@njit(**COMPILE_OPTIONS)
+def unmake_move(board, pos, move, captured):
+    origin = move >> 7
+    target = move & 127
+    piece = board[target]
+    board[origin] = piece
+    board[target] = captured
+    if piece == 7:
+        pos[POS_RED_KING] = origin
+    elif piece == -7:
+        pos[POS_BLACK_KING] = origin
+    pos[POS_HEIGHT] -= 1
+    pos[POS_SIDE] = -pos[POS_SIDE]
+
+
+@njit(**COMPILE_OPTIONS)
+def make_null_move(pos, keys, clocks, psq):
+    h = pos[POS_HEIGHT]
+    keys[h + 1] = keys[h] ^ ZOBRIST_BLACK_TO_MOVE
+    clocks[h + 1] = 0  # no repetition is detected across a null move
+    psq[h + 1] = psq[h]
+    pos[POS_HEIGHT] = h + 1
+    pos[POS_SIDE] = -pos[POS_SIDE]
+
+
+@njit(**COMPILE_OPTIONS)
+def unmake_null_move(pos):
+    pos[POS_HEIGHT] -= 1
+    pos[POS_SIDE] = -pos[POS_SIDE]
+
+
+@njit(**COMPILE_OPTIONS)
+def legal_moves(board, pos, keys, clocks, psq, params, out):
+    """Write the legal moves of the side to move into ``out`` (course rules except the
+    perpetual-check restriction, which needs the game's history); return how many."""
+    side = pos[POS_SIDE]
+    buffer = np.empty(MAX_MOVES, np.int64)
+    count = generate_moves(board, side, buffer, False)
+    n = 0
+    for i in range(count):
+        move = buffer[i]
+        captured = make_move(board, pos, keys, clocks, psq, params, move)
+        if not is_attacked_king(board, side, king_square(pos, side)):
+            out[n] = move
+            n += 1
+        unmake_move(board, pos, move, captured)
+    return n
+
+
+@njit(**COMPILE_OPTIONS)
+def perft(board, pos, keys, clocks, psq, params, move_buf, depth, ply):
+    """The number of legal move sequences of length ``depth`` (leaf nodes)."""
+    side = pos[POS_SIDE]
+    count = generate_moves(board, side, move_buf[ply], False)
+    total = 0
+    for i in range(count):
+        move = move_buf[ply, i]
+        captured = make_move(board, pos, keys, clocks, psq, params, move)
+        if not is_attacked_king(board, side, king_square(pos, side)):
+            total += 1 if depth <= 1 else perft(board, pos, keys, clocks, psq, params, move_buf, depth - 1, ply + 1)
+        unmake_move(board, pos, move, captured)
+    return total

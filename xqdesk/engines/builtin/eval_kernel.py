@@ -1,0 +1,114 @@
+"""The built-in engine's compiled evaluation (the weights are data, see ``eval_tables``)."""
+from __future__ import annotations
+
+from numba import njit
+
+from xqdesk.engines.builtin import board_kernel, eval_tables, geometry
+from xqdesk.engines.builtin.board_kernel import POS_BLACK_KING, POS_HEIGHT, POS_RED_KING, POS_SIDE
+from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.eval_tables import (
+    PARAM_CANNON_BATTERY, PARAM_CHARIOT_MOBILITY, PARAM_HOLLOW_CANNON, PARAM_HORSE_MOBILITY,
+    PARAM_MISSING_DEFENDER, PARAM_OPEN_FILE_CHARIOT, PARAM_SCREENED_CANNON, PARAM_TEMPO)
+from xqdesk.engines.builtin.geometry import HORSE_LEGS, HORSE_TARGETS, RAYS
+
+drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel))
+
+
+@njit(**COMPILE_OPTIONS)
+def _pieces_between_on_file(board, a, b):
+    low = a if a < b else b
+    high = b if a < b else a
+    count = 0
+    sq = low + 9
+    while sq < high:
+        if board[sq] != 0:
+            count += 1
+        sq += 9
+    return count
+
+
+@njit(**COMPILE_OPTIONS)
+def _side_terms(board, params, sq, piece, enemy_king):
+    """(attack weight, evaluation terms, heavy piece on the enemy king's file) of one piece."""
+    own = 1 if piece > 0 else -1
+    kind = piece * own
+    if kind == 6:
+        mobility = 0
+        for d in range(4):
+            for k in range(10):
+                target = RAYS[sq, d, k]
+                if target < 0 or board[target] != 0:
+                    break
+                mobility += 1
+        terms = mobility * params[PARAM_CHARIOT_MOBILITY]
+        on_file = sq % 9 == enemy_king % 9
+        if on_file and _pieces_between_on_file(board, sq, enemy_king) == 0:
+            terms += params[PARAM_OPEN_FILE_CHARIOT]
+        return 2, terms, on_file
+    if kind == 4:
+        mobility = 0
+        for i in range(8):
+            target = HORSE_TARGETS[sq, i]
+            if target < 0:
+                break
+            if board[HORSE_LEGS[sq, i]] == 0 and board[target] * own <= 0:
+                mobility += 1
+        return 1, mobility * params[PARAM_HORSE_MOBILITY], False
+    if kind == 5:
+        terms = 0
+        on_file = sq % 9 == enemy_king % 9
+        if on_file:
+            between = _pieces_between_on_file(board, sq, enemy_king)
+            if between == 0:
+                terms = params[PARAM_HOLLOW_CANNON]
+            elif between == 1:
+                terms = params[PARAM_SCREENED_CANNON]
+        return 1, terms, on_file
+    if kind == 1:
+        rank = sq // 9
+        crossed = (own == 1 and rank >= 5) or (own == -1 and rank <= 4)
+        return (1 if crossed else 0), 0, False
+    return 0, 0, False
+
+
+@njit(**COMPILE_OPTIONS)
+def evaluate(board, pos, psq, params):
+    """Static score for the side to move: incremental material and piece-square tables, plus
+    mobility, king safety (missing advisors/elephants against attackers), cannons and chariots
+    aimed at the enemy king, and tempo."""
+    red_king = pos[POS_RED_KING]
+    black_king = pos[POS_BLACK_KING]
+    red_defenders = 0
+    black_defenders = 0
+    red_attack = 0
+    black_attack = 0
+    red_terms = 0
+    black_terms = 0
+    red_heavy = 0
+    black_heavy = 0
+    for sq in range(90):
+        piece = board[sq]
+        if piece == 0:
+            continue
+        if piece == 2 or piece == 3:
+            red_defenders += 1
+        elif piece == -2 or piece == -3:
+            black_defenders += 1
+        elif piece > 0:
+            attack, terms, heavy = _side_terms(board, params, sq, piece, black_king)
+            red_attack += attack
+            red_terms += terms
+            red_heavy += 1 if heavy else 0
+        else:
+            attack, terms, heavy = _side_terms(board, params, sq, piece, red_king)
+            black_attack += attack
+            black_terms += terms
+            black_heavy += 1 if heavy else 0
+    red_terms -= (4 - red_defenders) * black_attack * params[PARAM_MISSING_DEFENDER]
+    black_terms -= (4 - black_defenders) * red_attack * params[PARAM_MISSING_DEFENDER]
+    if red_heavy >= 2:
+        red_terms += params[PARAM_CANNON_BATTERY]
+    if black_heavy >= 2:
+        black_terms += params[PARAM_CANNON_BATTERY]
+    red_score = psq[pos[POS_HEIGHT]] + red_terms - black_terms
+    return pos[POS_SIDE] * red_score + params[PARAM_TEMPO]

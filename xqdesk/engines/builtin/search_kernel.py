@@ -1,0 +1,384 @@
+"""The built-in engine's compiled search: PVS with a transposition table, quiescence, pruning.
+
+The search context ``ctx`` is one tuple of arrays (built by
+:class:`xqdesk.engines.builtin.searcher.Searcher`): the position state of ``board_kernel``
+``(board, pos, keys, clocks, psq, params)``, the transposition table ``(tt_keys, tt_data)``, and
+``(killers, history, move_buf, score_buf, pv, pv_len, counters, stop)``. ``stop[0]`` is written by
+a watchdog thread; the search polls it every 1024 nodes, so a hard deadline is honoured within well
+under a millisecond.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from xqdesk.engines.builtin import board_kernel, eval_kernel, eval_tables, geometry
+from xqdesk.engines.builtin.board_kernel import (
+    MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
+    make_null_move, unmake_move, unmake_null_move)
+from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.eval_kernel import evaluate
+
+drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel))
+
+INFINITY = 32000
+MATE = 31000
+MATE_BOUND = 30000
+
+TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
+
+C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE = range(7)
+COUNTER_COUNT = 8
+
+# The search context's type, spelled out so the recursive functions are compiled for exactly one
+# signature (literal-typed specialisations of recursive functions do not survive numba's disk cache).
+_INT64_1D = types.int64[::1]
+_INT64_2D = types.int64[:, ::1]
+CONTEXT_TYPE = types.Tuple((
+    types.int8[::1], _INT64_1D, types.uint64[::1], _INT64_1D, _INT64_1D, types.int32[::1],  # position
+    types.uint64[::1], _INT64_1D,  # transposition table
+    _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
+))
+QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean)
+ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
+                                  types.boolean, types.boolean)
+SEARCH_ROOT_SIGNATURE = types.int64(CONTEXT_TYPE, _INT64_1D, types.int64, types.int64, types.int64, types.int64)
+
+# MVV-LVA: victim value by piece type (index 0 unused).
+VICTIM_ORDER = np.array([0, 2, 3, 3, 6, 6, 10, 20], np.int64)
+
+# What a capture can gain at most, by victim type, for delta pruning in quiescence (centipawns).
+CAPTURE_GAIN = np.array([0, 200, 200, 200, 500, 500, 1000, 0], np.int64)
+DELTA_MARGIN = 150
+FUTILITY_MARGIN = 130
+
+MOVE_HASH = 1 << 30
+MOVE_CAPTURE = 1 << 25
+MOVE_KILLER = 1 << 24
+HISTORY_CAP = 1 << 22
+
+
+@njit(**COMPILE_OPTIONS)
+def _tick(counters, stop):
+    """Count a node; poll the stop flag and the node limit every 1024 nodes. True = stop now."""
+    counters[C_NODES] += 1
+    if (counters[C_NODES] & 1023) == 0:
+        if stop[0] != 0 or (counters[C_NODE_LIMIT] > 0 and counters[C_NODES] >= counters[C_NODE_LIMIT]):
+            counters[C_STOPPED] = 1
+    return counters[C_STOPPED] != 0
+
+
+@njit(**COMPILE_OPTIONS)
+def _is_repetition(keys, clocks, h):
+    key = keys[h]
+    lowest = h - clocks[h]
+    if lowest < 0:
+        lowest = 0
+    i = h - 4
+    while i >= lowest:
+        if keys[i] == key:
+            return True
+        i -= 2
+    return False
+
+
+@njit(**COMPILE_OPTIONS)
+def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, history):
+    for i in range(count):
+        move = moves[i]
+        target_piece = board[move & 127]
+        if move == hash_move:
+            scores[i] = MOVE_HASH
+        elif target_piece != 0:
+            victim = target_piece if target_piece > 0 else -target_piece
+            attacker = board[move >> 7]
+            attacker = attacker if attacker > 0 else -attacker
+            scores[i] = MOVE_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
+        elif move == killer_a:
+            scores[i] = MOVE_KILLER + 1
+        elif move == killer_b:
+            scores[i] = MOVE_KILLER
+        else:
+            scores[i] = history[(move >> 7) * 90 + (move & 127)]
+
+
+@njit(**COMPILE_OPTIONS)
+def _pick(moves, scores, start, count):
+    """Swap the best-scored move among ``start..count-1`` into ``start`` and return it."""
+    best = start
+    for i in range(start + 1, count):
+        if scores[i] > scores[best]:
+            best = i
+    if best != start:
+        moves[start], moves[best] = moves[best], moves[start]
+        scores[start], scores[best] = scores[best], scores[start]
+    return moves[start]
+
+
+@njit(**COMPILE_OPTIONS)
+def _has_big_pieces(board, side):
+    for sq in range(90):
+        piece = board[sq] * side
+        if piece == 4 or piece == 5 or piece == 6:
+            return True
+    return False
+
+
+@njit(**COMPILE_OPTIONS)
+def _tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply):
+    if score > MATE_BOUND:
+        score += ply
+    elif score < -MATE_BOUND:
+        score -= ply
+    index = key & np.uint64(len(tt_keys) - 1)
+    if tt_keys[index] == key and ((tt_data[index] >> 14) & 255) > depth and flag != TT_EXACT:
+        return
+    if move == 0 and tt_keys[index] == key:
+        move = tt_data[index] & 0x3FFF
+    tt_keys[index] = key
+    tt_data[index] = (move & 0x3FFF) | ((depth & 255) << 14) | (flag << 22) | ((score + 65536) << 24)
+
+
+@njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
+def quiesce(ctx, ply, alpha, beta, checked):
+    (board, pos, keys, clocks, psq, params, tt_keys, tt_data, killers, history, move_buf, score_buf,
+     pv, pv_len, counters, stop) = ctx
+    if _tick(counters, stop):
+        return 0
+    if ply > counters[C_SELDEPTH]:
+        counters[C_SELDEPTH] = ply
+    h = pos[POS_HEIGHT]
+    if clocks[h] >= counters[C_DRAW_PLIES]:
+        return 0
+    if ply >= MAX_PLY - 1:
+        return evaluate(board, pos, psq, params)
+    side = pos[POS_SIDE]
+    moves = move_buf[ply]
+    scores = score_buf[ply]
+    if checked:
+        best = -MATE + ply
+        count = generate_moves(board, side, moves, False)
+    else:
+        best = evaluate(board, pos, psq, params)
+        if best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+        count = generate_moves(board, side, moves, True)
+    _score_moves(board, moves, scores, count, 0, 0, 0, history)
+    stand_pat = best
+    for i in range(count):
+        move = _pick(moves, scores, i, count)
+        if not checked:
+            victim = board[move & 127]
+            victim = victim if victim > 0 else -victim
+            if victim != 7 and stand_pat + CAPTURE_GAIN[victim] + DELTA_MARGIN <= alpha:
+                continue  # delta pruning: even winning this piece cannot reach alpha
+        captured = make_move(board, pos, keys, clocks, psq, params, move)
+        if is_attacked_king(board, side, king_square(pos, side)):
+            unmake_move(board, pos, move, captured)
+            continue
+        gives_check = is_attacked_king(board, -side, king_square(pos, -side))
+        score = -quiesce(ctx, ply + 1, -beta, -alpha, gives_check)
+        unmake_move(board, pos, move, captured)
+        if counters[C_STOPPED] != 0:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                if score >= beta:
+                    break
+    return best
+
+
+@njit(ALPHABETA_SIGNATURE, **COMPILE_OPTIONS)
+def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
+    """Principal-variation search with TT, null move, late-move reductions and check extensions.
+    Scores are from the side to move's view; mate in n plies scores ``MATE - n``."""
+    (board, pos, keys, clocks, psq, params, tt_keys, tt_data, killers, history, move_buf, score_buf,
+     pv, pv_len, counters, stop) = ctx
+    # Booleans computed at run time: a literal True/False argument would make numba compile a
+    # separate specialisation of this recursive function, which its disk cache cannot reload.
+    allowed = depth > -INFINITY
+    forbidden = not allowed
+    if depth <= 0:
+        return quiesce(ctx, ply, alpha, beta, checked)
+    if _tick(counters, stop):
+        return 0
+    pv_len[ply] = ply
+    h = pos[POS_HEIGHT]
+    if clocks[h] >= counters[C_DRAW_PLIES] or _is_repetition(keys, clocks, h):
+        return 0
+    if ply >= MAX_PLY - 1:
+        return evaluate(board, pos, psq, params)
+    if alpha < -MATE + ply:
+        alpha = -MATE + ply
+    if beta > MATE - ply - 1:
+        beta = MATE - ply - 1
+    if alpha >= beta:
+        return alpha
+    is_pv = beta - alpha > 1
+    side = pos[POS_SIDE]
+    key = keys[h]
+    index = key & np.uint64(len(tt_keys) - 1)
+    hash_move = 0
+    if tt_keys[index] == key:
+        data = tt_data[index]
+        hash_move = data & 0x3FFF
+        stored_depth = (data >> 14) & 255
+        if stored_depth >= depth and not is_pv:
+            flag = (data >> 22) & 3
+            score = ((data >> 24) & 0x1FFFF) - 65536
+            if score > MATE_BOUND:
+                score -= ply
+            elif score < -MATE_BOUND:
+                score += ply
+            if flag == TT_EXACT or (flag == TT_LOWER and score >= beta) or (flag == TT_UPPER and score <= alpha):
+                return score
+
+    static = -INFINITY
+    if not checked and not is_pv:
+        static = evaluate(board, pos, psq, params)
+        if depth <= 3 and static - 110 * depth >= beta and beta > -MATE_BOUND and beta < MATE_BOUND:
+            return static
+        if null_ok and depth >= 3 and static >= beta and _has_big_pieces(board, side):
+            reduction = 3 if depth >= 7 else 2
+            make_null_move(pos, keys, clocks, psq)
+            score = -alphabeta(ctx, depth - 1 - reduction, ply + 1, -beta, -beta + 1, forbidden, forbidden)
+            unmake_null_move(pos)
+            if counters[C_STOPPED] != 0:
+                return 0
+            if score >= beta:
+                return beta if score > MATE_BOUND else score
+
+    moves = move_buf[ply]
+    scores = score_buf[ply]
+    count = generate_moves(board, side, moves, False)
+    _score_moves(board, moves, scores, count, hash_move, killers[ply, 0], killers[ply, 1], history)
+    best = -INFINITY
+    best_move = 0
+    legal = 0
+    original_alpha = alpha
+    extension_room = ply < 2 * counters[C_ROOT_DEPTH] + 4
+    # Frontier nodes far below alpha: quiet moves that give no check are skipped (futility), and
+    # at small depths only the first quiet moves in order are tried (late-move pruning).
+    futile = static > -INFINITY and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha \
+        and alpha > -MATE_BOUND and alpha < MATE_BOUND
+    late_move_limit = 6 + 4 * depth * depth if (depth <= 3 and static > -INFINITY) else 1000
+    for i in range(count):
+        move = _pick(moves, scores, i, count)
+        is_quiet = board[move & 127] == 0
+        captured = make_move(board, pos, keys, clocks, psq, params, move)
+        if is_attacked_king(board, side, king_square(pos, side)):
+            unmake_move(board, pos, move, captured)
+            continue
+        legal += 1
+        pv_len[ply + 1] = ply + 1
+        gives_check = is_attacked_king(board, -side, king_square(pos, -side))
+        if legal > 1 and is_quiet and not gives_check and (futile or legal > late_move_limit) \
+                and move != killers[ply, 0]:
+            unmake_move(board, pos, move, captured)
+            continue
+        new_depth = depth - 1
+        if gives_check and extension_room:
+            new_depth += 1
+        if legal == 1:
+            score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
+        else:
+            reduction = 0
+            if depth >= 3 and is_quiet and not checked and not gives_check and legal > 3 \
+                    and move != killers[ply, 0] and move != killers[ply, 1]:
+                reduction = 1
+                if legal > 8:
+                    reduction += 1
+                if depth >= 8 and legal > 16:
+                    reduction += 1
+                if is_pv and reduction > 1:
+                    reduction -= 1
+            score = -alphabeta(ctx, new_depth - reduction, ply + 1, -alpha - 1, -alpha, gives_check, allowed)
+            if score > alpha and reduction > 0:
+                score = -alphabeta(ctx, new_depth, ply + 1, -alpha - 1, -alpha, gives_check, allowed)
+            if score > alpha and score < beta:
+                score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
+        unmake_move(board, pos, move, captured)
+        if counters[C_STOPPED] != 0:
+            return 0
+        if score > best:
+            best = score
+            best_move = move
+            if score > alpha:
+                alpha = score
+                pv[ply, ply] = move
+                for j in range(ply + 1, pv_len[ply + 1]):
+                    pv[ply, j] = pv[ply + 1, j]
+                pv_len[ply] = pv_len[ply + 1] if pv_len[ply + 1] > ply + 1 else ply + 1
+                if score >= beta:
+                    if is_quiet:
+                        if killers[ply, 0] != move:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = move
+                        slot = (move >> 7) * 90 + (move & 127)
+                        history[slot] += depth * depth
+                        if history[slot] > HISTORY_CAP:
+                            for j in range(len(history)):
+                                history[j] >>= 1
+                    break
+    if legal == 0:
+        return -MATE + ply  # no legal move: the side to move loses (checkmate or stalemate)
+    if best >= beta:
+        flag = TT_LOWER
+    elif best > original_alpha:
+        flag = TT_EXACT
+    else:
+        flag = TT_UPPER
+    _tt_store(tt_keys, tt_data, key, best_move, depth, flag, best, ply)
+    return best
+
+
+@njit(SEARCH_ROOT_SIGNATURE, **COMPILE_OPTIONS)
+def search_root(ctx, root_moves, root_count, depth, alpha, beta):
+    """Search the given root moves (best first) to ``depth``. Returns the best score; the best line
+    is left in ``pv[0, :pv_len[0]]`` and ``counters[C_ROOT_DONE]`` counts completed root moves (so a
+    stopped iteration's partial result can be judged)."""
+    (board, pos, keys, clocks, psq, params, tt_keys, tt_data, killers, history, move_buf, score_buf,
+     pv, pv_len, counters, stop) = ctx
+    counters[C_ROOT_DEPTH] = depth
+    counters[C_ROOT_DONE] = 0
+    pv_len[0] = 0
+    side = pos[POS_SIDE]
+    best = -INFINITY
+    original_alpha = alpha
+    allowed = depth > -INFINITY  # run-time values, see alphabeta
+    child_ply = np.int64(1)
+    for i in range(root_count):
+        move = root_moves[i]
+        captured = make_move(board, pos, keys, clocks, psq, params, move)
+        pv_len[1] = 1
+        gives_check = is_attacked_king(board, -side, king_square(pos, -side))
+        new_depth = depth - 1 + (1 if gives_check else 0)
+        if i == 0:
+            score = -alphabeta(ctx, new_depth, child_ply, -beta, -alpha, gives_check, allowed)
+        else:
+            score = -alphabeta(ctx, new_depth, child_ply, -alpha - 1, -alpha, gives_check, allowed)
+            if score > alpha and score < beta:
+                score = -alphabeta(ctx, new_depth, child_ply, -beta, -alpha, gives_check, allowed)
+        unmake_move(board, pos, move, captured)
+        if counters[C_STOPPED] != 0:
+            break
+        counters[C_ROOT_DONE] += 1
+        if score > best:
+            best = score
+            if score > alpha or i == 0:
+                pv[0, 0] = move
+                for j in range(1, pv_len[1]):
+                    pv[0, j] = pv[1, j]
+                pv_len[0] = pv_len[1] if pv_len[1] > 1 else 1
+            if score > alpha:
+                alpha = score
+                if score >= beta:
+                    break
+    if counters[C_STOPPED] == 0 and root_count > 0:
+        flag = TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER)
+        _tt_store(tt_keys, tt_data, keys[pos[POS_HEIGHT]], pv[0, 0], depth, flag, best, 0)
+    return best
