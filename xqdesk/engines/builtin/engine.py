@@ -29,6 +29,7 @@ from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
 from xqdesk.engines.builtin.searcher import DEFAULT_HASH_MB, Line, Searcher
 from xqdesk.engines.search_types import Score, SearchInfo, SearchLimits
+from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 
@@ -103,15 +104,15 @@ class BuiltinEngine:
         bounds = {"hash": (1, MAX_HASH_MB), "level": (MIN_LEVEL, MAX_LEVEL), "multipv": (1, MAX_MULTIPV),
                   "depth": (0, 64), "move overhead": (0, 5000)}
         if key not in bounds:
-            raise ValueError(f"{self.name} has no option {name!r} (it has: Hash, Level, MultiPV, Depth, "
+            raise XqdeskError(f"{self.name} has no option {name!r} (it has: Hash, Level, MultiPV, Depth, "
                              "Move Overhead, Clear Hash)")
         try:
             number = int(value)
         except (TypeError, ValueError):
-            raise ValueError(f"option {name!r} takes an integer, got {value!r}") from None
+            raise XqdeskError(f"option {name!r} takes an integer, got {value!r}") from None
         low, high = bounds[key]
         if not low <= number <= high:
-            raise ValueError(f"option {name!r} must be {low}..{high}, got {value!r}")
+            raise XqdeskError(f"option {name!r} must be {low}..{high}, got {value!r}")
         if key == "hash":
             self._hash_mb = number
             self._searcher.resize(number)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from xqdesk.engines.builtin.geometry import FILES, RANKS, SQUARES
+from xqdesk.errors import XqdeskError
 
 PIECE_VALUES = {1: 100, 2: 200, 3: 200, 4: 420, 5: 450, 6: 950, 7: 0}
 
@@ -126,7 +127,7 @@ def build_params(weights: dict[str, int] | None = None) -> np.ndarray:
     if weights:
         unknown = set(weights) - set(TERM_WEIGHTS)
         if unknown:
-            raise ValueError(f"unknown evaluation weights {sorted(unknown)!r}; known: {list(TERM_ORDER)!r}")
+            raise XqdeskError(f"unknown evaluation weights {sorted(unknown)!r}; known: {list(TERM_ORDER)!r}")
         merged.update(weights)
     params = np.zeros(PARAM_COUNT, np.int32)
     for piece_type, table in PIECE_TABLES.items():

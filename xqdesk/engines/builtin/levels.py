@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from xqdesk.errors import XqdeskError
+
 MIN_LEVEL = 1
 MAX_LEVEL = 20
 
@@ -47,5 +49,5 @@ LEVEL_LIMITS: dict[int, LevelLimits] = {
 def level_limits(level: int) -> LevelLimits:
     """The caps of ``level`` (1..20); ValueError outside that range."""
     if level not in LEVEL_LIMITS:
-        raise ValueError(f"level must be {MIN_LEVEL}..{MAX_LEVEL}, got {level!r}")
+        raise XqdeskError(f"level must be {MIN_LEVEL}..{MAX_LEVEL}, got {level!r}")
     return LEVEL_LIMITS[level]

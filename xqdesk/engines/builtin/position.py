@@ -12,6 +12,7 @@ import numpy as np
 
 from xqdesk.engines.builtin import board_kernel, eval_kernel
 from xqdesk.engines.builtin.eval_tables import build_params
+from xqdesk.errors import InvalidFenError
 
 SQUARES = 90
 
@@ -31,13 +32,13 @@ class Position:
     def __init__(self, codes: Sequence[int], red_to_move: bool, capture_free_plies: int = 0,
                  params: np.ndarray | None = None) -> None:
         if len(codes) != SQUARES:
-            raise ValueError(f"a position needs {SQUARES} square codes, got {len(codes)!r}")
+            raise InvalidFenError(f"a position needs {SQUARES} square codes, got {len(codes)!r}")
         self.params = build_params() if params is None else params
         self.board = np.array(codes, dtype=np.int8)
         red_kings = np.flatnonzero(self.board == 7)
         black_kings = np.flatnonzero(self.board == -7)
         if len(red_kings) != 1 or len(black_kings) != 1:
-            raise ValueError(f"a position needs one king per side, got codes {list(codes)!r}")
+            raise InvalidFenError(f"a position needs one king per side, got codes {list(codes)!r}")
         self.pos = np.array([1 if red_to_move else -1, red_kings[0], black_kings[0], 0], dtype=np.int64)
         self.keys = np.zeros(board_kernel.STACK_SIZE, np.uint64)
         self.clocks = np.zeros(board_kernel.STACK_SIZE, np.int64)

@@ -17,6 +17,7 @@ import numpy as np
 
 from xqdesk.engines.builtin import board_kernel, search_kernel
 from xqdesk.engines.builtin.position import Position
+from xqdesk.errors import XqdeskError
 
 ASPIRATION_WINDOW = 40
 DEFAULT_HASH_MB = 64
@@ -66,7 +67,7 @@ class Searcher:
     def resize(self, hash_mb: int) -> None:
         """Use a hash table of at most ``hash_mb`` megabytes (a power-of-two number of entries)."""
         if hash_mb < 1:
-            raise ValueError(f"hash size must be at least 1 MB, got {hash_mb!r}")
+            raise XqdeskError(f"hash size must be at least 1 MB, got {hash_mb!r}")
         entries = 1 << int(np.log2(hash_mb * 1024 * 1024 // TT_ENTRY_BYTES))
         self.tt_keys = np.zeros(entries, np.uint64)
         self.tt_data = np.zeros(entries, np.int64)
@@ -91,7 +92,7 @@ class Searcher:
         (``Line.complete`` False) when the interrupted iteration had already improved on the
         previous one."""
         if not root_moves:
-            raise ValueError(f"no root moves to search in position {position.codes()!r}")
+            raise XqdeskError(f"no root moves to search in position {position.codes()!r}")
         context = self._context(position)
         self.counters[:] = 0
         self.counters[search_kernel.C_NODE_LIMIT] = node_limit
