@@ -1,0 +1,33 @@
+"""numba's disk cache is dropped when a module the compiled code depends on changed."""
+from __future__ import annotations
+
+import os
+import types
+from pathlib import Path
+
+from xqdesk.engines.builtin.compiled import drop_stale_compiled_code
+
+
+def test_an_index_older_than_a_dependency_is_dropped(tmp_path: Path) -> None:
+    module_file = tmp_path / "kernel_module.py"
+    module_file.write_text("# compiled code lives here\n")
+    dependency_file = tmp_path / "tables.py"
+    dependency_file.write_text("VALUES = 1\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    index = cache / "kernel_module.search-10.py311.nbi"
+    index.write_bytes(b"index")
+    other = cache / "other_module.search-10.py311.nbi"
+    other.write_bytes(b"index")
+    dependency = types.ModuleType("tables")
+    dependency.__file__ = str(dependency_file)
+
+    os.utime(index, (1_000_000, 1_000_000))
+    os.utime(other, (1_000_000, 1_000_000))
+    drop_stale_compiled_code(str(module_file), [dependency])
+    assert not index.exists()
+    assert other.exists()
+
+    index.write_bytes(b"index")  # written after the dependency: kept
+    drop_stale_compiled_code(str(module_file), [dependency])
+    assert index.exists()
