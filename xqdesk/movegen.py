@@ -168,7 +168,8 @@ def king_attacked(codes: list[int], king_square: int, red: bool) -> bool:
     side, counting the facing kings ("flying general") as an attack."""
     sign = -1 if red else 1  # sign of the attacker's codes
     chariot, cannon, horse, pawn, king = sign * CHARIOT, sign * CANNON, sign * HORSE, sign * PAWN, sign * KING
-    for ray in FILE_RAYS[king_square]:
+    # The kings' palaces share no rank, so the other king can only be met along a file.
+    for ray in RAYS[king_square]:
         screened = False
         for sq in ray:
             code = codes[sq]
@@ -178,18 +179,6 @@ def king_attacked(codes: list[int], king_square: int, red: bool) -> bool:
                         return True
                     break
                 if code == chariot or code == king:
-                    return True
-                screened = True
-    for ray in RANK_RAYS[king_square]:
-        screened = False
-        for sq in ray:
-            code = codes[sq]
-            if code:
-                if screened:
-                    if code == cannon:
-                        return True
-                    break
-                if code == chariot:
                     return True
                 screened = True
     for sq, leg in HORSE_ATTACKERS[king_square]:
