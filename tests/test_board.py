@@ -144,3 +144,14 @@ def test_from_course_rejects_histories_that_do_not_fit():
         Board.from_course(init_board(), "black", [(9, 7, 7, 6, 0)])
     with pytest.raises(IllegalMoveError, match="five ints"):
         Board.from_course(init_board(), "red", [(1, 2, 3)])
+
+
+def test_push_notation_reads_every_notation_and_writes_back():
+    from xqdesk.notation import Notation
+    board = Board()
+    assert board.push_notation("炮二平五") == Move.from_iccs("h2e2")
+    assert board.push_notation("H8+7") == Move.from_iccs("h9g7")
+    assert board.push_notation("h0g2", Notation.ICCS) == Move.from_iccs("h0g2")
+    assert board.notation(Move.from_iccs("i9h9"), Notation.CHINESE) == "车９平８"
+    with pytest.raises(IllegalMoveError, match="'炮二平九'"):
+        board.push_notation("炮二平九")

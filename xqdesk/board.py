@@ -6,7 +6,7 @@ The history matters: the course's perpetual-check rule looks back at the last mo
 """
 from __future__ import annotations
 
-from typing import Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence
 
 from xqdesk.errors import IllegalMoveError, InvalidFenError
 from xqdesk.fen import STARTING_FEN, format_fen, parse_fen
@@ -18,6 +18,9 @@ from xqdesk.pieces import BLACK, KING, RED, Color, Piece, parse_color
 from xqdesk.ruleset import COURSE, Ruleset
 from xqdesk.squares import FILES, RANKS, SQUARE_COUNT, from_course, to_course
 from xqdesk.zobrist import BLACK_TO_MOVE_KEY, PIECE_KEYS
+
+if TYPE_CHECKING:
+    from xqdesk.notation import Notation
 
 _MOVE_CACHE: list[Optional[Move]] = [None] * (SQUARE_COUNT << 7)
 
@@ -417,6 +420,21 @@ class Board:
             raise IllegalMoveError(f"{error} in {self.fen()!r}") from None
         self.push_legal(move)
         return move
+
+    def push_notation(self, text: str, notation: Optional["Notation"] = None) -> Move:
+        """Parse ``text`` in any notation (ICCS, WXF, Chinese …; guessed when ``notation`` is None),
+        play it and return it; raises IllegalMoveError or AmbiguousMoveError."""
+        from xqdesk.notation import parse_move  # the notation package builds on this module
+
+        move = parse_move(self, text, notation)
+        self.push(move)
+        return move
+
+    def notation(self, move: Move, notation: "Notation") -> str:
+        """``move`` (legal here) written in ``notation``, e.g. ``'炮二平五'``."""
+        from xqdesk.notation import format_move
+
+        return format_move(self, move, notation)
 
     def push_legal(self, move: Move) -> None:
         """Play ``move`` after checking it; raises IllegalMoveError saying why it is refused."""
