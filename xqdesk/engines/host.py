@@ -61,6 +61,27 @@ class UciHost:
         self._position_error = ""
         self._stop = threading.Event()
         self._search: Optional[threading.Thread] = None
+        self._ready = threading.Event()
+        self._ready.set()  # until start_warm_up() says otherwise
+        self._warm_up_error = ""
+
+    def start_warm_up(self) -> None:
+        """Run the engine's ``warm_up()`` (if it has one) in the background; ``isready`` and ``go``
+        wait for it, while ``uci``, ``setoption`` and ``stop`` are answered at once."""
+        warm_up = getattr(self.engine, "warm_up", None)
+        if warm_up is None:
+            return
+        self._ready.clear()
+
+        def run() -> None:
+            try:
+                warm_up()
+            except Exception as error:  # noqa: BLE001 - reported on the protocol, the host goes on
+                self._warm_up_error = f"{type(error).__name__}: {error}"
+            finally:
+                self._ready.set()
+
+        threading.Thread(target=run, name="host-warm-up", daemon=True).start()
 
     def handle(self, line: str) -> bool:
         """Act on one command line; False after ``quit``."""
@@ -76,6 +97,9 @@ class UciHost:
                     self.write(option_line)
                 self.write("uciok")
             elif command == "isready":
+                self._ready.wait()
+                if self._warm_up_error:
+                    self.write(f"info string {ERROR_PREFIX} start-up failed: {self._warm_up_error}")
                 self.write("readyok")
             elif command == "setoption":
                 self._set_option(line)
@@ -87,6 +111,7 @@ class UciHost:
                 self._finish_search()
                 self._set_position(line)
             elif command == "go":
+                self._ready.wait()
                 self._finish_search()
                 self._start_search(parse_go(line, DIALECT))
             elif command == "stop":
@@ -189,6 +214,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"xqdesk host: {' '.join(str(error).split())}", file=sys.stderr, flush=True)
         return 2
     host = UciHost(engine, write)
+    host.start_warm_up()
     commands: queue.Queue[Optional[str]] = queue.Queue()
     threading.Thread(target=_read_commands, args=(host, commands), name="host-stdin", daemon=True).start()
     while True:

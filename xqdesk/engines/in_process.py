@@ -15,7 +15,9 @@ class InProcessEngine(Protocol):
     return None only when it has no move to offer (the referee judges that).
 
     An engine may also define ``prepare(board)``: the host calls it on every ``position``, before
-    the move clock starts (course players make their ``Player(side)`` there)."""
+    the move clock starts (course players make their ``Player(side)`` there); and ``warm_up()``:
+    slow one-off start-up work (loading tables, compiling), which the host runs in the background
+    as soon as it starts and finishes before it answers ``isready``."""
 
     name: str
 

@@ -19,7 +19,12 @@ from xqdesk.engines.uci import (BestMove, UciDialect, UciOption, detect_dialect,
 from xqdesk.move import Move
 
 HANDSHAKE_TIMEOUT = 10.0
-"""Seconds an engine gets to answer ``uci`` and ``isready`` (course players load here)."""
+"""Seconds an engine gets to answer ``uci`` (course players load here) and later ``isready``s."""
+
+READY_TIMEOUT = 120.0
+"""Seconds an engine gets to answer its first ``isready``: engines may load tables or compile
+there (the built-in engine compiles its kernel on its first start after an install). No move
+clock runs during it."""
 
 ERROR_PREFIX = "error:"
 """``info string error: …`` lines carry why an engine gave no move (xqdesk's host writes them)."""
@@ -57,6 +62,7 @@ class UciEngine:
                  options: Optional[Mapping[str, str]] = None,
                  memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
+                 ready_timeout: float = READY_TIMEOUT,
                  env: Optional[Mapping[str, str]] = None) -> None:
         self.command = list(command)
         self.cwd = cwd
@@ -64,6 +70,7 @@ class UciEngine:
         self.requested_options = dict(options or {})
         self.memory_limit_mb = memory_limit_mb
         self.handshake_timeout = handshake_timeout
+        self.ready_timeout = max(ready_timeout, handshake_timeout)
         self.identity = EngineIdentity()
         self._process: Optional[LineProcess] = None
 
@@ -117,7 +124,7 @@ class UciEngine:
             self._send(format_setoption("UCI_Variant", "xiangqi"))
         for name, value in self.requested_options.items():
             self.set_option(name, value)
-        self.wait_ready(self.handshake_timeout)
+        self.wait_ready(self.ready_timeout)
 
     def verify_xiangqi(self, timeout: float = HANDSHAKE_TIMEOUT) -> None:
         """Ask for a move in the start position and check that it is a legal Xiangqi move, so a

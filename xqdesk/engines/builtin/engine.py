@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 import numpy as np
 
@@ -27,12 +27,15 @@ from xqdesk.engines.builtin import board_kernel
 from xqdesk.engines.builtin.eval_tables import build_params
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
-from xqdesk.engines.builtin.searcher import DEFAULT_HASH_MB, Line, Searcher
 from xqdesk.engines.search_types import Score, SearchInfo, SearchLimits
 from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 
+if TYPE_CHECKING:  # importing the searcher compiles its kernel when the cache is cold: see warm_up
+    from xqdesk.engines.builtin.searcher import Line, Searcher
+
+DEFAULT_HASH_MB = 64
 SOFT_FRACTION = 0.55
 WATCHDOG_PERIOD = 0.004
 MAX_HASH_MB = 1024
@@ -71,18 +74,27 @@ class BuiltinEngine:
         shipped tables); other values are for tuning experiments."""
         self._params = build_params() if params is None else params
         self._hash_mb = DEFAULT_HASH_MB
-        self._searcher = Searcher(self._hash_mb)
+        self._searcher: Optional[Searcher] = None  # loaded on first use
         self._level = MAX_LEVEL
         self._multipv = 1
         self._max_depth = 0
         self._overhead_ms = 100
-        self._warm_up()
 
-    def _warm_up(self) -> None:
-        """Load (or compile) the kernel now, so the first real move is not slowed down by it."""
+    def warm_up(self) -> None:
+        """Load the compiled kernel (compiling it on the first start after an install, which takes
+        a while), so the first real move is not slowed down by it. The engine host runs this
+        before it answers ``isready``."""
         board = Board(STARTING_FEN)
         self.search(board, SearchLimits(depth=3), threading.Event(), lambda info: None)
-        self._searcher.clear()
+        self._loaded_searcher().clear()
+
+    def _loaded_searcher(self) -> Searcher:
+        """The compiled searcher, made on first use: importing it compiles the search kernel on
+        the first start after an install (about 10 s of CPU), so ``uci`` is answered before that."""
+        if self._searcher is None:
+            from xqdesk.engines.builtin.searcher import Searcher
+            self._searcher = Searcher(self._hash_mb)
+        return self._searcher
 
     # --- options -------------------------------------------------------------------------------
 
@@ -99,7 +111,8 @@ class BuiltinEngine:
     def set_option(self, name: str, value: str) -> None:
         key = name.strip().lower()
         if key == "clear hash":
-            self._searcher.clear()
+            if self._searcher is not None:
+                self._searcher.clear()
             return
         bounds = {"hash": (1, MAX_HASH_MB), "level": (MIN_LEVEL, MAX_LEVEL), "multipv": (1, MAX_MULTIPV),
                   "depth": (0, 64), "move overhead": (0, 5000)}
@@ -115,7 +128,8 @@ class BuiltinEngine:
             raise XqdeskError(f"option {name!r} must be {low}..{high}, got {value!r}")
         if key == "hash":
             self._hash_mb = number
-            self._searcher.resize(number)
+            if self._searcher is not None:
+                self._searcher.resize(number)
         elif key == "level":
             self._level = number
         elif key == "multipv":
@@ -126,7 +140,8 @@ class BuiltinEngine:
             self._overhead_ms = number
 
     def new_game(self) -> None:
-        self._searcher.clear()
+        if self._searcher is not None:
+            self._searcher.clear()
 
     # --- searching -----------------------------------------------------------------------------
 
@@ -150,7 +165,7 @@ class BuiltinEngine:
         multipv = limits.multipv if limits.multipv > 1 else self._multipv
 
         best: Optional[Move] = root[0]
-        searcher = self._searcher
+        searcher = self._loaded_searcher()
         searcher.stop_flag[0] = 0
         finished = threading.Event()
         watchdog = threading.Thread(target=self._watch, args=(stop, finished, started, plan.hard),

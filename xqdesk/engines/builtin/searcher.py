@@ -20,7 +20,6 @@ from xqdesk.engines.builtin.position import Position
 from xqdesk.errors import XqdeskError
 
 ASPIRATION_WINDOW = 40
-DEFAULT_HASH_MB = 64
 TT_ENTRY_BYTES = 16
 
 
@@ -51,7 +50,7 @@ class Line:
 class Searcher:
     """Search state kept across moves: the hash table and move-ordering tables."""
 
-    def __init__(self, hash_mb: int = DEFAULT_HASH_MB) -> None:
+    def __init__(self, hash_mb: int) -> None:
         self.stop_flag = np.zeros(1, np.int32)
         self.killers = np.zeros((board_kernel.MAX_PLY + 1, 2), np.int64)
         self.history = np.zeros(90 * 90, np.int64)
