@@ -16,7 +16,7 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import Mapping, Optional, Sequence
+from typing import IO, Callable, Mapping, Optional, Sequence
 
 from xqdesk.engines.errors import EngineStartError
 
@@ -91,23 +91,20 @@ class LineProcess:
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=_STDERR_TAIL_LINES)
         self._write_lock = threading.Lock()
         self._eof = False
-        threading.Thread(target=self._pump_stdout, name=f"engine-{self.pid}-stdout", daemon=True).start()
-        threading.Thread(target=self._pump_stderr, name=f"engine-{self.pid}-stderr", daemon=True).start()
+        threading.Thread(target=self._pump, args=(self._popen.stdout, self._lines.put, True),
+                         name=f"engine-{self.pid}-stdout", daemon=True).start()
+        threading.Thread(target=self._pump, args=(self._popen.stderr, self._stderr_tail.append, False),
+                         name=f"engine-{self.pid}-stderr", daemon=True).start()
 
-    def _pump_stdout(self) -> None:
-        stream = self._popen.stdout
+    @staticmethod
+    def _pump(stream: Optional[IO[bytes]], sink: Callable[[Optional[str]], None], mark_end: bool) -> None:
+        """Hand each decoded line of ``stream`` to ``sink`` (then ``_EOF`` when ``mark_end``)."""
         if stream is not None:
             for raw in iter(stream.readline, b""):
-                self._lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+                sink(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
             stream.close()
-        self._lines.put(_EOF)
-
-    def _pump_stderr(self) -> None:
-        stream = self._popen.stderr
-        if stream is not None:
-            for raw in iter(stream.readline, b""):
-                self._stderr_tail.append(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
-            stream.close()
+        if mark_end:
+            sink(_EOF)
 
     def send(self, line: str) -> bool:
         """Write one line; False when the process no longer reads (it has died)."""
