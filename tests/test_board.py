@@ -155,3 +155,16 @@ def test_push_notation_reads_every_notation_and_writes_back():
     assert board.notation(Move.from_iccs("i9h9"), Notation.CHINESE) == "车９平８"
     with pytest.raises(IllegalMoveError, match="'炮二平九'"):
         board.push_notation("炮二平九")
+
+
+def test_from_course_rejects_boards_that_are_not_course_boards():
+    from xqdesk import InvalidFenError
+    board = init_board()
+    board[3][4] = "x"
+    with pytest.raises(InvalidFenError, match=r"holds 'x' at \(3, 4\)"):
+        Board.from_course(board, "red")
+    board[3][4] = 9
+    with pytest.raises(InvalidFenError, match=r"holds 9 at \(3, 4\)"):
+        Board.from_course(board, "red")
+    with pytest.raises(InvalidFenError, match="10 rows of 9 ints"):
+        Board.from_course(init_board()[:9], "red")

@@ -33,6 +33,13 @@ def _move(code: int) -> Move:
     return move
 
 
+def _is_piece_code(value: object) -> bool:
+    try:
+        return -7 <= int(value) <= 7  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return False
+
+
 class LegalMoves:
     """Live view of a board's legal moves: iterate, ``len``, ``in``, ``bool``."""
 
@@ -116,10 +123,13 @@ class Board:
         turn = parse_color(side) if isinstance(side, str) else bool(side)
         if len(board) != RANKS or any(len(row) != FILES for row in board):
             raise InvalidFenError(f"a course board needs 10 rows of 9 ints, got {board!r}")
-        codes = [int(value) for row in reversed(board) for value in row]  # row 9 is rank 0
+        try:
+            codes = [int(value) for row in reversed(board) for value in row]  # row 9 is rank 0
+        except (TypeError, ValueError):
+            codes = [99]  # reported below, with where
         if min(codes) < -7 or max(codes) > 7:
-            bad = next((x, y) for x, row in enumerate(board) for y, v in enumerate(row) if not -7 <= int(v) <= 7)
-            raise InvalidFenError(f"course board holds {board[bad[0]][bad[1]]!r} at {bad}; pieces are -7..7")
+            bad = next((x, y) for x, row in enumerate(board) for y, v in enumerate(row) if not _is_piece_code(v))
+            raise InvalidFenError(f"course board holds {board[bad[0]][bad[1]]!r} at {bad}; pieces are ints -7..7")
         moves = []
         for index in range(len(history) - 1, -1, -1):
             entry = history[index]
