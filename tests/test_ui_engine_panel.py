@@ -13,6 +13,7 @@ from xqdesk.notation import Notation
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ui.engine_panel import EnginePanel, count_text, pv_text, score_text
 from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
+from shared_data import COURSE_VECTORS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -96,9 +97,8 @@ def test_an_engine_that_fails_says_why(qtbot, panel, tmp_path):
 def test_analysis_keeps_the_engine_to_moves_the_course_allows(qtbot, panel):
     """Where the course's perpetual-check rule bans moves, the engine searches only the rest."""
     import json
-    from pathlib import Path
 
-    vectors = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+    vectors = COURSE_VECTORS
     if not vectors.exists():
         pytest.skip("the shared test data is not beside the checkout")
     with vectors.open(encoding="utf-8") as lines:

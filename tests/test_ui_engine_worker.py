@@ -14,6 +14,7 @@ from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.ui.engine_worker import EngineWorker, running_workers
 from xqdesk.ui.settings import EngineKind, EngineProfile
+from shared_data import COURSE_VECTORS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -153,12 +154,11 @@ def test_retiring_workers_are_joined_before_the_application_quits(qtbot):
 
 def test_course_limits_keep_the_search_to_moves_the_course_allows():
     import json
-    from pathlib import Path
 
     from xqdesk.board import Board
     from xqdesk.ui.engine_worker import course_limits
 
-    vectors = Path(__file__).resolve().parents[2] / "shared" / "data" / "course_legal_vectors.jsonl"
+    vectors = COURSE_VECTORS
     if not vectors.exists():
         pytest.skip("the shared test data is not beside the checkout")
     with vectors.open(encoding="utf-8") as lines:

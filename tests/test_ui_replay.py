@@ -21,8 +21,8 @@ from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import open_store
+from shared_data import DATA
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 MASTER_GAMES = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 CHINESE_PGN = DATA / "games" / "notation_15" / "chinese.pgn"
 PLAYERS = Path(__file__).resolve().parent / "players"

@@ -3,7 +3,6 @@ comment (saved with the game), the variations pane steps into a recorded variati
 different move in analysis becomes a new variation instead of cutting the main line."""
 from __future__ import annotations
 
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 
@@ -11,8 +10,8 @@ from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
+from shared_data import DATA
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 UNIT_TEST_XQF = DATA / "games" / "xqf" / "cchess_UnitTest.xqf"
 MAIN_LINE = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]
 

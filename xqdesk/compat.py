@@ -12,7 +12,7 @@ from typing import Any, Optional, Sequence
 
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ruleset import COURSE
-from xqdesk.course import Action, HistoryEntry, change_round, get_legal_actions, init_board  # noqa: F401  (re-exported)
+from xqdesk.course import HistoryEntry, change_round, get_legal_actions, init_board
 
 
 def play_headless_game(red: Any, black: Any, timeout: bool = False) -> tuple[str, str, list[HistoryEntry]]:
