@@ -12,9 +12,10 @@ from xqdesk.errors import IllegalMoveError, InvalidFenError
 from xqdesk.fen import STARTING_FEN, format_fen, parse_fen
 from xqdesk.move import Move
 from xqdesk.movegen import (KING_LINES, KING_SENSITIVE, king_attacked, piece_attacks,
-                            pseudo_legal_moves)
+                            pseudo_legal_moves, unchecked_moves)
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, KING, RED, Color, Piece, parse_color
+from xqdesk.position_check import ProblemKind, find_position_problems
 from xqdesk.ruleset import COURSE, Ruleset
 from xqdesk.squares import FILES, RANKS, SQUARE_COUNT, from_course, to_course
 from xqdesk.zobrist import BLACK_TO_MOVE_KEY, PIECE_KEYS
@@ -106,8 +107,17 @@ class Board:
         self._start_fen = None  # computed on demand from the first history entry's position
 
     def set_fen(self, fen: str) -> None:
-        """Set up the position of a FEN and clear the history; raises InvalidFenError."""
-        fields = parse_fen(fen)
+        """Set up the position of a FEN and clear the history; raises InvalidFenError. Under a
+        ruleset without check (``general_capture``) a general may stand attacked or face the
+        other: the side to move may then capture it."""
+        if self.ruleset.general_capture:
+            fields = parse_fen(fen, check_position=False)
+            problems = [problem.text for problem in find_position_problems(fields.codes, fields.turn)
+                        if problem.kind not in (ProblemKind.KINGS_FACING, ProblemKind.WAITING_SIDE_IN_CHECK)]
+            if problems:
+                raise InvalidFenError(f"FEN {fen!r}: " + "; ".join(problems))
+        else:
+            fields = parse_fen(fen)
         self._set_codes(fields.codes, fields.turn, fields.halfmove_clock, fields.fullmove_number)
 
     @classmethod
@@ -276,6 +286,8 @@ class Board:
         return legal
 
     def _legal_codes(self) -> list[int]:
+        if self.ruleset.general_capture:
+            return unchecked_moves(self._codes, self._squares_of[self.turn], self.turn)
         legal = self._king_safe_codes()
         banned = self._perpetual_check_banned(legal)
         return [code for code in legal if code not in banned] if banned else legal
@@ -342,6 +354,8 @@ class Board:
         if code == 0 or (code > 0) != self.turn:
             return False
         encoded = origin << 7 | target
+        if self.ruleset.general_capture:
+            return encoded in unchecked_moves(self._codes, (origin,), self.turn)
         if encoded not in pseudo_legal_moves(self._codes, (origin,), self.turn):
             return False
         king = self._kings[self.turn]
@@ -460,7 +474,8 @@ class Board:
         if (code > 0) != self.turn:
             return "that piece belongs to the side not to move"
         encoded = move.from_square << 7 | move.to_square
-        if encoded not in pseudo_legal_moves(self._codes, (move.from_square,), self.turn):
+        movable = unchecked_moves if self.ruleset.general_capture else pseudo_legal_moves
+        if encoded not in movable(self._codes, (move.from_square,), self.turn):
             own = self._codes[move.to_square]
             if own and (own > 0) == self.turn:
                 return "the target square holds a piece of the same side"
@@ -475,7 +490,12 @@ class Board:
 
     def outcome(self) -> Optional[Outcome]:
         """How the game has ended by the rules (None while it goes on): the capture-free draw
-        is judged first (it happens after a move), then whether the side to move has a move."""
+        is judged first (it happens after a move), then whether the side to move has a move.
+        Under a ruleset with ``general_capture`` a captured general ends the game before that."""
+        if self.ruleset.general_capture:
+            for color in (RED, BLACK):
+                if self._kings[color] is None:
+                    return Outcome.general_captured(color)
         if self.halfmove_clock >= self.ruleset.capture_free_draw_plies:
             return Outcome.capture_free_draw()
         if not self._legal_codes():

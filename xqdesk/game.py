@@ -143,7 +143,8 @@ class Game:
             agrees = recorded.winner is not None and offender == board.turn
             detail = (f"{recorded.text!r} off the board, with {side_name(board.turn)} to move")
             return OutcomeCheck(agrees, None, detail)
-        if recorded.termination in (Termination.NO_LEGAL_MOVES, Termination.CAPTURE_FREE_DRAW):
+        if recorded.termination in (Termination.NO_LEGAL_MOVES, Termination.CAPTURE_FREE_DRAW,
+                                    Termination.GENERAL_CAPTURED):
             return OutcomeCheck(False, None, f"the record says {recorded.text!r} but the game is not over "
                                              f"on the board ({board.fen()!r})")
         return OutcomeCheck(True, None, f"{recorded.text!r}; the game is not over on the board")

@@ -163,6 +163,23 @@ def pseudo_legal_moves(codes: list[int], own: set[int] | list[int], red: bool) -
     return moves
 
 
+def unchecked_moves(codes: list[int], own: set[int] | list[int] | frozenset[int], red: bool) -> list[int]:
+    """Every move the movement of the pieces on ``own`` allows, with no regard to the king's safety:
+    :func:`pseudo_legal_moves` plus the king capturing the other king when they face each other on
+    an open file. These are the legal moves of the rules without check (fog of war)."""
+    moves = pseudo_legal_moves(codes, own, red)
+    king = KING if red else -KING
+    step = FILES if red else -FILES
+    for sq in own:
+        if codes[sq] == king:
+            to = sq + step
+            while 0 <= to < SQUARE_COUNT and codes[to] == 0:
+                to += step
+            if 0 <= to < SQUARE_COUNT and codes[to] == -king:
+                moves.append(sq << 7 | to)
+    return moves
+
+
 def king_attacked(codes: list[int], king_square: int, red: bool) -> bool:
     """Whether the king of side ``red`` standing on ``king_square`` can be captured by the other
     side, counting the facing kings ("flying general") as an attack."""

@@ -10,6 +10,7 @@ from xqdesk.pieces import BLACK, RED, Color
 
 class Termination(enum.Enum):
     NO_LEGAL_MOVES = "no legal moves"
+    GENERAL_CAPTURED = "general captured"
     CAPTURE_FREE_DRAW = "capture-free draw"
     ILLEGAL_MOVE = "illegal move"
     TIMEOUT = "timeout"
@@ -43,6 +44,12 @@ class Outcome:
         """The side to move has no legal move: ``"Red loses the game. Black wins!"``."""
         return cls(Termination.NO_LEGAL_MOVES, not loser,
                    f"{_side(loser)} loses the game. {_side(not loser)} wins!")
+
+    @classmethod
+    def general_captured(cls, loser: Color) -> Outcome:
+        """Fog of war: ``loser``'s general was taken: ``"Red's general is captured, Black wins!"``."""
+        return cls(Termination.GENERAL_CAPTURED, not loser,
+                   f"{_side(loser)}'s general is captured, {_side(not loser)} wins!")
 
     @classmethod
     def illegal_move(cls, offender: Color, reason: Optional[str] = None) -> Outcome:

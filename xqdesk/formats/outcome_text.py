@@ -9,6 +9,7 @@ from xqdesk.pieces import BLACK, RED, Color
 _SIDES = {"Red": RED, "Black": BLACK}
 _LOSES = re.compile(r"^(Red|Black) loses the game\. (Red|Black) wins!$")
 _ILLEGAL = re.compile(r"^(Red|Black) moves illegally, (Red|Black) wins!(?: \((?P<reason>.*)\))?$", re.DOTALL)
+_GENERAL_CAPTURED = re.compile(r"^(Red|Black)'s general is captured, (Red|Black) wins!$")
 _TIMEOUT = re.compile(r"^(Red|Black) timeout, (Red|Black) wins!$")
 _RESIGNS = re.compile(r"^(Red|Black) resigns, (Red|Black) wins!$")
 _RESULT_WINNERS: dict[str, Color | None] = {"1-0": RED, "0-1": BLACK, "1/2-1/2": None}
@@ -22,6 +23,8 @@ def outcome_from_text(text: str) -> Outcome | None:
         return Outcome.capture_free_draw()
     if match := _LOSES.match(text):
         return Outcome.no_legal_moves(_SIDES[match.group(1)])
+    if match := _GENERAL_CAPTURED.match(text):
+        return Outcome.general_captured(_SIDES[match.group(1)])
     if match := _ILLEGAL.match(text):
         return Outcome.illegal_move(_SIDES[match.group(1)], match.group("reason"))
     if match := _TIMEOUT.match(text):
