@@ -57,3 +57,21 @@ def test_performance_rating_is_the_seed_formula():
     assert performance_rating(1200, 0, 4, 4) == 800
     with pytest.raises(ValueError, match="at least one game"):
         performance_rating(1500, 0, 0, 0)
+
+
+def test_round_robin_ratings_fit_every_game_at_once():
+    from xqdesk.engines.elo import fit_ratings, rating_intervals
+
+    games = [(0, 1, 1.0)] * 75 + [(0, 1, 0.0)] * 25
+    assert fit_ratings(games, 2, prior_draws=0) == pytest.approx([0.0, elo_from_score(0.25)])
+    low, high = rating_intervals(games, 2, prior_draws=0)[1]
+    assert low < elo_from_score(0.25) < high and high - low > 100
+    # A chain: 1 beats 0 as often as 2 beats 1; 2 is rated about twice as far above 0.
+    chain = [(1, 0, 1.0)] * 70 + [(1, 0, 0.0)] * 30 + [(2, 1, 1.0)] * 70 + [(2, 1, 0.0)] * 30
+    ratings = fit_ratings(chain, 3, prior_draws=0)
+    assert ratings[1] == pytest.approx(elo_from_score(0.7), abs=1)
+    assert ratings[2] == pytest.approx(2 * elo_from_score(0.7), abs=1)
+    sweep = fit_ratings([(1, 0, 1.0)] * 50, 2)  # won every game: finite thanks to the virtual draw
+    assert 500 < sweep[1] < 1000
+    with pytest.raises(ValueError, match="anchor"):
+        fit_ratings(games, 2, anchor=2)

@@ -6,6 +6,8 @@ as the int ``from_square << 7 | to_square`` (see :func:`encode`); the board turn
 """
 from __future__ import annotations
 
+from typing import Iterable
+
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 from xqdesk.squares import FILES, RANKS, SQUARE_COUNT
 
@@ -99,7 +101,7 @@ KING_SENSITIVE = [KING_LINES[sq] | _KING_ZONE[sq] for sq in range(SQUARE_COUNT)]
 """Squares whose emptying may expose ``sq``: its lines and its horse-leg (diagonal) neighbours."""
 
 
-def pseudo_legal_moves(codes: list[int], own: set[int] | list[int], red: bool) -> list[int]:
+def pseudo_legal_moves(codes: list[int], own: Iterable[int], red: bool) -> list[int]:
     """Encoded moves of the pieces on ``own`` squares by their piece moves, landing on no own piece.
 
     King safety and the perpetual-check rule are not considered here.
@@ -163,7 +165,7 @@ def pseudo_legal_moves(codes: list[int], own: set[int] | list[int], red: bool) -
     return moves
 
 
-def unchecked_moves(codes: list[int], own: set[int] | list[int] | frozenset[int], red: bool) -> list[int]:
+def unchecked_moves(codes: list[int], own: Iterable[int], red: bool) -> list[int]:
     """Every move the movement of the pieces on ``own`` allows, with no regard to the king's safety:
     :func:`pseudo_legal_moves` plus the king capturing the other king when they face each other on
     an open file. These are the legal moves of the rules without check (fog of war)."""

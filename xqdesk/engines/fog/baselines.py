@@ -7,7 +7,7 @@ by a piece that a seen enemy piece attacks (moving it away saves it).
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from xqdesk.engines.baselines import CAPTURE_VALUES
 from xqdesk.engines.fog.agent import SEED, AgentOption, FogAgent
@@ -74,7 +74,7 @@ class GreedyFogAgent(FogAgent):
                            bool(self.options["Preservative"]))
 
 
-def greedy_move(observation: Observation, choose, conservative: bool = False, preservative: bool = False,
+def greedy_move(observation: Observation, choose: Callable[[list[Move]], Move], conservative: bool = False, preservative: bool = False,
                 among: Optional[list[Move]] = None) -> Move:
     """Greedy's move (restricted to ``among`` when given); ``choose`` picks one of a list."""
     general = general_capture(observation)

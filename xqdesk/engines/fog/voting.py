@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import Counter
-from typing import Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from xqdesk.board import Board
 from xqdesk.engines.fog.baselines import general_capture, greedy_move
@@ -23,6 +22,9 @@ from xqdesk.move import Move
 from xqdesk.ruleset import STANDARD
 from xqdesk.variants.fog.observation import Observation
 
+if TYPE_CHECKING:
+    from xqdesk.engines.builtin.engine import BuiltinEngine
+
 SAMPLE_HASH_MB = 16
 
 
@@ -30,9 +32,10 @@ class SampleSearcher:
     """The built-in engine, loaded on first use, searching believed boards."""
 
     def __init__(self) -> None:
-        self._engine = None
+        self._engine: Optional[BuiltinEngine] = None
 
-    def _loaded(self):  # noqa: ANN202 - the engine module compiles its kernel on first import
+    def _loaded(self) -> BuiltinEngine:
+        """The engine, made on first use (importing its search compiles the kernel after an install)."""
         if self._engine is None:
             from xqdesk.engines.builtin.engine import BuiltinEngine
 
@@ -72,14 +75,14 @@ def vote(observation: Observation, boards: Sequence[tuple[Codes, float]], search
     general = general_capture(observation)
     if general is not None:
         return general
-    votes: Counter[Move] = Counter()
+    votes: dict[Move, float] = {}
     legal = set(observation.move_codes)
     for codes, weight in boards:
         if deadline is not None and votes and time.perf_counter() >= deadline:
             break
         move = searcher.best_move(codes, observation, limits)
         if move is not None and move.from_square << 7 | move.to_square in legal:
-            votes[move] += weight
+            votes[move] = votes.get(move, 0.0) + weight
     if not votes:
         return greedy_move(observation, choose)
     most = max(votes.values())
