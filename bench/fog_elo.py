@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from xqdesk.engines.elo import elo_difference, fit_ratings, rating_intervals  # noqa: E402
 from xqdesk.engines.fog import make_agent  # noqa: E402
-from xqdesk.variants.fog import play_fog_game  # noqa: E402
+from xqdesk.engines.fog.referee import AgentSeat, play_fog_game  # noqa: E402
 
 BELIEF_FAST = {"Samples": "8", "Sample Depth": "2", "Sample Time": "0"}
 AGENTS: dict[str, tuple[str, dict[str, str]]] = {
@@ -56,7 +56,7 @@ def play(task: Task) -> dict[str, Any]:
     for offset, name in enumerate((task.red, task.black)):
         kind, options = AGENTS[name]
         agents.append(make_agent(kind, {**options, "Seed": str(2 * task.number + offset)}))
-    record = play_fog_game(agents[0], agents[1])
+    record = play_fog_game(AgentSeat(agents[0]), AgentSeat(agents[1]))
     times = record.move_times
     return {"red": task.red, "black": task.black, "winner": record.outcome.winner,
             "text": record.outcome.text, "plies": len(record.moves),

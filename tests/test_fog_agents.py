@@ -12,7 +12,8 @@ from xqdesk.engines.fog.particles import START_CODES, ParticleBelief
 from xqdesk.fen import STARTING_FEN, board_fen
 from xqdesk.pieces import Piece
 from xqdesk.squares import parse_square
-from xqdesk.variants.fog import observe, play_fog_game, start_board
+from xqdesk.engines.fog.referee import AgentSeat, play_fog_game
+from xqdesk.variants.fog import observe, start_board
 
 FAST = {"Sample Depth": "2", "Sample Time": "0", "Samples": "4"}
 """Belief agents searching each board to a fixed depth: their games repeat exactly."""
@@ -152,7 +153,7 @@ def test_a_particle_belief_starts_afresh_when_the_truth_is_lost():
 
 @pytest.mark.parametrize("red,black", [("fog-pbsa", "fog-greedy"), ("fog-random", "fog-ubsa")])
 def test_whole_games_end_by_the_rules_and_repeat_with_the_same_seeds(red, black):
-    records = [play_fog_game(agent(red, 1), agent(black, 2, BLACK)) for _ in range(2)]
+    records = [play_fog_game(AgentSeat(agent(red, 1)), AgentSeat(agent(black, 2, BLACK))) for _ in range(2)]
     record = records[0]
     assert records[1].moves == record.moves and record.outcome == records[1].outcome
     assert record.outcome.winner is not None or record.outcome.text.endswith("draw!")

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+FOG_PREFIX = "fog-"
 ELO_NOTE = "Elo with a 95% interval; performance = opponent rating + 400·(wins − losses)/games"
 
 
@@ -20,6 +21,8 @@ SPEC_HELP = """SPEC is one of:
   builtin[:OPTIONS]      the built-in engine
   random[:OPTIONS]       a random mover (option Seed)
   greedy[:OPTIONS]       takes the most valuable piece it can, else random (option Seed)
+  fog-KIND[:OPTIONS]     a fog-of-war agent (with --variant fog): fog-random, fog-greedy,
+                         fog-ubsa, fog-pbsa
   player:PATH            a course Player folder or player_N.py file
   uci:PATH[:OPTIONS]     a UCI engine (Fairy-Stockfish or Pikafish style)
   NAME                   an entry of the engines file (--engines)
@@ -42,6 +45,8 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
                         help="JSON engines file for named engines (default ~/.config/xqdesk/engines.json)")
     parser.add_argument("--out", default=None, metavar="DIR", help="write the results (PGN, course folder) here")
     parser.add_argument("--quiet", action="store_true", help="no per-game lines and no progress line")
+    parser.add_argument("--variant", choices=("course", "fog"), default="course",
+                        help="the rules: the course's (default) or fog of war, played by fog-… agents")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,6 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
     """Contestants for ``specs``; EngineStartError for a spec that names nothing runnable."""
     from xqdesk.engines.engine_player import EnginePlayer
+    from xqdesk.engines.errors import EngineStartError
     from xqdesk.engines.match import Contestant
     from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
     from xqdesk.engines.search_types import SearchLimits
@@ -70,8 +76,21 @@ def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
     limits = SearchLimits(movetime=args.movetime, depth=args.depth)
     memory = args.memory_limit if args.memory_limit is not None else DEFAULT_MEMORY_LIMIT_MB
     contestants = []
+    fog = getattr(args, "variant", "course") == "fog"
     for text in specs:
         spec = parse_spec(text, args.engines)
+        if fog != text.startswith(FOG_PREFIX):
+            raise EngineStartError(f"{text!r}: fog-of-war games are played by fog agents (fog-random, fog-greedy, "
+                                   "fog-ubsa, fog-pbsa) and only in them" if fog else
+                                   f"{text!r} is a fog-of-war agent: play it with --variant fog")
+        if fog:
+            from xqdesk.engines.fog.referee import FogEnginePlayer
+
+            def make_fog(spec=spec) -> FogEnginePlayer:
+                return FogEnginePlayer(spec, limits, memory_limit_mb=memory)
+
+            contestants.append(Contestant(spec.name, make_fog))
+            continue
 
         def make(spec=spec) -> EnginePlayer:
             return EnginePlayer(spec, limits, memory_limit_mb=memory)
@@ -127,8 +146,17 @@ def _clock(seconds: float) -> str:
     return f"{minutes}:{rest:02d}"
 
 
-def write_pgn_results(out: Optional[str], played, event: str, name: str = "games.pgn") -> Optional[Path]:
-    """Write the played games as PGN under ``out`` (nothing when ``out`` is None)."""
+def ruleset_of(args: argparse.Namespace):  # noqa: ANN201 - xqdesk.ruleset is imported lazily
+    """The ruleset ``--variant`` names."""
+    from xqdesk.ruleset import COURSE, FOG
+
+    return FOG if getattr(args, "variant", "course") == "fog" else COURSE
+
+
+def write_pgn_results(out: Optional[str], played, event: str, name: str = "games.pgn",
+                      ruleset=None) -> Optional[Path]:
+    """Write the played games as PGN under ``out`` (nothing when ``out`` is None); ``ruleset``:
+    the rules they were played by (default the course's)."""
     if out is None:
         return None
     from xqdesk.engines.match import to_game
@@ -137,7 +165,7 @@ def write_pgn_results(out: Optional[str], played, event: str, name: str = "games
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
-    write_pgn(path, [to_game(game, event) for game in played])
+    write_pgn(path, [to_game(game, event, ruleset) for game in played])
     return path
 
 
@@ -147,7 +175,7 @@ def run_with_runner(contestants, args, progress: Progress, body: Callable) -> in
     from xqdesk.engines.match import GameRunner
 
     with GameRunner(contestants, concurrency=args.concurrency, move_time_limit=args.clock,
-                    on_game=progress) as runner:
+                    on_game=progress, ruleset=ruleset_of(args)) as runner:
         try:
             runner.check()
         except EngineStartError as error:
@@ -161,6 +189,9 @@ def run(args: argparse.Namespace) -> int:
     from xqdesk.engines.errors import EngineStartError
     from xqdesk.engines.match import alternating_schedule, play_course_match, tally
 
+    if args.course and args.variant == "fog":
+        print("xqdesk: --course plays the course's rules; fog of war plays --games N", file=sys.stderr)
+        return 2
     if not args.course and args.games < 1:
         print(f"xqdesk: --games must be at least 1, got {args.games}", file=sys.stderr)
         return 2
@@ -191,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
         if result.games:
             rating = performance_rating(args.rating, result.wins, result.losses, result.games)
             print(f"Performance rating of {names[0]}: {rating:.0f} (opponent rated {args.rating:g})")
-        pgn = write_pgn_results(args.out, played, f"{names[0]} vs {names[1]}")
+        pgn = write_pgn_results(args.out, played, f"{names[0]} vs {names[1]}", ruleset=ruleset_of(args))
         if pgn is not None:
             print(f"PGN: {pgn}")
         return 0

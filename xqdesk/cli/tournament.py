@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from xqdesk.cli.match import Progress, make_contestants, run_with_runner, write_pgn_results
+    from xqdesk.cli.match import Progress, make_contestants, ruleset_of, run_with_runner, write_pgn_results
     from xqdesk.engines.errors import EngineStartError
     from xqdesk.engines.tournament import format_standings, round_robin_schedule, standings
 
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         played = runner.play(schedule)
         progress.finish()
         print(format_standings(standings(names, played)))
-        pgn = write_pgn_results(args.out, played, "xqdesk tournament", "tournament.pgn")
+        pgn = write_pgn_results(args.out, played, "xqdesk tournament", "tournament.pgn", ruleset_of(args))
         if pgn is not None:
             print(f"PGN: {pgn}")
         return 0

@@ -1,5 +1,6 @@
-"""``python -m xqdesk.engines.host {player PATH | builtin | random | greedy}``: a UCI engine around
-an in-process engine, speaking the Pikafish dialect (ranks 0–9).
+"""``python -m xqdesk.engines.host {player PATH | builtin | random | greedy | fog-…}``: a UCI engine
+around an in-process engine, speaking the Pikafish dialect (ranks 0–9). Fog agents are sent
+``position fog VIEW …`` (what their side has seen) instead of a position.
 
 The protocol goes over a duplicate of the original stdout; file descriptor 1 is pointed at stderr
 before any engine code is loaded, so a player's ``print`` can never corrupt the protocol. Searches
@@ -20,12 +21,13 @@ from xqdesk.board import Board
 from xqdesk.engines.errors import EngineProtocolError, EngineStartError
 from xqdesk.engines.in_process import InProcessEngine
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.spec import FOG_KINDS
 from xqdesk.engines.uci import UciDialect, format_info, format_move, parse_go, parse_position
 from xqdesk.engines.uci_engine import ERROR_PREFIX
 from xqdesk.fen import STARTING_FEN
 
 DIALECT = UciDialect.PIKAFISH
-ENGINE_KINDS = ("player", "builtin", "random", "greedy")
+ENGINE_KINDS = ("player", "builtin", "random", "greedy") + FOG_KINDS
 
 
 def make_engine(kind: str, path: Optional[str] = None) -> InProcessEngine:
@@ -42,6 +44,9 @@ def make_engine(kind: str, path: Optional[str] = None) -> InProcessEngine:
         except ImportError as error:
             raise EngineStartError(f"the built-in engine is not available: {error}") from None
         return BuiltinEngine()
+    if kind in FOG_KINDS:
+        from xqdesk.engines.fog.hosted import HostedFogAgent
+        return HostedFogAgent(kind)
     if kind == "player":
         if not path:
             raise EngineStartError("'player' needs the path of a course player folder or file")
@@ -59,6 +64,8 @@ class UciHost:
         self.board: Optional[Board] = Board()
         """None after a ``position`` that could not be set up (``go`` then reports why)."""
         self._position_error = ""
+        self._fog_views: Optional[list] = None
+        """The views of the last ``position fog`` (None after any other position)."""
         self._stop = threading.Event()
         self._search: Optional[threading.Thread] = None
         self._ready = threading.Event()
@@ -107,8 +114,13 @@ class UciHost:
                 self._finish_search()
                 self.engine.new_game()
                 self.board = Board()
+                self._fog_views = None
+            elif command == "position" and tokens[1:2] == ["fog"]:
+                self._finish_search()
+                self._set_fog_position(line)
             elif command == "position":
                 self._finish_search()
+                self._fog_views = None
                 self._set_position(line)
             elif command == "go":
                 self._ready.wait()
@@ -144,6 +156,17 @@ class UciHost:
         if prepare is not None:  # course players are made here, before the clock starts
             prepare(board.copy())
 
+    def _set_fog_position(self, line: str) -> None:
+        """``position fog VIEW …``: what a fog agent's side has seen (no board is set up)."""
+        from xqdesk.engines.fog.hosted import parse_fog_position
+
+        self._fog_views, self.board = None, None
+        try:
+            self._fog_views = parse_fog_position(line)
+        except ValueError as error:
+            self._position_error = f"bad position command: {error}"
+            raise
+
     @staticmethod
     def _continued(previous: Optional[Board], fen: str, moves: list) -> Board:
         """``previous`` when the new position only adds moves to it (a game in progress: no need
@@ -155,6 +178,12 @@ class UciHost:
         return Board(fen)
 
     def _start_search(self, limits: SearchLimits) -> None:
+        if self._fog_views is not None:
+            self._stop = threading.Event()
+            self._search = threading.Thread(target=self._run_fog_search, args=(list(self._fog_views), limits, self._stop),
+                                            name="host-search", daemon=True)
+            self._search.start()
+            return
         if self.board is None:
             self.write(f"info string {ERROR_PREFIX} {' '.join(self._position_error.split())}")
             self.write("bestmove 0000")
@@ -175,6 +204,21 @@ class UciHost:
             reason = str(error) or type(error).__name__
             self.write(f"info string {ERROR_PREFIX} {' '.join(reason.split())}")
             move = None
+        self.write(f"bestmove {format_move(move, DIALECT) if move is not None else '0000'}")
+
+    def _run_fog_search(self, views: list, limits: SearchLimits, stop: threading.Event) -> None:
+        def on_info(info: SearchInfo) -> None:
+            self.write(format_info(info, DIALECT))
+
+        search_views = getattr(self.engine, "search_views", None)
+        move = None
+        try:
+            if search_views is None:
+                raise ValueError(f"{self.engine.name} does not play fog of war")
+            move = search_views(views, limits, stop, on_info)
+        except BaseException as error:  # whatever the agent does, the referee gets an answer
+            reason = str(error) or type(error).__name__
+            self.write(f"info string {ERROR_PREFIX} {' '.join(reason.split())}")
         self.write(f"bestmove {format_move(move, DIALECT) if move is not None else '0000'}")
 
     def _finish_search(self) -> None:

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
+from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.game_player import GamePlayer
 from xqdesk.engines.referee import GameRecord, play_game
@@ -21,7 +22,7 @@ from xqdesk.formats.course_match import PLAYOFF_GAME, CourseGameResult, CourseMa
 from xqdesk.game import Game
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
-from xqdesk.ruleset import COURSE, Ruleset
+from xqdesk.ruleset import COURSE, FOG, Ruleset
 
 
 @dataclass(frozen=True)
@@ -155,9 +156,22 @@ class GameRunner:
                 seats.pop(index, None)
                 return GameRecord(red=names[0], black=names[1], start_fen=STARTING_FEN, moves=(), history=(),
                                   outcome=Outcome.illegal_move(colour, f"could not start: {error}"))
+        if self.ruleset.name == FOG.name:
+            return self._play_fog(players, names)
         record = play_game(players[0], players[1], ruleset=self.ruleset, move_time_limit=self.move_time_limit)
         return GameRecord(red=names[0], black=names[1], start_fen=record.start_fen, moves=record.moves,
                           history=record.history, outcome=record.outcome, move_times=record.move_times)
+
+    def _play_fog(self, players: list, names: tuple[str, str]) -> GameRecord:
+        """A fog-of-war game (the seats are fog players: they are shown observations only)."""
+        from xqdesk.engines.fog.referee import play_fog_game
+
+        fog = play_fog_game(players[0], players[1], move_time_limit=self.move_time_limit)
+        board = Board(fog.start_fen, ruleset=FOG)
+        for move in fog.moves:
+            board.push(move)
+        return GameRecord(red=names[0], black=names[1], start_fen=fog.start_fen, moves=fog.moves,
+                          history=tuple(board.course_history()), outcome=fog.outcome, move_times=fog.move_times)
 
     def close(self) -> None:
         for seats in self._all_sets:
@@ -196,9 +210,11 @@ def play_course_match(runner: GameRunner, id_i: int, id_j: int, *,
     return match, played
 
 
-def to_game(played: PlayedGame, event: str) -> Game:
+def to_game(played: PlayedGame, event: str, ruleset: Optional[Ruleset] = None) -> Game:
     """A played game as a record for PGN (headers Event, Round, Red, Black; the course's text as
-    the termination)."""
+    the termination), under ``ruleset`` (default the course's)."""
     record = played.record
     headers = {"Event": event, "Round": str(played.scheduled.number), "Red": record.red, "Black": record.black}
-    return Game.from_moves(record.moves, record.start_fen, headers=headers, outcome=record.outcome)
+    game = Game.from_moves(record.moves, record.start_fen, headers=headers, outcome=record.outcome)
+    game.ruleset = ruleset or COURSE
+    return game

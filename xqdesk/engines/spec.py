@@ -5,6 +5,7 @@
     builtin[:OPTIONS]        the built-in engine        e.g. builtin:Depth=4
     random[:OPTIONS]         a random mover             e.g. random:Seed=7
     greedy[:OPTIONS]         takes the biggest piece it can, else random
+    fog-KIND[:OPTIONS]       a fog-of-war agent: fog-random, fog-greedy, fog-ubsa, fog-pbsa
     player:PATH              a course Player folder or player_N.py file
     uci:PATH[:OPTIONS]       any UCI engine             e.g. uci:/usr/games/fairy-stockfish:Hash=16
     NAME                     an entry of the user's engines file
@@ -30,7 +31,9 @@ from typing import Mapping, Optional
 
 from xqdesk.engines.errors import EngineStartError
 
-HOST_KINDS = ("builtin", "random", "greedy")
+FOG_KINDS = ("fog-random", "fog-greedy", "fog-ubsa", "fog-pbsa")
+"""Fog-of-war agents (:mod:`xqdesk.engines.fog`): they play only ``--variant fog`` games."""
+HOST_KINDS = ("builtin", "random", "greedy") + FOG_KINDS
 DEFAULT_ENGINES_FILE = Path("~/.config/xqdesk/engines.json")
 """Where user engines are listed unless ``--engines FILE`` says otherwise."""
 

@@ -198,6 +198,10 @@ class UciEngine:
         """Send the game's start position and every move since."""
         self._send(format_position(start_fen, moves, self.identity.dialect))
 
+    def send_line(self, line: str) -> None:
+        """Send one protocol line as it is (a variant's command, such as ``position fog …``)."""
+        self._send(line)
+
     def go(self, limits: SearchLimits) -> None:
         """Start a search; read its output with :meth:`wait_bestmove`."""
         self._send(format_go(limits, self.identity.dialect))

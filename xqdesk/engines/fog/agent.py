@@ -4,7 +4,8 @@ move; it is never given the board.
 :class:`FogAgent` enforces that at the boundary: :meth:`~FogAgent.see` and
 :meth:`~FogAgent.choose_move` refuse anything but an ``Observation`` and check that the move an
 agent returns is one of the observer's moves. Options are declared as :class:`AgentOption` values
-and set by name (as UCI ``setoption`` does); ``Seed`` makes an agent's games repeatable.
+and set by name (as UCI ``setoption`` does); ``Seed`` makes an agent's games repeatable (each game
+starts from the seed), 0 (the default) plays differently every game.
 """
 from __future__ import annotations
 
@@ -52,6 +53,7 @@ class AgentOption:
 
 
 SEED = AgentOption("Seed", 0, 0, 2**31 - 1)
+"""A seed for repeatable games (the same in every game); 0 draws fresh randomness each game."""
 
 
 class NotAnObservationError(TypeError):
@@ -70,7 +72,7 @@ class FogAgent(ABC):
         for name, value in options.items():
             self.set_option(name.replace("_", " "), str(value).lower() if isinstance(value, bool) else str(value))
         self.side: Color = RED
-        self.random = random.Random(self.options["Seed"])
+        self.random = self._fresh_random()
 
     # --- options -------------------------------------------------------------------------------
 
@@ -91,8 +93,12 @@ class FogAgent(ABC):
     def new_game(self, side: Color) -> None:
         """A game starts with this agent playing ``side``: forget the last one, reseed."""
         self.side = side
-        self.random = random.Random(self.options["Seed"])
+        self.random = self._fresh_random()
         self.reset()
+
+    def _fresh_random(self) -> random.Random:
+        seed = self.options["Seed"]
+        return random.Random(seed if seed else None)
 
     def see(self, observation: Observation) -> None:
         """Take in what this side sees (at the start and after every ply)."""

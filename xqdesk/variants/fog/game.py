@@ -1,43 +1,16 @@
-"""Playing and replaying fog-of-war games: seats receive observations, never the board.
-
-:func:`play_fog_game` is a plain loop: before each move the rules are asked whether the game is
-over, the seat to move gets its :class:`~xqdesk.variants.fog.observation.Observation` and answers
-with a move; a move that is not legal, or a seat that fails, loses. After every ply both seats are
-shown what they now see. The record keeps the full board, and :meth:`FogGameRecord.view` gives
-either side's view at any ply.
-"""
+"""Fog-of-war game records: the full board is kept, and :meth:`FogGameRecord.view` gives either
+side's view at any ply. (Games are played by :mod:`xqdesk.engines.fog.referee`.)"""
 from __future__ import annotations
 
-import threading
-import time
 from dataclasses import dataclass
-from typing import Callable, Optional, Protocol
 
 from xqdesk.board import Board
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
-from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.pieces import Color
 from xqdesk.ruleset import FOG
 from xqdesk.variants.fog.observation import Observation, observe
-
-
-class FogSeat(Protocol):
-    """A player of fog-of-war games. It learns about the game only through observations."""
-
-    name: str
-
-    def new_game(self, side: Color) -> None:
-        """A game starts in which this seat plays ``side``."""
-        ...
-
-    def see(self, observation: Observation) -> None:
-        """What the seat sees at the start and after every ply (its own and the opponent's)."""
-        ...
-
-    def choose_move(self, observation: Observation) -> Move:
-        """The seat's move, given what it sees now (the observation it was last shown)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -71,49 +44,11 @@ def start_board(start_fen: str = STARTING_FEN) -> Board:
     return Board(start_fen, ruleset=FOG)
 
 
-def play_fog_game(red: FogSeat, black: FogSeat, *, start_fen: str = STARTING_FEN,
-                  on_move: Optional[Callable[[Board, Move, float], None]] = None,
-                  stop: Optional[threading.Event] = None) -> FogGameRecord:
-    """Play one fog game between two seats and return its record.
-
-    ``on_move(board_after, move, seconds)`` observes each move with the full board (for a watcher,
-    never for a seat); setting ``stop`` aborts the game before the next move.
-    """
+def views(start_fen: str, moves: tuple[Move, ...] | list[Move], side: Color) -> list[Observation]:
+    """What ``side`` saw at every ply of a game (index = ply), from its start and moves."""
     board = start_board(start_fen)
-    seats = {RED: red, BLACK: black}
-    times: list[float] = []
-    outcome: Optional[Outcome] = None
-    for color, seat in seats.items():
-        seat.new_game(color)
-    _show(board, seats)
-    while outcome is None:
-        if stop is not None and stop.is_set():
-            outcome = Outcome.aborted("Game aborted")
-            break
-        outcome = board.outcome()
-        if outcome is not None:
-            break
-        mover = board.turn
-        started = time.perf_counter()
-        try:
-            move = seats[mover].choose_move(observe(board, mover))
-        except Exception as error:  # noqa: BLE001 - a failing seat loses, the game loop goes on
-            outcome = Outcome.illegal_move(mover, f"{type(error).__name__}: {error}")
-            break
-        elapsed = time.perf_counter() - started
-        if not isinstance(move, Move) or not board.is_legal(move):
-            reason = board.why_illegal(move) if isinstance(move, Move) else f"not a move: {move!r}"
-            outcome = Outcome.illegal_move(mover, f"{move} in {board.fen()!r}: {reason}")
-            break
+    seen = [observe(board, side)]
+    for move in moves:
         board.push(move)
-        times.append(elapsed)
-        _show(board, seats)
-        if on_move is not None:
-            on_move(board.copy(), move, elapsed)
-    return FogGameRecord(red=red.name, black=black.name, start_fen=board.start_fen,
-                         moves=tuple(board.move_stack), outcome=outcome, move_times=tuple(times))
-
-
-def _show(board: Board, seats: dict[Color, FogSeat]) -> None:
-    for color, seat in seats.items():
-        seat.see(observe(board, color))
+        seen.append(observe(board, side))
+    return seen
