@@ -251,13 +251,18 @@ def play_fog_game(red: FogGamePlayer, black: FogGamePlayer, *, start_fen: str = 
             outcome = Outcome.aborted("Game aborted")
             break
         outcome = judge_fog_reply(board, reply)
-        if outcome is not None or reply.move is None:
+        if outcome is not None:
+            break
+        if reply.move is None:  # judge_fog_reply has ruled this out; this keeps type checkers informed
+            outcome = Outcome.illegal_move(board.turn, "no move")
             break
         board.push(reply.move)
         times.append(reply.elapsed)
         _show(board, seats)
         if on_move is not None:
             on_move(board.copy(), reply.move, reply.elapsed)
+    if outcome is None:  # the loop only ends with an outcome; this keeps type checkers informed
+        outcome = Outcome.aborted("Game aborted")
     for seat in seats.values():
         seat.game_over(outcome)
     return FogGameRecord(red=red.name, black=black.name, start_fen=board.start_fen,
