@@ -39,6 +39,8 @@ SELECTED_COLOR = QColor(30, 120, 255, 200)
 DESTINATION_COLOR = QColor(20, 140, 60, 190)
 LAST_MOVE_COLOR = QColor(40, 110, 220, 170)
 CHECK_COLOR = QColor(230, 20, 20)
+FOG_COLOR = QColor(105, 110, 120, 215)
+"""Unseen squares in fog of war: a grey veil, drawn over the lines."""
 #: Candidate-arrow colours by MultiPV rank (best first).
 ARROW_COLORS = (QColor(30, 110, 230, 190), QColor(30, 160, 80, 170), QColor(230, 140, 20, 160),
                 QColor(150, 60, 200, 150), QColor(120, 120, 120, 140))
@@ -128,6 +130,7 @@ class BoardView(QWidget):
         self._drag_position: QPointF | None = None
         self._dragging = False
         self._piece_cache: dict[tuple[int, int, float], QPixmap] = {}
+        self._fog: frozenset[Square] | None = None
         self.setMinimumSize(200, 220)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(False)
@@ -145,6 +148,21 @@ class BoardView(QWidget):
     def board(self) -> Board:
         """A copy of the position shown."""
         return self._board.copy()
+
+    def set_fog(self, unseen: frozenset[Square] | set[Square] | None) -> None:
+        """Fog of war: cover ``unseen`` squares (their pieces are not drawn, no check is shown and a
+        click there tells nothing); None shows the whole board."""
+        fog = None if unseen is None else frozenset(unseen)
+        if fog != self._fog:
+            self._fog = fog
+            self.update()
+
+    def fog(self) -> frozenset[Square] | None:
+        """The squares under fog (None when the whole board is shown)."""
+        return self._fog
+
+    def _hidden(self, sq: Square) -> bool:
+        return self._fog is not None and sq in self._fog
 
     def set_flipped(self, flipped: bool) -> None:
         """Black at the bottom when ``flipped``."""
@@ -231,7 +249,7 @@ class BoardView(QWidget):
         if self._selected is not None:
             self._attempt(Move(self._selected, sq))
             return
-        code = self._board.code_at(sq)
+        code = 0 if self._hidden(sq) else self._board.code_at(sq)
         if code != 0 and self._board.turn not in self._movable:
             self.move_refused.emit(tr("Not your move now: {side} is played by an engine or a replay")
                                    .format(side=tr("Red" if self._board.turn == RED else "Black")))
@@ -289,6 +307,7 @@ class BoardView(QWidget):
         self._paint_last_move(painter, geometry)
         self._paint_check(painter, geometry)
         self._paint_pieces(painter, geometry)
+        self._paint_fog(painter, geometry)
         self._paint_selection(painter, geometry)
         self._paint_arrows(painter, geometry)
         self._paint_dragged_piece(painter, geometry)
@@ -379,8 +398,18 @@ class BoardView(QWidget):
                     painter.drawLine(corner, QPointF(corner.x() - dx * arm, corner.y()))
                     painter.drawLine(corner, QPointF(corner.x(), corner.y() - dy * arm))
 
+    def _paint_fog(self, painter: QPainter, geometry: BoardGeometry) -> None:
+        if not self._fog:
+            return
+        half = geometry.cell * 0.5
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(FOG_COLOR)
+        for sq in self._fog:
+            centre = geometry.square_center(sq)
+            painter.drawRect(QRectF(centre.x() - half, centre.y() - half, 2 * half, 2 * half))
+
     def _paint_check(self, painter: QPainter, geometry: BoardGeometry) -> None:
-        if not self._board.is_check():
+        if self._fog is not None or not self._board.is_check():  # in fog, check would tell too much
             return
         king = self._board.king_square(self._board.turn)
         if king is None:
@@ -413,7 +442,7 @@ class BoardView(QWidget):
         dragged = self._selected if self._dragging else None
         for sq in range(SQUARE_COUNT):
             code = self._board.code_at(sq)
-            if code and sq != dragged:
+            if code and sq != dragged and not self._hidden(sq):
                 self._draw_piece(painter, code, geometry.square_center(sq), cell)
 
     def _paint_selection(self, painter: QPainter, geometry: BoardGeometry) -> None:

@@ -29,6 +29,7 @@ from xqdesk.ui.engine_worker import SearchProgress
 from xqdesk.ui.engines_dialog import EnginesDialog
 from xqdesk.ui.comment_editor import CommentEditor
 from xqdesk.ui.files import FileManager
+from xqdesk.ui.fog_window import FogGameWindow
 from xqdesk.ui.game_info import GameInfoPanel
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.i18n import Language, current_language, language_notifier, set_language, tr, tr_outcome
@@ -208,6 +209,7 @@ class MainWindow(QMainWindow):
         self._engine_progress: dict[int, SearchProgress] = {}
         self._shown: tuple[str, tuple[Move, ...]] | None = None
         self._menus: dict[str, QMenu] = {}
+        self.fog_window: FogGameWindow | None = None
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -250,6 +252,7 @@ class MainWindow(QMainWindow):
         self._action("Play Red against the engine", lambda: self.start_game(None, self.default_engine()))
         self._action("Play Black against the engine", lambda: self.start_game(self.default_engine(), None))
         self._action("Engine vs engine", lambda: self.start_game(self.default_engine(), self.default_engine()))
+        self._action("Fog of war…", self.open_fog_window)
         self._action("Analysis", lambda: self.start_analysis(self.analysis_engines()))
         self._action("Stop analysis", self.stop_analysis)
         self._action("Replay", lambda: controller.set_mode(Mode.REPLAY))
@@ -271,8 +274,8 @@ class MainWindow(QMainWindow):
                       None, "Quit"],
             "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", None, "Edit position…"],
             "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
-                      "Engine vs engine", "Analysis", "Stop analysis", "Replay", None, "Take back", "Hint",
-                      "Resign"],
+                      "Engine vs engine", "Fog of war…", "Analysis", "Stop analysis", "Replay", None, "Take back",
+                      "Hint", "Resign"],
             "&Engines": ["Manage engines…", "Analysis engines…"],
             "&View": ["Flip board", None, "First move", "Previous move", "Next move", "Last move", "Play through"],
             "&Language": [],
@@ -609,8 +612,18 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
         self.closed.emit()
 
+    def open_fog_window(self) -> FogGameWindow:
+        """*Game → Fog of war*: the fog-of-war window (one, kept while the main window lives)."""
+        if self.fog_window is None:
+            self.fog_window = FogGameWindow(self)
+        self.fog_window.show()
+        self.fog_window.raise_()
+        return self.fog_window
+
     def shutdown(self) -> None:
         """Stop engines and timers and write the autosave (safe to call more than once)."""
+        if self.fog_window is not None:
+            self.fog_window.shutdown()
         self.files.autosave_now()
         self.engine_panel.shutdown()
         self.controller.shutdown()

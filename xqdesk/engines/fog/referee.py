@@ -166,7 +166,8 @@ class FogEnginePlayer:
 
 class WaitingSeat:
     """A seat whose moves are handed in from outside (a person at the window's board): it waits for
-    :meth:`give` until the game is stopped. ``on_turn`` is told the view when the move is awaited."""
+    :meth:`give` until the game is stopped, with no move clock. ``on_turn`` is told the view when
+    the move is awaited."""
 
     def __init__(self, name: str, stop: threading.Event,
                  on_turn: Optional[Callable[[Observation], None]] = None) -> None:
@@ -197,8 +198,6 @@ class WaitingSeat:
             try:
                 move = self._moves.get(timeout=0.05)
             except queue.Empty:
-                if time_limit is not None and time.monotonic() - started > time_limit:
-                    return MoveReply(timed_out=True, elapsed=time.monotonic() - started)
                 continue
             return MoveReply(move=move, elapsed=time.monotonic() - started)
         return MoveReply(error="the game was stopped", elapsed=time.monotonic() - started)
