@@ -1,6 +1,6 @@
 """How fast moves are written and read in each notation, on 1,000 real master games.
 
-Replays the first 1,000 games of the shared ICCS collection; for each notation it times writing
+Replays the first 1,000 games of the ICCS master collection in tests/data; for each notation it times writing
 every move (``format_move``) and reading the text back (``parse_move`` + ``push``, which is what a
 PGN reader does), and prints moves per second and the seconds taken. Times are CPU seconds of
 this process, so that other work on the machine disturbs them less.
@@ -19,7 +19,7 @@ from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.ruleset import Ruleset
 
-COLLECTION = Path(__file__).resolve().parents[2] / "shared" / "data" / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
+COLLECTION = Path(__file__).resolve().parents[1] / "tests" / "data" / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 RECORD_RULES = Ruleset(name="records", perpetual_check_limit=0)
 _ICCS_TOKEN = re.compile(r"\b[a-i][0-9][a-i][0-9]\b")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from xqdesk.formats.pgn import read_pgn
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "games"
 DEFAULT_FILES = (DATA / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn", DATA / "notation_15" / "chinese.pgn")
 
 

@@ -21,7 +21,7 @@ from PySide6.QtCore import QElapsedTimer, QObject, QTimer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-DATA = ROOT.parent / "shared" / "data"
+DATA = ROOT / "tests" / "data"
 MASTER_GAMES = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 TICK_MS = 5
 STALL_TARGET_MS = 50

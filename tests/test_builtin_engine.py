@@ -14,7 +14,7 @@ from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK
-from shared_data import COURSE_VECTORS
+from datafiles import COURSE_VECTORS
 
 VECTORS = COURSE_VECTORS
 MATE_IN_ONE = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"
@@ -62,8 +62,6 @@ def test_a_hanging_chariot_is_taken(engine: BuiltinEngine) -> None:
 
 
 def test_it_never_plays_a_move_the_perpetual_check_rule_bans(engine: BuiltinEngine) -> None:
-    if not VECTORS.exists():
-        pytest.skip(f"course vectors not found at {VECTORS}")
     with VECTORS.open(encoding="utf-8") as lines:
         vectors = [json.loads(line) for line in lines]
     banned_cases = [v for v in vectors if v["banned"]]

@@ -13,7 +13,7 @@ from xqdesk.formats import read_games
 from xqdesk.formats.course_match import CourseGameResult, CourseMatch, write_course_match
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
-from shared_data import DATA
+from datafiles import DATA
 
 DATA = DATA
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,8 +21,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _history(index: int) -> tuple[tuple[int, int, int, int, int], ...]:
     path = DATA / "course_legal_vectors.jsonl"
-    if not path.is_file():
-        pytest.skip("course_legal_vectors.jsonl not found")
     with path.open() as lines:
         for number, line in enumerate(lines):
             if number == index:
@@ -80,8 +78,6 @@ def test_check_reports_an_illegal_history_entry(tmp_path: Path, capsys: pytest.C
 
 def test_replay_prints_chinese_moves_from_a_gb18030_file(capsys: pytest.CaptureFixture[str]) -> None:
     path = DATA / "games" / "chinese_gb18030" / "eleeye_01.宝岛一号(先负)相眼竞技(A1-A2).PGN"
-    if not path.is_file():
-        pytest.skip("test data not found")
     assert main(["replay", str(path), "--notation", "chinese", "--check"]) == 0
     out = capsys.readouterr().out
     assert "Site: 北京中国科技馆" in out
@@ -102,8 +98,6 @@ def test_convert_pgn_to_a_match_folder_and_back(tmp_path: Path) -> None:
 
 def test_convert_xqf_to_pgn_and_fen(tmp_path: Path) -> None:
     source = DATA / "games" / "xqf" / "cchess_ucci_test1.xqf"
-    if not source.is_file():
-        pytest.skip("test data not found")
     (original,) = read_games(source).games
     for name in ("game.pgn", "game.fen"):
         assert main(["convert", str(source), str(tmp_path / name)]) == 0
@@ -114,8 +108,6 @@ def test_convert_xqf_to_pgn_and_fen(tmp_path: Path) -> None:
 
 def test_convert_refuses_what_a_format_cannot_hold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = DATA / "games" / "notation_15" / "iccs.pgn"
-    if not source.is_file():
-        pytest.skip("test data not found")
     assert main(["convert", str(source), str(tmp_path / "one.txt")]) == 1
     assert "a course history holds one game, not 15" in capsys.readouterr().err
     assert main(["convert", str(source), str(tmp_path / "out.xqf")]) == 1

@@ -22,7 +22,7 @@ from xqdesk.engines.uci import UciDialect
 from xqdesk.engines.uci_engine import UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
-from shared_data import COURSE_VECTORS
+from datafiles import COURSE_VECTORS
 
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not Path(FAIRY).is_file(),

@@ -11,14 +11,12 @@ from xqdesk.formats.course_history import (format_course_history, game_from_cour
                                            parse_course_history, read_course_history,
                                            write_course_history)
 from xqdesk.game import Game
-from shared_data import COURSE_VECTORS
+from datafiles import COURSE_VECTORS
 
 VECTORS = COURSE_VECTORS
 
 
 def _vectors(count: int) -> list[dict]:
-    if not VECTORS.is_file():
-        pytest.skip("course_legal_vectors.jsonl not found")
     with VECTORS.open() as lines:
         return [json.loads(line) for _, line in zip(range(count), lines)]
 

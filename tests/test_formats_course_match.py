@@ -11,7 +11,7 @@ from xqdesk.formats.course_match import (CourseGameResult, CourseMatch, read_cou
                                          write_course_match)
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
-from shared_data import COURSE_VECTORS
+from datafiles import COURSE_VECTORS
 
 VECTORS = COURSE_VECTORS
 
@@ -30,8 +30,6 @@ EXPECTED_SUMMARY = (
 
 
 def _histories(count: int) -> list[tuple[tuple[int, int, int, int, int], ...]]:
-    if not VECTORS.is_file():
-        pytest.skip("course_legal_vectors.jsonl not found")
     with VECTORS.open() as lines:
         vectors = [json.loads(line) for _, line in zip(range(count * 3), lines)]
     return [tuple(tuple(entry) for entry in vector["history"]) for vector in vectors[::3]][:count]

@@ -11,7 +11,7 @@ from xqdesk.formats import read_games, read_games_text, record_kind, write_games
 from xqdesk.formats.fen_moves import format_fen_moves, parse_fen_moves
 from xqdesk.game import Game
 from xqdesk.move import Move
-from shared_data import GAMES
+from datafiles import GAMES
 
 DATA = GAMES
 

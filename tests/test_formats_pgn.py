@@ -1,4 +1,4 @@
-"""PGN reading and writing on the real files of the shared test data, and on the real-world mess."""
+"""PGN reading and writing on the real files of the test data (tests/data), and on the real-world mess."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,15 +13,13 @@ from xqdesk.move import Move
 from xqdesk.notation import Notation
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.ruleset import COURSE
-from shared_data import GAMES
+from datafiles import GAMES
 
 GAMES = GAMES
 
 
 def _data(relative: str) -> Path:
     path = GAMES / relative
-    if not path.exists():
-        pytest.skip(f"test data {relative} not found")
     return path
 
 

@@ -1,4 +1,4 @@
-"""XQF reading on the real files in the shared test data."""
+"""XQF reading on the real files in tests/data."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,15 +12,13 @@ from xqdesk.formats.xqf import read_xqf
 from xqdesk.formats.xqf_binary import decode_xqf
 from xqdesk.game import MoveNode
 from xqdesk.outcome import Termination
-from shared_data import GAMES
+from datafiles import GAMES
 
 XQF_DIR = GAMES / "xqf"
 
 
 def _xqf(name: str) -> Path:
     path = XQF_DIR / name
-    if not path.is_file():
-        pytest.skip(f"test data {name} not found")
     return path
 
 

@@ -7,7 +7,7 @@ from xqdesk.board import Board
 from xqdesk.errors import AmbiguousMoveError, IllegalMoveError
 from xqdesk.move import Move
 from xqdesk.notation import Notation, detect_notation, format_line, format_move, parse_line, parse_move
-from shared_data import COURSE_VECTORS
+from datafiles import COURSE_VECTORS
 
 COURSE_VECTORS = COURSE_VECTORS
 START = Board()

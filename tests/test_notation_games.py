@@ -10,7 +10,7 @@ from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.notation.descriptive import describe_move
 from xqdesk.ruleset import Ruleset
-from shared_data import GAMES
+from datafiles import GAMES
 
 NOTATION_15 = GAMES / "notation_15"
 # Master games may repeat a check more often than the course's referee allows; replay them with
@@ -32,7 +32,7 @@ TANDEM_FENS = [
 
 
 def movetexts(name: str) -> list[list[str]]:
-    """Each game's move tokens (move numbers dropped) from a PGN file of the shared data."""
+    """Each game's move tokens (move numbers dropped) from a PGN file of tests/data."""
     text = (NOTATION_15 / name).read_text(encoding="utf-8")
     games = []
     for block in re.split(r"\n(?=\[)", text.strip()):

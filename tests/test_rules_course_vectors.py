@@ -6,14 +6,12 @@ import pytest
 from xqdesk import Board
 from xqdesk.compat import get_legal_actions
 from xqdesk.move import Move
-from shared_data import COURSE_VECTORS
+from datafiles import COURSE_VECTORS
 
 VECTORS = COURSE_VECTORS
 
 
 def _vectors():
-    if not VECTORS.exists():
-        pytest.skip(f"course vectors not found at {VECTORS}")
     with VECTORS.open() as handle:
         return [json.loads(line) for line in handle]
 

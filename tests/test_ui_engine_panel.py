@@ -13,7 +13,7 @@ from xqdesk.notation import Notation
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ui.engine_panel import EnginePanel, count_text, pv_text, score_text
 from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
-from shared_data import COURSE_VECTORS
+from datafiles import COURSE_VECTORS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -99,8 +99,6 @@ def test_analysis_keeps_the_engine_to_moves_the_course_allows(qtbot, panel):
     import json
 
     vectors = COURSE_VECTORS
-    if not vectors.exists():
-        pytest.skip("the shared test data is not beside the checkout")
     with vectors.open(encoding="utf-8") as lines:
         vector = next(v for v in map(json.loads, lines) if v["banned"])
     board = Board.from_course(vector["board"], vector["side"], [tuple(h) for h in vector["history"]])

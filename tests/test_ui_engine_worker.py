@@ -14,7 +14,7 @@ from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.ui.engine_worker import EngineWorker, running_workers
 from xqdesk.ui.settings import EngineKind, EngineProfile
-from shared_data import COURSE_VECTORS
+from datafiles import COURSE_VECTORS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -159,8 +159,6 @@ def test_course_limits_keep_the_search_to_moves_the_course_allows():
     from xqdesk.ui.engine_worker import course_limits
 
     vectors = COURSE_VECTORS
-    if not vectors.exists():
-        pytest.skip("the shared test data is not beside the checkout")
     with vectors.open(encoding="utf-8") as lines:
         vector = next(v for v in map(json.loads, lines) if v["banned"])
     board = Board.from_course(vector["board"], vector["side"], [tuple(h) for h in vector["history"]])

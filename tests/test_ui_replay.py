@@ -21,7 +21,7 @@ from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import open_store
-from shared_data import DATA
+from datafiles import DATA
 
 MASTER_GAMES = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 CHINESE_PGN = DATA / "games" / "notation_15" / "chinese.pgn"

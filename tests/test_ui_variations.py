@@ -10,7 +10,7 @@ from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
-from shared_data import DATA
+from datafiles import DATA
 
 UNIT_TEST_XQF = DATA / "games" / "xqf" / "cchess_UnitTest.xqf"
 MAIN_LINE = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]

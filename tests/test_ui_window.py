@@ -16,7 +16,7 @@ from xqdesk.ui.app import main
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language, set_language
 from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
-from shared_data import DATA
+from datafiles import DATA
 
 XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
