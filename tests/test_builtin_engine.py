@@ -14,6 +14,7 @@ from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK
+from xqdesk.score import Cp, Mate
 from shared_data import COURSE_VECTORS
 
 VECTORS = COURSE_VECTORS
@@ -37,7 +38,8 @@ def test_mate_in_one_is_found_at_depth_two(engine: BuiltinEngine) -> None:
     board = Board(MATE_IN_ONE)
     move, infos = _search(engine, board, SearchLimits(depth=2))
     assert move == Move.from_iccs("b0b9")
-    assert infos[-1].score.mate == 1
+    assert infos[-1].score is not None and infos[-1].score.relative == Mate(1)
+    assert infos[-1].score.turn == board.turn
     board.push(move)
     outcome = board.outcome()
     assert outcome is not None and outcome.termination == Termination.NO_LEGAL_MOVES and outcome.winner != BLACK
@@ -46,7 +48,7 @@ def test_mate_in_one_is_found_at_depth_two(engine: BuiltinEngine) -> None:
 def test_mate_in_two_is_found_and_its_line_ends_the_game(engine: BuiltinEngine) -> None:
     board = Board(MATE_IN_TWO)
     move, infos = _search(engine, board, SearchLimits(depth=5))
-    assert infos[-1].score.mate == 2
+    assert infos[-1].score is not None and infos[-1].score.relative == Mate(2)
     assert infos[-1].pv[0] == move
     for pv_move in infos[-1].pv:
         assert board.is_legal(pv_move)
@@ -58,7 +60,7 @@ def test_mate_in_two_is_found_and_its_line_ends_the_game(engine: BuiltinEngine) 
 def test_a_hanging_chariot_is_taken(engine: BuiltinEngine) -> None:
     move, infos = _search(engine, Board(HANGING_CHARIOT), SearchLimits(depth=4))
     assert move == Move.from_iccs("e2e5")
-    assert infos[-1].score.cp is not None and infos[-1].score.cp > 500
+    assert infos[-1].score is not None and infos[-1].score.relative > Cp(500)
 
 
 def test_it_never_plays_a_move_the_perpetual_check_rule_bans(engine: BuiltinEngine) -> None:
@@ -114,7 +116,8 @@ def test_multipv_reports_distinct_best_moves(engine: BuiltinEngine) -> None:
     last = [info for info in infos if info.depth == 3]
     assert [info.multipv for info in last] == [1, 2, 3]
     assert len({info.pv[0] for info in last}) == 3
-    assert last[0].score.cp >= last[1].score.cp >= last[2].score.cp
+    scores = [info.score.relative for info in last if info.score is not None]
+    assert len(scores) == 3 and scores[0] >= scores[1] >= scores[2]
 
 
 def test_level_one_searches_one_ply(engine: BuiltinEngine) -> None:

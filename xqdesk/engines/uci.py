@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from xqdesk.engines.errors import EngineProtocolError
-from xqdesk.engines.search_types import Score, SearchInfo, SearchLimits
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
+from xqdesk.pieces import Color
+from xqdesk.score import Cp, Mate, MateGiven, PovScore
 from xqdesk.squares import FILE_NAMES, RANKS, square, square_file, square_rank
 
 
@@ -182,8 +184,9 @@ _INFO_INT_FIELDS = {"depth": "depth", "seldepth": "seldepth", "nodes": "nodes", 
                     "time": "time_ms", "multipv": "multipv"}
 
 
-def parse_info(line: str, dialect: UciDialect) -> SearchInfo:
-    """Parse an ``info`` line. Unknown fields are skipped; a PV is cut at its first bad move."""
+def parse_info(line: str, dialect: UciDialect, turn: Color) -> SearchInfo:
+    """Parse an ``info`` line of a search in a position where ``turn`` is to move (its score is
+    from that side's view). Unknown fields are skipped; a PV is cut at its first bad move."""
     tokens = line.split()
     if not tokens or tokens[0] != "info":
         raise EngineProtocolError(f"not an info line: {line!r}")
@@ -201,9 +204,9 @@ def parse_info(line: str, dialect: UciDialect) -> SearchInfo:
             elif key == "score":
                 kind, amount = tokens[index + 1], int(tokens[index + 2])
                 if kind == "cp":
-                    values["score"] = Score(cp=amount)
+                    values["score"] = PovScore(Cp(amount), turn)
                 elif kind == "mate":
-                    values["score"] = Score(mate=amount)
+                    values["score"] = PovScore(Mate(amount), turn)
                 else:
                     raise EngineProtocolError(f"unknown score kind {kind!r} in {line!r}")
                 index += 3
@@ -311,12 +314,22 @@ def format_info(info: SearchInfo, dialect: UciDialect) -> str:
         if value is not None and not (key == "multipv" and value == 1):
             parts.append(f"{key} {value}")
     if info.score is not None:
-        parts.append(f"score mate {info.score.mate}" if info.score.mate is not None else f"score cp {info.score.cp}")
+        parts.append(format_score(info.score))
     if info.pv:
         parts.append("pv " + " ".join(format_move(move, dialect) for move in info.pv))
     if info.string is not None:
         parts.append("string " + " ".join(info.string.split()))
     return " ".join(parts)
+
+
+def format_score(score: PovScore) -> str:
+    """``score cp 35`` or ``score mate -2``: the score from the side to move's view (UCI cannot
+    say "the side to move has mated", so :data:`~xqdesk.score.MATE_GIVEN` raises ValueError)."""
+    relative = score.relative
+    if isinstance(relative, MateGiven):
+        raise ValueError(f"a UCI score is from the side to move's view and cannot be {relative!r}")
+    mate = relative.mate()
+    return f"score mate {mate}" if mate is not None else f"score cp {relative.score()}"
 
 
 def detect_dialect(options: Sequence[UciOption]) -> Optional[UciDialect]:
@@ -333,4 +346,4 @@ def detect_dialect(options: Sequence[UciOption]) -> Optional[UciDialect]:
 __all__ = ["UciDialect", "UciOption", "BestMove", "NULL_MOVES", "format_move", "parse_move",
            "format_position", "format_go", "format_setoption", "parse_id", "parse_option",
            "parse_info", "parse_bestmove", "detect_dialect", "parse_position", "parse_go",
-           "format_info"]
+           "format_info", "format_score"]

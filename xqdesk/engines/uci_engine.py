@@ -16,7 +16,9 @@ from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB, LineProcess
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.uci import (BestMove, UciDialect, UciOption, detect_dialect, format_go, format_position,
                                 format_setoption, parse_bestmove, parse_id, parse_info, parse_option)
+from xqdesk.fen import parse_fen
 from xqdesk.move import Move
+from xqdesk.pieces import RED, Color
 
 HANDSHAKE_TIMEOUT = 10.0
 """Seconds an engine gets to answer ``uci`` (course players load here) and later ``isready``s."""
@@ -73,6 +75,8 @@ class UciEngine:
         self.ready_timeout = max(ready_timeout, handshake_timeout)
         self.identity = EngineIdentity()
         self._process: Optional[LineProcess] = None
+        self._turn: Color = RED
+        """The side to move in the last position sent (the view of the scores it reports)."""
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self) -> EngineIdentity:
@@ -196,7 +200,9 @@ class UciEngine:
     # -- searching ---------------------------------------------------------------------------
     def position(self, start_fen: str, moves: Sequence[Move]) -> None:
         """Send the game's start position and every move since."""
-        self._send(format_position(start_fen, moves, self.identity.dialect))
+        line = format_position(start_fen, moves, self.identity.dialect)
+        self._turn = side_to_move(start_fen, len(moves))
+        self._send(line)
 
     def send_line(self, line: str) -> None:
         """Send one protocol line as it is (a variant's command, such as ``position fog …``)."""
@@ -228,7 +234,7 @@ class UciEngine:
             line = self._read(deadline, "bestmove")
             if line.startswith("info "):
                 try:
-                    info = parse_info(line, dialect)
+                    info = parse_info(line, dialect, self._turn)
                 except EngineProtocolError:
                     continue
                 if info.string is not None and info.string.startswith(ERROR_PREFIX):
@@ -280,6 +286,12 @@ class UciEngine:
         if last:
             message += f": {last}"
         return EngineCrashedError(message)
+
+
+def side_to_move(start_fen: str, plies: int) -> Color:
+    """Who is to move ``plies`` moves after the position ``start_fen``."""
+    turn = parse_fen(start_fen, check_position=False).turn
+    return turn if plies % 2 == 0 else not turn
 
 
 def _last_meaningful_line(text: str) -> str:

@@ -22,11 +22,12 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeade
                                QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
 from xqdesk.board import Board
-from xqdesk.engines.search_types import Score, SearchLimits
+from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
-from xqdesk.pieces import RED, Color
+from xqdesk.pieces import Color
+from xqdesk.score import PovScore
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker, SearchProgress
 from xqdesk.ui.i18n import follow_language, tr
 from xqdesk.ui.score_graph import ScoreGraph, red_view_pawns
@@ -42,13 +43,12 @@ GRAPH_MIN_WIDTH = 220
 """The score graph sits to the right of the engine lines, at least this wide."""
 
 
-def score_text(score: Optional[Score], turn: Color, view: ScoreView) -> str:
-    """``score`` (mover's view, as engines send it) shown from ``view``: ``+0.35``, ``#3``, ``#-2``."""
+def score_text(score: Optional[PovScore], view: ScoreView, mover: Color) -> str:
+    """``score`` from Red's view or from ``mover``'s (the side to move in the position shown),
+    as ``view`` says: ``+0.35``, ``#3``, ``#-2``; empty for no score."""
     if score is None:
         return ""
-    if view is ScoreView.RED and turn != RED:
-        score = Score(cp=-score.cp) if score.cp is not None else Score(mate=-(score.mate or 0))
-    return str(score)
+    return str(score.red() if view is ScoreView.RED else score.pov(mover))
 
 
 def count_text(value: Optional[int]) -> str:
@@ -257,7 +257,7 @@ class EngineView(QWidget):
         seconds = "" if latest.time_ms is None else tr("{seconds} s").format(seconds=f"{latest.time_ms / 1000:.1f}")
         figures = [
             f"{tr('Depth')} {depth}",
-            f"{tr('Score')} {score_text(best, turn, self._score_view)}",
+            f"{tr('Score')} {score_text(best, self._score_view, turn)}",
             f"{tr('Nodes')} {count_text(latest.nodes)}",
             f"{tr('NPS')} {count_text(latest.nps)}",
             f"{tr('Time')} {seconds}",
@@ -265,7 +265,7 @@ class EngineView(QWidget):
         self.figures_label.setText("  ·  ".join(figures))
         self.lines_table.setRowCount(len(progress.rows))
         for row, info in enumerate(progress.rows):
-            cells = (str(info.multipv), score_text(info.score, turn, self._score_view),
+            cells = (str(info.multipv), score_text(info.score, self._score_view, turn),
                      "" if info.depth is None else str(info.depth),
                      pv_text(position.board, info.pv, self._notation))
             for column, text in enumerate(cells):
@@ -520,7 +520,7 @@ class EnginePanel(QWidget):
         self.candidates_changed.emit(index, candidates)
         best = progress.rows[0].score if progress.rows else progress.latest.score
         if best is not None:
-            self.graph.set_score(self._position.ply, red_view_pawns(best, self._position.board.turn), index)
+            self.graph.set_score(self._position.ply, red_view_pawns(best), index)
 
     def _on_best_move(self, index: int) -> None:
         seat = self._seats[index]

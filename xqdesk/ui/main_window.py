@@ -15,13 +15,13 @@ from PySide6.QtWidgets import (
     QMainWindow, QMenu, QSplitter, QToolBar, QVBoxLayout, QWidget,
 )
 
-from xqdesk.engines.search_types import Score
 from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_line
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.score import PovScore
 from xqdesk.ui.board_view import Arrow, BoardView
 from xqdesk.ui.clock import ClockDisplay
 from xqdesk.ui.engine_panel import EnginePanel, score_text
@@ -366,8 +366,8 @@ class MainWindow(QMainWindow):
         if self.controller.length() == 0:
             self.score_graph.clear()
 
-    def _on_engine_scored(self, ply: int, score: Score, mover: Color) -> None:
-        self.score_graph.set_score(ply, red_view_pawns(score, mover))
+    def _on_engine_scored(self, ply: int, score: PovScore, _mover: Color) -> None:
+        self.score_graph.set_score(ply, red_view_pawns(score))
 
     def _on_engine_thinking(self, color: Color, thinking: bool) -> None:
         if thinking:
@@ -394,10 +394,10 @@ class MainWindow(QMainWindow):
         view = self.engine_panel.score_view
         rows = [row for row in progress.rows if row.pv and board.is_legal(row.pv[0])]
         if index == 0:
-            arrows = [Arrow(row.pv[0], rank, score_text(row.score, board.turn, view))
+            arrows = [Arrow(row.pv[0], rank, score_text(row.score, view, board.turn))
                       for rank, row in enumerate(rows)]
         else:
-            arrows = [Arrow(row.pv[0], SECOND_ENGINE_ARROW_RANK, score_text(row.score, board.turn, view))
+            arrows = [Arrow(row.pv[0], SECOND_ENGINE_ARROW_RANK, score_text(row.score, view, board.turn))
                       for row in rows[:1]]
         self._engine_progress[index] = progress
         self._engine_arrows[index] = arrows

@@ -27,10 +27,11 @@ from xqdesk.engines.builtin import board_kernel
 from xqdesk.engines.builtin.eval_tables import build_params
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
-from xqdesk.engines.search_types import Score, SearchInfo, SearchLimits
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
+from xqdesk.score import Cp, Mate, PovScore
 
 if TYPE_CHECKING:  # importing the searcher compiles its kernel when the cache is cold: see warm_up
     from xqdesk.engines.builtin.searcher import Line, Searcher
@@ -216,7 +217,7 @@ class BuiltinEngine:
 
     def _info(self, board: Board, line: Line) -> SearchInfo:
         mate = line.mate_in
-        score = Score(mate=mate) if mate is not None else Score(cp=line.score)
+        score = PovScore(Mate(mate) if mate is not None else Cp(line.score), board.turn)
         elapsed = max(line.elapsed, 1e-6)
         return SearchInfo(depth=line.depth, seldepth=max(line.seldepth, line.depth), score=score,
                           nodes=line.nodes, nps=int(line.nodes / elapsed), time_ms=int(line.elapsed * 1000),
