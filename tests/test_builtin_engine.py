@@ -10,6 +10,8 @@ import pytest
 from xqdesk.board import Board
 from xqdesk.engines.builtin import BuiltinEngine
 from xqdesk.engines.builtin.engine import plan_time
+from xqdesk.engines.errors import EngineOptionError
+from xqdesk.engines.in_process import apply_option
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Termination
@@ -121,11 +123,11 @@ def test_multipv_reports_distinct_best_moves(engine: BuiltinEngine) -> None:
 
 
 def test_level_one_searches_one_ply(engine: BuiltinEngine) -> None:
-    engine.set_option("Level", "1")
+    apply_option(engine, "Level", "1")
     try:
         _move, infos = _search(engine, Board(), SearchLimits(movetime=5.0))
     finally:
-        engine.set_option("Level", "20")
+        apply_option(engine, "Level", "20")
     assert max(info.depth for info in infos) == 1
 
 
@@ -161,14 +163,19 @@ def test_time_plan_keeps_a_margin() -> None:
     assert plan_time(SearchLimits(infinite=True), 10.0, 0.1).hard is None
 
 
-def test_options_are_checked(engine: BuiltinEngine) -> None:
-    names = [line.split(" name ")[1].split(" type ")[0] for line in engine.uci_options()]
-    assert {"Hash", "Level", "MultiPV"} <= set(names)
-    with pytest.raises(ValueError, match="Skill"):
-        engine.set_option("Skill", "3")
-    with pytest.raises(ValueError, match="'abc'"):
-        engine.set_option("Hash", "abc")
-    with pytest.raises(ValueError, match="'0'"):
-        engine.set_option("Level", "0")
-    engine.set_option("Hash", "16")
-    engine.set_option("Hash", "64")
+def test_options_are_declared_once_and_checked_by_their_declaration(engine: BuiltinEngine) -> None:
+    names = [option.name for option in engine.uci_options()]
+    assert {"Hash", "Level", "MultiPV", "Clear Hash"} <= set(names)
+    with pytest.raises(EngineOptionError, match=r"has no option 'Skill' \(it has: Hash, Level"):
+        apply_option(engine, "Skill", "3")
+    with pytest.raises(EngineOptionError, match=r"option 'Hash' takes 1\.\.1024, got 'abc'"):
+        apply_option(engine, "Hash", "abc")
+    with pytest.raises(EngineOptionError, match=r"option 'Level' takes 1\.\.20, got '0'"):
+        apply_option(engine, "Level", "0")
+    with pytest.raises(EngineOptionError, match="'Clear Hash' takes no value"):
+        apply_option(engine, "Clear Hash", "now")
+    with pytest.raises(EngineOptionError, match="needs a checked integer, got '16'"):
+        engine.set_option("Hash", "16")  # unchecked text never reaches the engine's state
+    apply_option(engine, "hash", " 16 ")
+    apply_option(engine, "Clear Hash", None)
+    apply_option(engine, "Hash", "64")

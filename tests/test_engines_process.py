@@ -12,7 +12,7 @@ import pytest
 
 from xqdesk.board import Board
 from xqdesk.engines.engine_player import EnginePlayer
-from xqdesk.engines.errors import EngineStartError, EngineTimeoutError
+from xqdesk.engines.errors import EngineOptionError, EngineStartError, EngineTimeoutError
 from xqdesk.engines.host import UciHost
 from xqdesk.engines.baselines import GreedyEngine
 from xqdesk.engines.process import LineProcess, live_process_groups
@@ -39,7 +39,7 @@ def test_fairy_stockfish_handshake_options_and_dialect():
         assert identity.options["MultiPV"].type == "spin"
         with pytest.raises(ValueError, match="'Threads' takes 1..512"):
             engine.set_option("Threads", "0")
-        with pytest.raises(EngineStartError, match="no option 'Colour'"):
+        with pytest.raises(EngineOptionError, match="no option 'Colour'"):
             engine.set_option("Colour", "red")
         engine.set_option("MultiPV", "2")
         engine.new_game()

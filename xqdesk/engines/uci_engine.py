@@ -14,8 +14,9 @@ from xqdesk.engines.errors import (EngineCrashedError, EngineError, EngineProtoc
                                    EngineTimeoutError)
 from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB, LineProcess
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import (BestMove, UciDialect, UciOption, detect_dialect, format_go, format_position,
-                                format_setoption, parse_bestmove, parse_id, parse_info, parse_option)
+from xqdesk.engines.uci import (BestMove, OptionValue, UciDialect, UciOption, detect_dialect, find_option, format_go,
+                                format_position, format_setoption, parse_bestmove, parse_id, parse_info,
+                                parse_option)
 from xqdesk.fen import parse_fen
 from xqdesk.move import Move
 from xqdesk.pieces import RED, Color
@@ -148,20 +149,12 @@ class UciEngine:
                                    f"{result.best.text!r} in the Xiangqi start position: not a Xiangqi engine")
         self.new_game()
 
-    def set_option(self, name: str, value: Optional[str] = None) -> None:
-        """Set an option the engine declared; ValueError for an unknown option or a bad value."""
-        option = self._find_option(name)
-        if option.type == "button":
-            self._send(format_setoption(option.name))
-        else:
-            self._send(format_setoption(option.name, option.validate("" if value is None else str(value))))
-
-    def _find_option(self, name: str) -> UciOption:
-        for option in self.identity.options.values():
-            if option.name.lower() == name.strip().lower():
-                return option
-        raise EngineStartError(f"engine {self.identity.name!r} has no option {name!r} "
-                               f"(it has: {', '.join(self.identity.options) or 'none'})")
+    def set_option(self, name: str, value: OptionValue = None) -> None:
+        """Set an option the engine declared; EngineOptionError for an unknown option or a value
+        its declaration does not allow (nothing is sent then)."""
+        option = find_option(self.identity.options.values(), name, f"engine {self.identity.name or self.command!r}")
+        text = option.validate(value)
+        self._send(format_setoption(option.name, None if option.type == "button" else text))
 
     def wait_ready(self, timeout: float) -> None:
         """``isready`` … ``readyok``; raises EngineTimeoutError (process killed) or EngineCrashedError."""

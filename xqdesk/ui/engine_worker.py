@@ -175,7 +175,7 @@ class _EngineThread(QThread):
                     engine.new_game()
                 wanted = max(1, request.limits.multipv)
                 if wanted != multipv and _has_option(engine, "MultiPV"):
-                    engine.set_option("MultiPV", str(wanted))
+                    engine.set_option("MultiPV", wanted)
                     multipv = wanted
                 result = self._search(engine, request, stop)
             except (EngineError, ValueError) as error:
