@@ -114,7 +114,7 @@ def test_analysis_keeps_the_engine_to_moves_the_course_allows(qtbot, panel):
     panel.start_analysis()
     view = panel.views[0]
     qtbot.waitUntil(lambda: len(view.row_texts()) == 3, timeout=15000)
-    assert "searchmoves" in view.log_view.toPlainText()
+    qtbot.waitUntil(lambda: "searchmoves" in view.log_view.toPlainText(), timeout=5000)
     assert not banned & {row.pv[0] for row in view.progress.rows}
 
 

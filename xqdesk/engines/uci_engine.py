@@ -12,7 +12,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from xqdesk.engines.errors import (EngineCrashedError, EngineError, EngineProtocolError, EngineStartError,
                                    EngineTimeoutError)
-from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB, LineProcess
+from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver, LineProcess, LoggedLine
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.uci import (BestMove, OptionValue, UciDialect, UciOption, detect_dialect, find_option, format_go,
                                 format_position, format_setoption, parse_bestmove, parse_id, parse_info,
@@ -66,7 +66,9 @@ class UciEngine:
                  memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
                  ready_timeout: float = READY_TIMEOUT,
-                 env: Optional[Mapping[str, str]] = None) -> None:
+                 env: Optional[Mapping[str, str]] = None,
+                 on_line: Optional[LineObserver] = None) -> None:
+        """``on_line`` sees every line exchanged with the process (see :meth:`log`)."""
         self.command = list(command)
         self.cwd = cwd
         self.env = env
@@ -75,6 +77,7 @@ class UciEngine:
         self.handshake_timeout = handshake_timeout
         self.ready_timeout = max(ready_timeout, handshake_timeout)
         self.identity = EngineIdentity()
+        self.on_line = on_line
         self._process: Optional[LineProcess] = None
         self._turn: Color = RED
         """The side to move in the last position sent (the view of the scores it reports)."""
@@ -85,7 +88,8 @@ class UciEngine:
 
         Raises EngineStartError with the engine's own stderr when anything fails.
         """
-        self._process = LineProcess(self.command, cwd=self.cwd, env=self.env, memory_limit_mb=self.memory_limit_mb)
+        self._process = LineProcess(self.command, cwd=self.cwd, env=self.env, memory_limit_mb=self.memory_limit_mb,
+                                    on_line=self.on_line)
         try:
             self._handshake()
         except EngineError as error:
@@ -170,6 +174,12 @@ class UciEngine:
 
     def is_alive(self) -> bool:
         return self._process is not None and self._process.is_alive()
+
+    def log(self) -> list[LoggedLine]:
+        """Every line sent to and read from the running process, with direction and time, as
+        the transport recorded it (empty when no process runs)."""
+        process = self._process
+        return process.log() if process is not None else []
 
     @property
     def pid(self) -> Optional[int]:

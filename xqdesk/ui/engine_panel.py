@@ -234,6 +234,11 @@ class EngineView(QWidget):
     def append_log(self, line: str) -> None:
         self.log_view.appendPlainText(line)
 
+    def append_log_lines(self, lines: Sequence[str]) -> None:
+        """Add lines of the engine's transport log (see ``EngineWorker.log_lines``)."""
+        if lines:
+            self.log_view.appendPlainText("\n".join(lines))
+
     def row_texts(self) -> list[list[str]]:
         """The MultiPV table as text, row by row (what the user reads)."""
         return [[self.lines_table.item(row, column).text() for column in range(self.lines_table.columnCount())]
@@ -411,7 +416,7 @@ class EnginePanel(QWidget):
             worker.progress.connect(lambda progress, i=index: self._on_progress(i, progress)),
             worker.best_move.connect(lambda request_id, result, i=index: self._on_best_move(i)),
             worker.engine_failed.connect(lambda reason, i=index: self._on_failed(i, reason)),
-            worker.log_line.connect(view.append_log),
+            worker.log_lines.connect(view.append_log_lines),
         ]
 
     def detach(self, index: int, wait: bool = True) -> None:
