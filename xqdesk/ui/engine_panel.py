@@ -5,8 +5,9 @@ mover's view), nodes, nodes per second, time, one row per MultiPV line with the 
 variation in the chosen notation, a start/stop button and the engine's protocol log.
 
 :class:`EnginePanel` holds two views and the graph. It shows any :class:`EngineWorker` attached to
-it — the game controller attaches the workers of its engine seats — and it runs analysis by
-itself: :meth:`EnginePanel.set_engines` starts workers it owns, and every
+it — the window attaches the workers of the game's engine seats — and tells what it shows through
+``progress_shown``, so nobody else connects to a worker's progress; the connections made for an
+attached worker are undone when it is detached. It runs analysis by itself: :meth:`EnginePanel.set_engines` starts workers it owns, and every
 :meth:`EnginePanel.set_position` restarts their infinite searches on the new position (engines
 follow the moves).
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from PySide6.QtCore import QMetaObject, QObject, QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
                                QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
@@ -28,6 +29,7 @@ from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
 from xqdesk.pieces import Color
 from xqdesk.score import PovScore
+from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker, SearchProgress
 from xqdesk.ui.i18n import follow_language, tr
 from xqdesk.ui.score_graph import ScoreGraph, red_view_pawns
@@ -299,7 +301,7 @@ class _Seat:
         self.worker = worker
         self.owned = owned
         self.analysing = False
-        self.connections: list[QMetaObject.Connection] = []
+        self.connections = SignalConnections()
 
 
 class EnginePanel(QWidget):
@@ -309,6 +311,7 @@ class EnginePanel(QWidget):
     lines_changed = Signal(int)
     analysis_changed = Signal(bool)  # whether any owned engine is analysing
     candidates_changed = Signal(int, object)  # view index, tuple of each line's first Move, best first
+    progress_shown = Signal(int, object)  # view index, the SearchProgress it now shows
 
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
@@ -411,13 +414,12 @@ class EnginePanel(QWidget):
         view.set_engine_name(worker.description.name if worker.description else worker.spec.name)
         view.set_state("Starting…" if worker.description is None and not worker.has_failed() else "Ready", False)
         view.set_position(self._position)
-        seat.connections = [
-            worker.engine_ready.connect(lambda description, i=index: self._on_ready(i, description)),
-            worker.progress.connect(lambda progress, i=index: self._on_progress(i, progress)),
-            worker.best_move.connect(lambda request_id, result, i=index: self._on_best_move(i)),
-            worker.engine_failed.connect(lambda reason, i=index: self._on_failed(i, reason)),
-            worker.log_lines.connect(view.append_log_lines),
-        ]
+        connect = seat.connections.connect
+        connect(worker.engine_ready, lambda description, i=index: self._on_ready(i, description))
+        connect(worker.progress, lambda progress, i=index: self._on_progress(i, progress))
+        connect(worker.best_move, lambda request_id, result, i=index: self._on_best_move(i))
+        connect(worker.engine_failed, lambda reason, i=index: self._on_failed(i, reason))
+        connect(worker.log_lines, view.append_log_lines)
 
     def detach(self, index: int, wait: bool = True) -> None:
         """Stop showing the worker of view ``index`` (shutting it down when the panel owns it;
@@ -426,8 +428,7 @@ class EnginePanel(QWidget):
         if seat is None:
             return
         self._seats[index] = None
-        for connection in seat.connections:
-            QObject.disconnect(connection)
+        seat.connections.disconnect_all()
         if seat.owned:
             seat.worker.shutdown(wait=wait)
         view = self.views[index]
@@ -520,6 +521,7 @@ class EnginePanel(QWidget):
 
     def _on_progress(self, index: int, progress: SearchProgress) -> None:
         self.views[index].show_progress(progress)
+        self.progress_shown.emit(index, progress)
         board = self._position.board
         candidates = tuple(row.pv[0] for row in progress.rows if row.pv and board.is_legal(row.pv[0]))
         self.candidates_changed.emit(index, candidates)
