@@ -5,9 +5,10 @@ Every engine runs in one of these. Guarantees: the child is the leader of its ow
 limit is given, and it is killed when the owner kills it, when the object is collected, and at
 interpreter exit. Reading never blocks past a deadline: a thread pumps stdout into a queue.
 
-The transport keeps the log: every line really written to the child and read from its stdout
-(and its stderr) is recorded here, with its direction and time, as it crosses the pipe — the
-engine log the window shows is this record, not a reconstruction.
+The transport keeps the log: every line written to the child (recorded as it is handed to the
+pipe, so an answer is never logged before its question) and every line read from its stdout
+(and its stderr) is recorded here, with its direction and time — the engine log the window shows
+is this record, not a reconstruction.
 """
 from __future__ import annotations
 
@@ -182,15 +183,16 @@ class LineProcess:
         """Write one line; False when the process no longer reads (it has died)."""
         with self._write_lock:
             stdin = self._popen.stdin
-            if stdin is None:
+            if stdin is None or stdin.closed:
                 return False
+            # Logged before the write, so the child's answer can never be logged before it.
+            self._log.record(Direction.SENT, line)
             try:
                 stdin.write((line + "\n").encode("utf-8"))
                 stdin.flush()
+                return True
             except (BrokenPipeError, OSError, ValueError):
                 return False
-            self._log.record(Direction.SENT, line)
-            return True
 
     def read_line(self, timeout: Optional[float]) -> Optional[str]:
         """The next line, or None at end of output (the process ended or closed stdout).
