@@ -100,3 +100,21 @@ def test_the_host_declares_the_options_and_reports_a_bad_value_on_the_protocol()
     assert "info string error: option 'Seed' takes 0..2147483647, got 'many'" in lines
     assert "info string error: random has no option 'Colour' (it has: Seed)" in lines
     assert sum(line.startswith("info string error") for line in lines) == 2
+
+
+def test_fog_agents_declare_uci_options_and_check_them_the_same_way():
+    from xqdesk.engines.fog import make_agent
+    from xqdesk.engines.fog.hosted import HostedFogAgent
+
+    greedy = make_agent("fog-greedy", {"Conservative": "TRUE", "Seed": "5"})
+    assert greedy.options["Conservative"] == 1 and greedy.options["Seed"] == 5
+    assert all(isinstance(option, UciOption) for option in greedy.uci_options())
+    with pytest.raises(EngineOptionError, match=r"^option 'Conservative' takes true or false, got 'maybe'$"):
+        make_agent("fog-greedy", {"Conservative": "maybe"})
+    with pytest.raises(EngineOptionError, match=r"^option 'Particles' takes 1\.\.4096, got '0'$"):
+        make_agent("fog-pbsa", {"Particles": "0"})
+    hosted = HostedFogAgent("fog-random")
+    apply_option(hosted, "seed", "9")
+    assert hosted.agent.options["Seed"] == 9
+    with pytest.raises(EngineOptionError, match="fog-random has no option 'Hash'"):
+        apply_option(hosted, "Hash", "16")
