@@ -172,7 +172,8 @@ def run_tactics(engine: BuiltinEngine, budget: float) -> None:
         move = engine.search(Board(fen), SearchLimits(movetime=budget), threading.Event(), infos.append)
         elapsed = time.perf_counter() - started
         last = infos[-1]
-        found_mate = last.score.mate is not None and mate_in is not None and 0 < last.score.mate <= mate_in
+        mate = last.score.relative.mate() if last.score is not None else None
+        found_mate = mate is not None and mate_in is not None and 0 < mate <= mate_in
         ok = move == Move.from_iccs(expected) or found_mate
         solved += ok
         print(f"{number:>2} {'solved' if ok else 'MISSED':<7} expected {expected}{f' (mate {mate_in})' if mate_in else '':<10} "

@@ -10,10 +10,13 @@ import pytest
 from xqdesk.board import Board
 from xqdesk.engines.builtin import BuiltinEngine
 from xqdesk.engines.builtin.engine import plan_time
+from xqdesk.engines.errors import EngineOptionError
+from xqdesk.engines.in_process import apply_option
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK
+from xqdesk.score import Cp, Mate
 from datafiles import COURSE_VECTORS
 
 VECTORS = COURSE_VECTORS
@@ -37,7 +40,8 @@ def test_mate_in_one_is_found_at_depth_two(engine: BuiltinEngine) -> None:
     board = Board(MATE_IN_ONE)
     move, infos = _search(engine, board, SearchLimits(depth=2))
     assert move == Move.from_iccs("b0b9")
-    assert infos[-1].score.mate == 1
+    assert infos[-1].score is not None and infos[-1].score.relative == Mate(1)
+    assert infos[-1].score.turn == board.turn
     board.push(move)
     outcome = board.outcome()
     assert outcome is not None and outcome.termination == Termination.NO_LEGAL_MOVES and outcome.winner != BLACK
@@ -46,7 +50,7 @@ def test_mate_in_one_is_found_at_depth_two(engine: BuiltinEngine) -> None:
 def test_mate_in_two_is_found_and_its_line_ends_the_game(engine: BuiltinEngine) -> None:
     board = Board(MATE_IN_TWO)
     move, infos = _search(engine, board, SearchLimits(depth=5))
-    assert infos[-1].score.mate == 2
+    assert infos[-1].score is not None and infos[-1].score.relative == Mate(2)
     assert infos[-1].pv[0] == move
     for pv_move in infos[-1].pv:
         assert board.is_legal(pv_move)
@@ -58,7 +62,7 @@ def test_mate_in_two_is_found_and_its_line_ends_the_game(engine: BuiltinEngine) 
 def test_a_hanging_chariot_is_taken(engine: BuiltinEngine) -> None:
     move, infos = _search(engine, Board(HANGING_CHARIOT), SearchLimits(depth=4))
     assert move == Move.from_iccs("e2e5")
-    assert infos[-1].score.cp is not None and infos[-1].score.cp > 500
+    assert infos[-1].score is not None and infos[-1].score.relative > Cp(500)
 
 
 def test_it_never_plays_a_move_the_perpetual_check_rule_bans(engine: BuiltinEngine) -> None:
@@ -112,15 +116,16 @@ def test_multipv_reports_distinct_best_moves(engine: BuiltinEngine) -> None:
     last = [info for info in infos if info.depth == 3]
     assert [info.multipv for info in last] == [1, 2, 3]
     assert len({info.pv[0] for info in last}) == 3
-    assert last[0].score.cp >= last[1].score.cp >= last[2].score.cp
+    scores = [info.score.relative for info in last if info.score is not None]
+    assert len(scores) == 3 and scores[0] >= scores[1] >= scores[2]
 
 
 def test_level_one_searches_one_ply(engine: BuiltinEngine) -> None:
-    engine.set_option("Level", "1")
+    apply_option(engine, "Level", "1")
     try:
         _move, infos = _search(engine, Board(), SearchLimits(movetime=5.0))
     finally:
-        engine.set_option("Level", "20")
+        apply_option(engine, "Level", "20")
     assert max(info.depth for info in infos) == 1
 
 
@@ -156,14 +161,19 @@ def test_time_plan_keeps_a_margin() -> None:
     assert plan_time(SearchLimits(infinite=True), 10.0, 0.1).hard is None
 
 
-def test_options_are_checked(engine: BuiltinEngine) -> None:
-    names = [line.split(" name ")[1].split(" type ")[0] for line in engine.uci_options()]
-    assert {"Hash", "Level", "MultiPV"} <= set(names)
-    with pytest.raises(ValueError, match="Skill"):
-        engine.set_option("Skill", "3")
-    with pytest.raises(ValueError, match="'abc'"):
-        engine.set_option("Hash", "abc")
-    with pytest.raises(ValueError, match="'0'"):
-        engine.set_option("Level", "0")
-    engine.set_option("Hash", "16")
-    engine.set_option("Hash", "64")
+def test_options_are_declared_once_and_checked_by_their_declaration(engine: BuiltinEngine) -> None:
+    names = [option.name for option in engine.uci_options()]
+    assert {"Hash", "Level", "MultiPV", "Clear Hash"} <= set(names)
+    with pytest.raises(EngineOptionError, match=r"has no option 'Skill' \(it has: Hash, Level"):
+        apply_option(engine, "Skill", "3")
+    with pytest.raises(EngineOptionError, match=r"option 'Hash' takes 1\.\.1024, got 'abc'"):
+        apply_option(engine, "Hash", "abc")
+    with pytest.raises(EngineOptionError, match=r"option 'Level' takes 1\.\.20, got '0'"):
+        apply_option(engine, "Level", "0")
+    with pytest.raises(EngineOptionError, match="'Clear Hash' takes no value"):
+        apply_option(engine, "Clear Hash", "now")
+    with pytest.raises(EngineOptionError, match="needs a checked integer, got '16'"):
+        engine.set_option("Hash", "16")  # unchecked text never reaches the engine's state
+    apply_option(engine, "hash", " 16 ")
+    apply_option(engine, "Clear Hash", None)
+    apply_option(engine, "Hash", "64")

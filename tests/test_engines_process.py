@@ -12,7 +12,7 @@ import pytest
 
 from xqdesk.board import Board
 from xqdesk.engines.engine_player import EnginePlayer
-from xqdesk.engines.errors import EngineStartError, EngineTimeoutError
+from xqdesk.engines.errors import EngineOptionError, EngineStartError, EngineTimeoutError
 from xqdesk.engines.host import UciHost
 from xqdesk.engines.baselines import GreedyEngine
 from xqdesk.engines.process import LineProcess, live_process_groups
@@ -39,7 +39,7 @@ def test_fairy_stockfish_handshake_options_and_dialect():
         assert identity.options["MultiPV"].type == "spin"
         with pytest.raises(ValueError, match="'Threads' takes 1..512"):
             engine.set_option("Threads", "0")
-        with pytest.raises(EngineStartError, match="no option 'Colour'"):
+        with pytest.raises(EngineOptionError, match="no option 'Colour'"):
             engine.set_option("Colour", "red")
         engine.set_option("MultiPV", "2")
         engine.new_game()
@@ -242,3 +242,53 @@ def process_running(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+ECHO_SCRIPT = ("import sys\n"
+               "for line in sys.stdin:\n"
+               "    print('echo', line.strip(), flush=True)\n"
+               "    print('note', line.strip(), file=sys.stderr, flush=True)\n")
+
+
+def test_the_process_log_holds_every_line_sent_and_read_with_its_time():
+    from xqdesk.engines.process import Direction
+
+    seen = []
+    started = time.time()
+    process = LineProcess([sys.executable, "-c", ECHO_SCRIPT], on_line=seen.append)
+    try:
+        for text in ("uci", "isready", "go depth 1"):
+            assert process.send(text)
+        replies = [process.read_line(10) for _ in range(3)]
+        assert replies == ["echo uci", "echo isready", "echo go depth 1"]
+        deadline = time.monotonic() + 5
+        while sum(line.direction is Direction.STDERR for line in process.log()) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        log = process.log()
+    finally:
+        process.kill()
+    by_direction = {direction: [line.text for line in log if line.direction is direction] for direction in Direction}
+    assert by_direction == {Direction.SENT: ["uci", "isready", "go depth 1"],
+                            Direction.RECEIVED: ["echo uci", "echo isready", "echo go depth 1"],
+                            Direction.STDERR: ["note uci", "note isready", "note go depth 1"]}
+    assert seen[:len(log)] == log  # the observer sees the lines in the log's order
+    assert all(started <= line.time <= time.time() for line in log)
+    sent_go = next(line for line in log if line.text == "go depth 1")
+    read_go = next(line for line in log if line.text == "echo go depth 1")
+    assert sent_go.time <= read_go.time and log.index(sent_go) < log.index(read_go)
+    assert str(sent_go).endswith(" > go depth 1") and str(read_go).endswith(" < echo go depth 1")
+
+
+def test_a_uci_engine_log_holds_exactly_the_lines_it_exchanged():
+    script = Path(__file__).parent / "players" / "uci_scripts" / "chess_engine.py"
+    engine = UciEngine([sys.executable, str(script)])
+    try:
+        engine.start()
+        result = engine.search(STARTING_FEN, [Move.from_iccs("h2e2")], SearchLimits(depth=1), time.monotonic() + 10)
+        assert result.best.text == "e2e4"
+        log = [(line.direction.value, line.text) for line in engine.log()]
+    finally:
+        engine.quit()
+    assert log == [(">", "uci"), ("<", "id name Chessy"), ("<", "option name Hash type spin default 16 min 1 max 1024"),
+                   ("<", "uciok"), (">", "isready"), ("<", "readyok"),
+                   (">", f"position fen {STARTING_FEN} moves h2e2"), (">", "go depth 1"), ("<", "bestmove e2e4")]

@@ -2,11 +2,13 @@
 import pytest
 
 from xqdesk.engines.errors import EngineProtocolError
-from xqdesk.engines.search_types import Score, SearchInfo, SearchLimits
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.uci import (UciDialect, detect_dialect, format_go, format_info, format_move, format_position,
                                 format_setoption, parse_bestmove, parse_go, parse_id, parse_info, parse_move,
                                 parse_option, parse_position)
 from xqdesk.move import Move
+from xqdesk.pieces import BLACK, RED
+from xqdesk.score import MATE_GIVEN, Cp, Mate, PovScore
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
@@ -78,16 +80,18 @@ def test_dialect_detection():
 
 def test_info_lines():
     info = parse_info("info depth 12 seldepth 18 multipv 2 score cp -35 nodes 123456 nps 654321 "
-                      "hashfull 12 tbhits 0 time 189 pv h3e3 h10g8 zz9", UciDialect.FAIRY)
+                      "hashfull 12 tbhits 0 time 189 pv h3e3 h10g8 zz9", UciDialect.FAIRY, BLACK)
     assert info.depth == 12 and info.seldepth == 18 and info.multipv == 2
-    assert info.score == Score(cp=-35) and info.nodes == 123456 and info.nps == 654321 and info.time_ms == 189
+    assert info.score is not None and info.score.relative == Cp(-35) and info.score.turn == BLACK
+    assert info.score.red() == Cp(35) and info.nodes == 123456 and info.nps == 654321 and info.time_ms == 189
     assert info.pv == (Move.from_iccs("h2e2"), Move.from_iccs("h9g7"))
-    assert parse_info("info depth 3 score mate -2 lowerbound nodes 5", UciDialect.PIKAFISH).score == Score(mate=-2)
-    assert parse_info("info string error: policy raised", UciDialect.PIKAFISH).string == "error: policy raised"
+    assert parse_info("info depth 3 score mate -2 lowerbound nodes 5", UciDialect.PIKAFISH, RED).score \
+        == PovScore(Mate(-2), RED)
+    assert parse_info("info string error: policy raised", UciDialect.PIKAFISH, RED).string == "error: policy raised"
     with pytest.raises(EngineProtocolError, match="malformed info line"):
-        parse_info("info depth twelve", UciDialect.PIKAFISH)
+        parse_info("info depth twelve", UciDialect.PIKAFISH, RED)
     with pytest.raises(EngineProtocolError, match="unknown score kind"):
-        parse_info("info score wdl 1 2 3", UciDialect.PIKAFISH)
+        parse_info("info score wdl 1 2 3", UciDialect.PIKAFISH, RED)
 
 
 def test_bestmove_lines():
@@ -114,7 +118,11 @@ def test_position_and_go_commands_parse_back():
 
 
 def test_info_lines_round_trip():
-    info = SearchInfo(depth=4, score=Score(mate=-3), nodes=99, time_ms=5, pv=(Move.from_iccs("a9a8"),), multipv=2)
-    assert parse_info(format_info(info, UciDialect.FAIRY), UciDialect.FAIRY) == info
+    info = SearchInfo(depth=4, score=PovScore(Mate(-3), BLACK), nodes=99, time_ms=5, pv=(Move.from_iccs("a9a8"),),
+                      multipv=2)
+    assert format_info(info, UciDialect.FAIRY) == "info depth 4 nodes 99 time 5 multipv 2 score mate -3 pv a10a9"
+    assert parse_info(format_info(info, UciDialect.FAIRY), UciDialect.FAIRY, BLACK) == info
+    with pytest.raises(ValueError, match="MateGiven"):
+        format_info(SearchInfo(score=PovScore(MATE_GIVEN, RED)), UciDialect.PIKAFISH)
     text = SearchInfo(string="policy returned None\nand more")
     assert format_info(text, UciDialect.PIKAFISH) == "info string policy returned None and more"

@@ -138,3 +138,17 @@ def test_progress_line_counts_and_estimates_time_left(capsys):
     assert capsys.readouterr().out == "Game 1: a (red) vs b (black), 0 plies: a wins: Black timeout, Red wins!\n"
     line = progress.line()
     assert line.startswith("[1/4] red wins 1, black wins 0, draws 0 | elapsed 0:00, ~0:00 left")
+
+
+def test_analyse_prints_scores_from_the_view_asked_for():
+    """Black to move, Red without its chariots: good for the mover, bad for Red."""
+    fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABN1 b - - 0 1"
+    scores = {}
+    for view in ("mover", "red"):
+        done = xqdesk("analyse", "--engine", "builtin", "--fen", fen, "--depth", "3", "--score-view", view)
+        assert done.returncode == 0, done.stderr
+        lines = [line.split() for line in done.stdout.splitlines() if line.strip().startswith("pv 1 depth")]
+        scores[view] = float(lines[-1][lines[-1].index("score") + 1])
+        assert ("Scores from Black's view (the side to move)" if view == "mover"
+                else "Scores from Red's view") in done.stdout
+    assert scores["mover"] > 3 and scores["red"] == -scores["mover"]

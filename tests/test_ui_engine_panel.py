@@ -6,11 +6,11 @@ import os
 import pytest
 
 from xqdesk.board import Board
-from xqdesk.engines.search_types import Score
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.notation import Notation
 from xqdesk.pieces import BLACK, RED
+from xqdesk.score import Cp, Mate, PovScore
 from xqdesk.ui.engine_panel import EnginePanel, count_text, pv_text, score_text
 from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
 from datafiles import COURSE_VECTORS
@@ -28,10 +28,12 @@ def panel(qtbot):
 
 
 def test_scores_are_shown_from_the_chosen_view():
-    assert score_text(Score(cp=35), RED, ScoreView.RED) == "+0.35"
-    assert score_text(Score(cp=35), BLACK, ScoreView.RED) == "-0.35"
-    assert score_text(Score(cp=35), BLACK, ScoreView.MOVER) == "+0.35"
-    assert score_text(Score(mate=3), BLACK, ScoreView.RED) == "#-3"
+    assert score_text(PovScore(Cp(35), RED), ScoreView.RED, RED) == "+0.35"
+    assert score_text(PovScore(Cp(35), BLACK), ScoreView.RED, BLACK) == "-0.35"
+    assert score_text(PovScore(Cp(35), BLACK), ScoreView.MOVER, BLACK) == "+0.35"
+    assert score_text(PovScore(Mate(3), BLACK), ScoreView.RED, BLACK) == "#-3"
+    assert score_text(PovScore(Mate(3), BLACK), ScoreView.MOVER, BLACK) == "#3"
+    assert score_text(None, ScoreView.RED, RED) == ""
     assert count_text(950) == "950" and count_text(12_345) == "12.3k" and count_text(4_560_000) == "4.56M"
 
 
@@ -110,7 +112,7 @@ def test_analysis_keeps_the_engine_to_moves_the_course_allows(qtbot, panel):
     panel.start_analysis()
     view = panel.views[0]
     qtbot.waitUntil(lambda: len(view.row_texts()) == 3, timeout=15000)
-    assert "searchmoves" in view.log_view.toPlainText()
+    qtbot.waitUntil(lambda: "searchmoves" in view.log_view.toPlainText(), timeout=5000)
     assert not banned & {row.pv[0] for row in view.progress.rows}
 
 

@@ -3,16 +3,17 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, Qt
 
-from xqdesk.engines.search_types import Score
 from xqdesk.pieces import BLACK, RED
+from xqdesk.score import Cp, Mate, PovScore
 from xqdesk.ui.score_graph import MATE_PAWNS, ScoreGraph, red_view_pawns, squash
 
 
 def test_scores_turn_to_reds_view_and_squash_into_the_graph():
-    assert red_view_pawns(Score(cp=150), RED) == 1.5
-    assert red_view_pawns(Score(cp=150), BLACK) == -1.5
-    assert red_view_pawns(Score(mate=2), BLACK) == -MATE_PAWNS
-    assert red_view_pawns(Score(mate=-3), RED) == -MATE_PAWNS
+    assert red_view_pawns(PovScore(Cp(150), RED)) == 1.5
+    assert red_view_pawns(PovScore(Cp(150), BLACK)) == -1.5
+    assert red_view_pawns(PovScore(Mate(2), BLACK)) == -999.98
+    assert red_view_pawns(PovScore(Mate(-3), RED)) == -999.97
+    assert red_view_pawns(PovScore(Mate(0), BLACK)) == MATE_PAWNS
     values = [squash(p) for p in (-MATE_PAWNS, -3.0, -0.5, 0.0, 0.5, 3.0, MATE_PAWNS)]
     assert values == sorted(values) and values[0] == -1.0 and values[-1] == 1.0 and values[3] == 0
 

@@ -32,3 +32,24 @@ def test_analysis_with_two_engines_shows_both_in_the_window(qtbot, window):
     assert window.engine_panel.is_analysing()
     window.stop_analysis()
     assert not window.engine_panel.is_analysing()
+
+
+def test_the_engine_log_pane_shows_the_lines_really_exchanged(qtbot, window):
+    """The log is the transport's record: the handshake, the options, each position and go, and
+    the engine's own info and bestmove lines, each with its time and direction."""
+    window.engine_panel.set_lines(2)
+    window.start_analysis([EngineProfile("Built-in", EngineKind.BUILTIN, level=3)])
+    view = window.engine_panel.views[0]
+    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=60000)
+    assert window.controller.play_move(Move.from_iccs("h2e2"))  # the analysis restarts: stop, bestmove, go
+    qtbot.waitUntil(lambda: " < bestmove " in view.log_view.toPlainText()
+                    and "moves h2e2" in view.log_view.toPlainText(), timeout=20000)
+    window.stop_analysis()
+    lines = view.log_view.toPlainText().splitlines()
+    exchanged = [line.split(" ", 1)[1] for line in lines if line[:2].isdigit()]
+    for expected in ("> uci", "< uciok", "> setoption name Level value 3", "> setoption name MultiPV value 2",
+                     "> isready", "< readyok", "> position fen ", "> go infinite", "< info depth ",
+                     "> stop", "< bestmove "):
+        assert any(line.startswith(expected) for line in exchanged), f"no {expected!r} line in {exchanged!r}"
+    assert any(line.startswith("> position fen ") and line.endswith(" moves h2e2") for line in exchanged)
+    assert any(" multipv 2 " in line for line in exchanged if line.startswith("< info"))

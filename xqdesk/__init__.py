@@ -9,6 +9,7 @@ from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import (ADVISOR, BLACK, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, RED, Color,
                            Piece)
 from xqdesk.ruleset import COURSE, Ruleset
+from xqdesk.score import MATE_GIVEN, Cp, Mate, PovScore, Score
 
 __version__ = "0.1.0"
 
@@ -16,5 +17,5 @@ __all__ = [
     "Board", "LegalMoves", "Move", "Outcome", "Termination", "Piece", "Color", "RED", "BLACK",
     "PAWN", "ADVISOR", "ELEPHANT", "HORSE", "CANNON", "CHARIOT", "KING", "Ruleset", "COURSE",
     "STARTING_FEN", "XqdeskError", "InvalidFenError", "IllegalMoveError", "AmbiguousMoveError",
-    "RecordFormatError",
+    "RecordFormatError", "Score", "Cp", "Mate", "MATE_GIVEN", "PovScore",
 ]

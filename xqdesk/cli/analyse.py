@@ -17,6 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--multipv", type=int, default=1, metavar="K", help="principal variations (default 1)")
     parser.add_argument("--notation", choices=("iccs", "wxf", "chinese"), default="iccs",
                         help="how to write the variations (default iccs)")
+    parser.add_argument("--score-view", choices=("mover", "red"), default="mover",
+                        help="print scores from the side to move's view, as engines give them, or from "
+                             "Red's (default mover)")
     parser.add_argument("--engines", default=None, metavar="FILE", help="JSON engines file for named engines")
     parser.add_argument("--memory-limit", type=int, default=None, metavar="MB",
                         help="address-space cap of the engine process in MiB (default 2048)")
@@ -31,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from xqdesk.engines.uci_engine import UciEngine
     from xqdesk.fen import STARTING_FEN
     from xqdesk.notation import Notation, format_line
+    from xqdesk.pieces import RED
 
     notation = Notation(args.notation)
     try:
@@ -57,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
                            memory_limit_mb=args.memory_limit or DEFAULT_MEMORY_LIMIT_MB)
         identity = engine.start()
         print(f"Engine: {identity.name or spec.name}  Position: {board.fen()}")
+        view = RED if args.score_view == "red" else board.turn
+        print(f"Scores from {'Red' if view == RED else 'Black'}'s view"
+              + (" (the side to move)" if view == board.turn else ""))
         engine.new_game()
 
         def show(info: SearchInfo) -> None:
@@ -67,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
             except ValueError:
                 line = " ".join(move.iccs() for move in info.pv) + "  (not legal here)"
             speed = f"{info.nps // 1000} kn/s" if info.nps else ""
-            print(f"  pv {info.multipv} depth {info.depth:>2}  score {str(info.score) if info.score else '?':>7}  "
+            score = str(info.score.pov(view)) if info.score is not None else "?"
+            print(f"  pv {info.multipv} depth {info.depth:>2}  score {score:>7}  "
                   f"nodes {info.nodes or 0:>9}  {speed:>10}  {line}", flush=True)
 
         budget = (args.movetime if not args.depth else 600.0) + 5.0

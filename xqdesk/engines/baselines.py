@@ -7,12 +7,17 @@ import threading
 from typing import Callable, Optional
 
 from xqdesk.board import Board
+from xqdesk.engines.in_process import spin_value
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.uci import OptionValue, UciOption
 from xqdesk.move import Move
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 
 CAPTURE_VALUES = {PAWN: 1, ADVISOR: 2, ELEPHANT: 2, HORSE: 4, CANNON: 5, CHARIOT: 9, KING: 100}
 """What greedy thinks each piece type is worth when it takes it."""
+
+SEED_OPTION = UciOption("Seed", "spin", default="0", min=0, max=2**31 - 1)
+"""The generator's seed: the same seed plays the same games."""
 
 
 class RandomEngine:
@@ -24,16 +29,12 @@ class RandomEngine:
         self._seed = seed
         self._random = random.Random(seed)
 
-    def uci_options(self) -> list[str]:
-        return ["option name Seed type spin default 0 min 0 max 2147483647"]
+    def uci_options(self) -> tuple[UciOption, ...]:
+        return (SEED_OPTION,)
 
-    def set_option(self, name: str, value: str) -> None:
-        if name.strip().lower() != "seed":
-            raise ValueError(f"{self.name} has no option {name!r} (it has: Seed)")
-        try:
-            self._seed = int(value)
-        except ValueError:
-            raise ValueError(f"option 'Seed' takes an integer, got {value!r}") from None
+    def set_option(self, name: str, value: OptionValue) -> None:
+        """Apply a checked value (see :func:`~xqdesk.engines.in_process.apply_option`)."""
+        self._seed = spin_value(name, value)
         self._random = random.Random(self._seed)
 
     def new_game(self) -> None:

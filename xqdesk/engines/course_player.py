@@ -20,8 +20,9 @@ from types import ModuleType
 from typing import Any, Callable, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.errors import EngineStartError
+from xqdesk.engines.errors import EngineOptionError, EngineStartError
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.uci import OptionValue, UciOption
 from xqdesk.move import Move
 from xqdesk.pieces import color_name
 
@@ -140,11 +141,12 @@ class CoursePlayerEngine:
         except BaseException as error:
             raise EngineStartError(f"Player({side!r}) in {str(self.player_file)!r} raised {describe_error(error)}") from None
 
-    def uci_options(self) -> list[str]:
-        return []
+    def uci_options(self) -> tuple[UciOption, ...]:
+        """None: a course player has no options."""
+        return ()
 
-    def set_option(self, name: str, value: str) -> None:
-        raise ValueError(f"a course player has no options, got {name!r}")
+    def set_option(self, name: str, value: OptionValue) -> None:
+        raise EngineOptionError(f"a course player has no options, got {name!r}")
 
     def new_game(self) -> None:
         self._player = None

@@ -17,6 +17,11 @@ class EngineStartError(EngineError):
     Xiangqi engine, a course player that does not load."""
 
 
+class EngineOptionError(EngineError):
+    """An engine option that the engine does not declare, or a value its declaration does not
+    allow (the message names the option, the value and what it takes)."""
+
+
 class EngineProtocolError(EngineError):
     """The engine wrote something the UCI protocol does not allow where it was written."""
 

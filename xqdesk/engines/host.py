@@ -19,10 +19,10 @@ from typing import Callable, Optional, Sequence, TextIO
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineProtocolError, EngineStartError
-from xqdesk.engines.in_process import InProcessEngine
+from xqdesk.engines.in_process import InProcessEngine, apply_option
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import FOG_KINDS
-from xqdesk.engines.uci import UciDialect, format_info, format_move, parse_go, parse_position
+from xqdesk.engines.uci import UciDialect, format_info, format_move, format_option, parse_go, parse_position
 from xqdesk.engines.uci_engine import ERROR_PREFIX
 from xqdesk.fen import STARTING_FEN
 
@@ -100,8 +100,8 @@ class UciHost:
             if command == "uci":
                 self.write(f"id name {self.engine.name}")
                 self.write("id author xqdesk")
-                for option_line in self.engine.uci_options():
-                    self.write(option_line)
+                for option in self.engine.uci_options():
+                    self.write(format_option(option))
                 self.write("uciok")
             elif command == "isready":
                 self._ready.wait()
@@ -139,7 +139,7 @@ class UciHost:
         if not body.startswith("name "):
             raise ValueError(f"setoption without a name: {line!r}")
         name, _, value = body[len("name "):].partition(" value ")
-        self.engine.set_option(name.strip(), value.strip())
+        apply_option(self.engine, name.strip(), value.strip())
 
     def _set_position(self, line: str) -> None:
         previous, self.board = self.board, None

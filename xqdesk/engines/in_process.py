@@ -6,7 +6,9 @@ import threading
 from typing import Callable, Optional, Protocol
 
 from xqdesk.board import Board
+from xqdesk.engines.errors import EngineOptionError
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.uci import OptionValue, UciOption, find_option
 from xqdesk.move import Move
 
 
@@ -21,12 +23,13 @@ class InProcessEngine(Protocol):
 
     name: str
 
-    def uci_options(self) -> list[str]:
-        """Full ``option name … type …`` lines."""
+    def uci_options(self) -> tuple[UciOption, ...]:
+        """The options the engine declares (the host writes them as ``option`` lines)."""
         ...
 
-    def set_option(self, name: str, value: str) -> None:
-        """Apply an option; ValueError for an unknown option or a bad value."""
+    def set_option(self, name: str, value: OptionValue) -> None:
+        """Apply a value of a declared option, already checked and typed by
+        :meth:`UciOption.parse_value` (call :func:`apply_option`, which does that)."""
         ...
 
     def new_game(self) -> None:
@@ -35,3 +38,18 @@ class InProcessEngine(Protocol):
     def search(self, board: Board, limits: SearchLimits, stop: threading.Event,
                on_info: Callable[[SearchInfo], None]) -> Optional[Move]:
         ...
+
+
+def apply_option(engine: InProcessEngine, name: str, value: OptionValue) -> None:
+    """Check ``value`` against the option ``engine`` declares as ``name`` and apply it typed;
+    EngineOptionError (nothing applied) for an unknown option or a value it does not take."""
+    option = find_option(engine.uci_options(), name, engine.name)
+    engine.set_option(option.name, option.parse_value(value))
+
+
+def spin_value(option: str, value: OptionValue) -> int:
+    """``value`` of the spin option ``option`` as the int :meth:`UciOption.parse_value` made it
+    (EngineOptionError when an engine is handed an unchecked value)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EngineOptionError(f"option {option!r} needs a checked integer, got {value!r}")
+    return value

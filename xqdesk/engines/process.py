@@ -4,11 +4,17 @@ Every engine runs in one of these. Guarantees: the child is the leader of its ow
 (so anything it forks dies with it), its address space is capped (``RLIMIT_AS``) when a memory
 limit is given, and it is killed when the owner kills it, when the object is collected, and at
 interpreter exit. Reading never blocks past a deadline: a thread pumps stdout into a queue.
+
+The transport keeps the log: every line written to the child (recorded as it is handed to the
+pipe, so an answer is never logged before its question) and every line read from its stdout
+(and its stderr) is recorded here, with its direction and time — the engine log the window shows
+is this record, not a reconstruction.
 """
 from __future__ import annotations
 
 import atexit
 import collections
+import enum
 import os
 import queue
 import signal
@@ -16,6 +22,7 @@ import subprocess
 import threading
 import time
 import weakref
+from dataclasses import dataclass
 from typing import IO, Callable, Mapping, Optional, Sequence
 
 from xqdesk.engines.errors import EngineStartError
@@ -25,6 +32,58 @@ DEFAULT_MEMORY_LIMIT_MB = 2048
 
 _STDERR_TAIL_LINES = 40
 _EOF = None
+
+LOG_LINES = 5000
+"""How many of the latest exchanged lines a process keeps in its log."""
+
+
+class Direction(enum.Enum):
+    """Which way a logged line went, shown as its ``value``."""
+
+    SENT = ">"  # written to the child's stdin
+    RECEIVED = "<"  # read from the child's stdout
+    STDERR = "!"  # read from the child's stderr (not part of the protocol)
+
+
+@dataclass(frozen=True)
+class LoggedLine:
+    """One line that crossed the pipe: its direction, its text (without the newline) and when
+    (``time.time()``, seconds since the epoch)."""
+
+    direction: Direction
+    text: str
+    time: float
+
+    def __str__(self) -> str:
+        """``12:03:04.567 > go movetime 1000``."""
+        stamp = time.strftime("%H:%M:%S", time.localtime(self.time))
+        return f"{stamp}.{int(self.time % 1 * 1000):03d} {self.direction.value} {self.text}"
+
+
+LineObserver = Callable[[LoggedLine], None]
+"""Called with every logged line, from the thread that wrote or read it: keep it quick."""
+
+
+class ProcessLog:
+    """The latest :data:`LOG_LINES` lines a process exchanged; safe to use from any thread."""
+
+    def __init__(self, on_line: Optional[LineObserver] = None) -> None:
+        self._lines: collections.deque[LoggedLine] = collections.deque(maxlen=LOG_LINES)
+        self._lock = threading.Lock()
+        self._on_line = on_line
+
+    def record(self, direction: Direction, text: str) -> None:
+        """Add a line that has just crossed the pipe, and tell the observer (in the log's order)."""
+        with self._lock:
+            entry = LoggedLine(direction, text, time.time())
+            self._lines.append(entry)
+            if self._on_line is not None:
+                self._on_line(entry)
+
+    def lines(self) -> list[LoggedLine]:
+        """The lines so far, oldest first."""
+        with self._lock:
+            return list(self._lines)
 
 _live_groups: set[int] = set()
 _live_lock = threading.Lock()
@@ -71,7 +130,9 @@ class LineProcess:
 
     def __init__(self, command: Sequence[str], *, cwd: Optional[str] = None,
                  env: Optional[Mapping[str, str]] = None,
-                 memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB) -> None:
+                 memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
+                 on_line: Optional[LineObserver] = None) -> None:
+        """Start ``command``. ``on_line`` sees every line of the log as it is recorded."""
         if not command:
             raise EngineStartError("an engine command cannot be empty")
         self.command = list(command)
@@ -91,27 +152,41 @@ class LineProcess:
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=_STDERR_TAIL_LINES)
         self._write_lock = threading.Lock()
         self._eof = False
-        threading.Thread(target=self._pump, args=(self._popen.stdout, self._lines.put, True),
+        self._log = ProcessLog(on_line)
+        # The pumps hold the queue, the tail and the log, never ``self``: an abandoned process
+        # object is still collected, and its finalizer kills the child.
+        threading.Thread(target=self._pump,
+                         args=(self._popen.stdout, self._lines.put, self._log, Direction.RECEIVED),
                          name=f"engine-{self.pid}-stdout", daemon=True).start()
-        threading.Thread(target=self._pump, args=(self._popen.stderr, self._stderr_tail.append, False),
+        threading.Thread(target=self._pump,
+                         args=(self._popen.stderr, self._stderr_tail.append, self._log, Direction.STDERR),
                          name=f"engine-{self.pid}-stderr", daemon=True).start()
 
     @staticmethod
-    def _pump(stream: Optional[IO[bytes]], sink: Callable[[Optional[str]], None], mark_end: bool) -> None:
-        """Hand each decoded line of ``stream`` to ``sink`` (then ``_EOF`` when ``mark_end``)."""
+    def _pump(stream: Optional[IO[bytes]], sink: Callable[[Optional[str]], None], log: ProcessLog,
+              direction: Direction) -> None:
+        """Log each decoded line of ``stream`` and hand it to ``sink`` (then ``_EOF`` for stdout)."""
         if stream is not None:
             for raw in iter(stream.readline, b""):
-                sink(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+                line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+                log.record(direction, line)
+                sink(line)
             stream.close()
-        if mark_end:
+        if direction is Direction.RECEIVED:
             sink(_EOF)
+
+    def log(self) -> list[LoggedLine]:
+        """The lines exchanged so far (the latest :data:`LOG_LINES`), oldest first."""
+        return self._log.lines()
 
     def send(self, line: str) -> bool:
         """Write one line; False when the process no longer reads (it has died)."""
         with self._write_lock:
             stdin = self._popen.stdin
-            if stdin is None:
+            if stdin is None or stdin.closed:
                 return False
+            # Logged before the write, so the child's answer can never be logged before it.
+            self._log.record(Direction.SENT, line)
             try:
                 stdin.write((line + "\n").encode("utf-8"))
                 stdin.flush()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from xqdesk.move import Move
+from xqdesk.score import PovScore
 
 
 @dataclass(frozen=True)
@@ -28,31 +29,13 @@ class SearchLimits:
 
 
 @dataclass(frozen=True)
-class Score:
-    """A score from the point of view of the side to move: centipawns or mate in N moves.
-
-    Exactly one of ``cp`` and ``mate`` is set. ``mate`` > 0 means the mover mates in ``mate``
-    moves; < 0 means it is mated.
-    """
-
-    cp: Optional[int] = None
-    mate: Optional[int] = None
-
-    def __post_init__(self) -> None:
-        if (self.cp is None) == (self.mate is None):
-            raise ValueError(f"a Score needs exactly one of cp and mate, got cp={self.cp!r} mate={self.mate!r}")
-
-    def __str__(self) -> str:
-        return f"#{self.mate}" if self.mate is not None else f"{self.cp / 100:+.2f}"
-
-
-@dataclass(frozen=True)
 class SearchInfo:
-    """One progress report of a search (one UCI ``info`` line)."""
+    """One progress report of a search (one UCI ``info`` line). ``score`` knows whose view it
+    is in (engines score from the side to move's)."""
 
     depth: Optional[int] = None
     seldepth: Optional[int] = None
-    score: Optional[Score] = None
+    score: Optional[PovScore] = None
     nodes: Optional[int] = None
     nps: Optional[int] = None
     time_ms: Optional[int] = None

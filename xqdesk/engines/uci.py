@@ -10,11 +10,13 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence, Union
 
-from xqdesk.engines.errors import EngineProtocolError
-from xqdesk.engines.search_types import Score, SearchInfo, SearchLimits
+from xqdesk.engines.errors import EngineOptionError, EngineProtocolError
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
+from xqdesk.pieces import Color
+from xqdesk.score import Cp, Mate, MateGiven, PovScore
 from xqdesk.squares import FILE_NAMES, RANKS, square, square_file, square_rank
 
 
@@ -98,9 +100,15 @@ def parse_id(line: str) -> tuple[str, str]:
     return tokens[1], tokens[2].strip()
 
 
+OptionValue = Union[bool, int, str, None]
+"""A checked option value: bool for ``check``, int for ``spin``, str for ``combo`` and
+``string``, None for ``button``."""
+
+
 @dataclass(frozen=True)
 class UciOption:
-    """One ``option`` line: ``type`` is check, spin, combo, button or string."""
+    """One engine option, as an ``option`` line declares it: ``type`` is check, spin, combo,
+    button or string (other types an engine may invent take any text)."""
 
     name: str
     type: str
@@ -109,27 +117,89 @@ class UciOption:
     max: Optional[int] = None
     choices: tuple[str, ...] = ()
 
-    def validate(self, value: str) -> str:
-        """The value as it will be sent; raises ValueError when the engine would not accept it."""
+    def allowed(self) -> str:
+        """What values the option takes, in words (for error messages and tooltips)."""
         if self.type == "check":
-            lowered = value.strip().lower()
-            if lowered not in ("true", "false"):
-                raise ValueError(f"option {self.name!r} takes true or false, got {value!r}")
-            return lowered
+            return "true or false"
         if self.type == "spin":
-            try:
-                number = int(value)
-            except ValueError:
-                raise ValueError(f"option {self.name!r} takes an integer, got {value!r}") from None
-            if (self.min is not None and number < self.min) or (self.max is not None and number > self.max):
-                raise ValueError(f"option {self.name!r} takes {self.min}..{self.max}, got {value!r}")
-            return str(number)
+            if self.min is not None and self.max is not None:
+                return f"{self.min}..{self.max}"
+            if self.min is not None:
+                return f"an integer from {self.min}"
+            if self.max is not None:
+                return f"an integer up to {self.max}"
+            return "an integer"
         if self.type == "combo":
+            return f"one of {list(self.choices)!r}"
+        if self.type == "button":
+            return "no value (it is a button)"
+        return "one line of text"
+
+    def parse_value(self, value: OptionValue) -> OptionValue:
+        """``value`` (text as in ``setoption``, or already typed) checked against this declaration
+        and typed: the one place option values are checked. Raises EngineOptionError naming the
+        option, the value and what it takes."""
+        text = "" if value is None else str(value)
+        if self.type == "check":
+            lowered = text.strip().lower()
+            if lowered in ("true", "false"):
+                return lowered == "true"
+        elif self.type == "spin":
+            if not isinstance(value, bool):
+                try:
+                    number = int(text)
+                except ValueError:
+                    number = None
+                if number is not None and (self.min is None or number >= self.min) \
+                        and (self.max is None or number <= self.max):
+                    return number
+        elif self.type == "combo":
             for choice in self.choices:
-                if choice.lower() == value.strip().lower():
+                if choice.lower() == text.strip().lower():
                     return choice
-            raise ValueError(f"option {self.name!r} takes one of {list(self.choices)!r}, got {value!r}")
-        return value
+        elif self.type == "button":
+            if not text.strip():
+                return None
+        elif "\n" not in text and "\r" not in text:
+            return text
+        raise EngineOptionError(f"option {self.name!r} takes {self.allowed()}, got {value!r}")
+
+    def validate(self, value: OptionValue) -> str:
+        """The value as ``setoption`` sends it (``true``, ``16``, the combo's own spelling; empty
+        for a button); raises EngineOptionError when the engine would not accept it."""
+        return format_option_value(self.parse_value(value))
+
+
+def format_option_value(value: OptionValue) -> str:
+    """A checked value as UCI writes it: ``true``/``false``, digits, the text; empty for None."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def format_option(option: UciOption) -> str:
+    """The ``option name … type …`` line that declares ``option`` (the inverse of
+    :func:`parse_option`)."""
+    parts = [f"option name {option.name} type {option.type}"]
+    if option.default is not None:
+        parts.append(f"default {option.default if option.default != '' else '<empty>'}")
+    if option.min is not None:
+        parts.append(f"min {option.min}")
+    if option.max is not None:
+        parts.append(f"max {option.max}")
+    parts.extend(f"var {choice}" for choice in option.choices)
+    return " ".join(parts)
+
+
+def find_option(options: Iterable[UciOption], name: str, owner: str) -> UciOption:
+    """The option of ``options`` called ``name`` (case and surrounding spaces do not matter);
+    EngineOptionError naming ``owner`` and its options when there is none."""
+    declared = list(options)
+    for option in declared:
+        if option.name.lower() == name.strip().lower():
+            return option
+    names = ", ".join(option.name for option in declared) or "none"
+    raise EngineOptionError(f"{owner} has no option {name!r} (it has: {names})")
 
 
 _OPTION_KEYWORDS = ("name", "type", "default", "min", "max", "var")
@@ -182,8 +252,9 @@ _INFO_INT_FIELDS = {"depth": "depth", "seldepth": "seldepth", "nodes": "nodes", 
                     "time": "time_ms", "multipv": "multipv"}
 
 
-def parse_info(line: str, dialect: UciDialect) -> SearchInfo:
-    """Parse an ``info`` line. Unknown fields are skipped; a PV is cut at its first bad move."""
+def parse_info(line: str, dialect: UciDialect, turn: Color) -> SearchInfo:
+    """Parse an ``info`` line of a search in a position where ``turn`` is to move (its score is
+    from that side's view). Unknown fields are skipped; a PV is cut at its first bad move."""
     tokens = line.split()
     if not tokens or tokens[0] != "info":
         raise EngineProtocolError(f"not an info line: {line!r}")
@@ -201,9 +272,9 @@ def parse_info(line: str, dialect: UciDialect) -> SearchInfo:
             elif key == "score":
                 kind, amount = tokens[index + 1], int(tokens[index + 2])
                 if kind == "cp":
-                    values["score"] = Score(cp=amount)
+                    values["score"] = PovScore(Cp(amount), turn)
                 elif kind == "mate":
-                    values["score"] = Score(mate=amount)
+                    values["score"] = PovScore(Mate(amount), turn)
                 else:
                     raise EngineProtocolError(f"unknown score kind {kind!r} in {line!r}")
                 index += 3
@@ -311,12 +382,22 @@ def format_info(info: SearchInfo, dialect: UciDialect) -> str:
         if value is not None and not (key == "multipv" and value == 1):
             parts.append(f"{key} {value}")
     if info.score is not None:
-        parts.append(f"score mate {info.score.mate}" if info.score.mate is not None else f"score cp {info.score.cp}")
+        parts.append(format_score(info.score))
     if info.pv:
         parts.append("pv " + " ".join(format_move(move, dialect) for move in info.pv))
     if info.string is not None:
         parts.append("string " + " ".join(info.string.split()))
     return " ".join(parts)
+
+
+def format_score(score: PovScore) -> str:
+    """``score cp 35`` or ``score mate -2``: the score from the side to move's view (UCI cannot
+    say "the side to move has mated", so :data:`~xqdesk.score.MATE_GIVEN` raises ValueError)."""
+    relative = score.relative
+    if isinstance(relative, MateGiven):
+        raise ValueError(f"a UCI score is from the side to move's view and cannot be {relative!r}")
+    mate = relative.mate()
+    return f"score mate {mate}" if mate is not None else f"score cp {relative.score()}"
 
 
 def detect_dialect(options: Sequence[UciOption]) -> Optional[UciDialect]:
@@ -330,7 +411,8 @@ def detect_dialect(options: Sequence[UciOption]) -> Optional[UciDialect]:
     return UciDialect.PIKAFISH
 
 
-__all__ = ["UciDialect", "UciOption", "BestMove", "NULL_MOVES", "format_move", "parse_move",
+__all__ = ["UciDialect", "UciOption", "OptionValue", "BestMove", "NULL_MOVES", "format_move", "parse_move",
+           "format_option", "format_option_value", "find_option",
            "format_position", "format_go", "format_setoption", "parse_id", "parse_option",
            "parse_info", "parse_bestmove", "detect_dialect", "parse_position", "parse_go",
-           "format_info"]
+           "format_info", "format_score"]

@@ -12,11 +12,14 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from xqdesk.engines.errors import (EngineCrashedError, EngineError, EngineProtocolError, EngineStartError,
                                    EngineTimeoutError)
-from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB, LineProcess
+from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver, LineProcess, LoggedLine
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import (BestMove, UciDialect, UciOption, detect_dialect, format_go, format_position,
-                                format_setoption, parse_bestmove, parse_id, parse_info, parse_option)
+from xqdesk.engines.uci import (BestMove, OptionValue, UciDialect, UciOption, detect_dialect, find_option, format_go,
+                                format_position, format_setoption, parse_bestmove, parse_id, parse_info,
+                                parse_option)
+from xqdesk.fen import parse_fen
 from xqdesk.move import Move
+from xqdesk.pieces import RED, Color
 
 HANDSHAKE_TIMEOUT = 10.0
 """Seconds an engine gets to answer ``uci`` (course players load here) and later ``isready``s."""
@@ -63,7 +66,9 @@ class UciEngine:
                  memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
                  ready_timeout: float = READY_TIMEOUT,
-                 env: Optional[Mapping[str, str]] = None) -> None:
+                 env: Optional[Mapping[str, str]] = None,
+                 on_line: Optional[LineObserver] = None) -> None:
+        """``on_line`` sees every line exchanged with the process (see :meth:`log`)."""
         self.command = list(command)
         self.cwd = cwd
         self.env = env
@@ -72,7 +77,10 @@ class UciEngine:
         self.handshake_timeout = handshake_timeout
         self.ready_timeout = max(ready_timeout, handshake_timeout)
         self.identity = EngineIdentity()
+        self.on_line = on_line
         self._process: Optional[LineProcess] = None
+        self._turn: Color = RED
+        """The side to move in the last position sent (the view of the scores it reports)."""
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self) -> EngineIdentity:
@@ -80,7 +88,8 @@ class UciEngine:
 
         Raises EngineStartError with the engine's own stderr when anything fails.
         """
-        self._process = LineProcess(self.command, cwd=self.cwd, env=self.env, memory_limit_mb=self.memory_limit_mb)
+        self._process = LineProcess(self.command, cwd=self.cwd, env=self.env, memory_limit_mb=self.memory_limit_mb,
+                                    on_line=self.on_line)
         try:
             self._handshake()
         except EngineError as error:
@@ -144,20 +153,12 @@ class UciEngine:
                                    f"{result.best.text!r} in the Xiangqi start position: not a Xiangqi engine")
         self.new_game()
 
-    def set_option(self, name: str, value: Optional[str] = None) -> None:
-        """Set an option the engine declared; ValueError for an unknown option or a bad value."""
-        option = self._find_option(name)
-        if option.type == "button":
-            self._send(format_setoption(option.name))
-        else:
-            self._send(format_setoption(option.name, option.validate("" if value is None else str(value))))
-
-    def _find_option(self, name: str) -> UciOption:
-        for option in self.identity.options.values():
-            if option.name.lower() == name.strip().lower():
-                return option
-        raise EngineStartError(f"engine {self.identity.name!r} has no option {name!r} "
-                               f"(it has: {', '.join(self.identity.options) or 'none'})")
+    def set_option(self, name: str, value: OptionValue = None) -> None:
+        """Set an option the engine declared; EngineOptionError for an unknown option or a value
+        its declaration does not allow (nothing is sent then)."""
+        option = find_option(self.identity.options.values(), name, f"engine {self.identity.name or self.command!r}")
+        text = option.validate(value)
+        self._send(format_setoption(option.name, None if option.type == "button" else text))
 
     def wait_ready(self, timeout: float) -> None:
         """``isready`` … ``readyok``; raises EngineTimeoutError (process killed) or EngineCrashedError."""
@@ -173,6 +174,12 @@ class UciEngine:
 
     def is_alive(self) -> bool:
         return self._process is not None and self._process.is_alive()
+
+    def log(self) -> list[LoggedLine]:
+        """Every line sent to and read from the running process, with direction and time, as
+        the transport recorded it (empty when no process runs)."""
+        process = self._process
+        return process.log() if process is not None else []
 
     @property
     def pid(self) -> Optional[int]:
@@ -196,7 +203,9 @@ class UciEngine:
     # -- searching ---------------------------------------------------------------------------
     def position(self, start_fen: str, moves: Sequence[Move]) -> None:
         """Send the game's start position and every move since."""
-        self._send(format_position(start_fen, moves, self.identity.dialect))
+        line = format_position(start_fen, moves, self.identity.dialect)
+        self._turn = side_to_move(start_fen, len(moves))
+        self._send(line)
 
     def send_line(self, line: str) -> None:
         """Send one protocol line as it is (a variant's command, such as ``position fog …``)."""
@@ -228,7 +237,7 @@ class UciEngine:
             line = self._read(deadline, "bestmove")
             if line.startswith("info "):
                 try:
-                    info = parse_info(line, dialect)
+                    info = parse_info(line, dialect, self._turn)
                 except EngineProtocolError:
                     continue
                 if info.string is not None and info.string.startswith(ERROR_PREFIX):
@@ -280,6 +289,12 @@ class UciEngine:
         if last:
             message += f": {last}"
         return EngineCrashedError(message)
+
+
+def side_to_move(start_fen: str, plies: int) -> Color:
+    """Who is to move ``plies`` moves after the position ``start_fen``."""
+    turn = parse_fen(start_fen, check_position=False).turn
+    return turn if plies % 2 == 0 else not turn
 
 
 def _last_meaningful_line(text: str) -> str:

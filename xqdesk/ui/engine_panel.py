@@ -5,8 +5,9 @@ mover's view), nodes, nodes per second, time, one row per MultiPV line with the 
 variation in the chosen notation, a start/stop button and the engine's protocol log.
 
 :class:`EnginePanel` holds two views and the graph. It shows any :class:`EngineWorker` attached to
-it — the game controller attaches the workers of its engine seats — and it runs analysis by
-itself: :meth:`EnginePanel.set_engines` starts workers it owns, and every
+it — the window attaches the workers of the game's engine seats — and tells what it shows through
+``progress_shown``, so nobody else connects to a worker's progress; the connections made for an
+attached worker are undone when it is detached. It runs analysis by itself: :meth:`EnginePanel.set_engines` starts workers it owns, and every
 :meth:`EnginePanel.set_position` restarts their infinite searches on the new position (engines
 follow the moves).
 """
@@ -15,18 +16,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from PySide6.QtCore import QMetaObject, QObject, QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
                                QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox, QSplitter, QTableWidget,
                                QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
 from xqdesk.board import Board
-from xqdesk.engines.search_types import Score, SearchLimits
+from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
-from xqdesk.pieces import RED, Color
+from xqdesk.pieces import Color
+from xqdesk.score import PovScore
+from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker, SearchProgress
 from xqdesk.ui.i18n import follow_language, tr
 from xqdesk.ui.score_graph import ScoreGraph, red_view_pawns
@@ -42,13 +45,12 @@ GRAPH_MIN_WIDTH = 220
 """The score graph sits to the right of the engine lines, at least this wide."""
 
 
-def score_text(score: Optional[Score], turn: Color, view: ScoreView) -> str:
-    """``score`` (mover's view, as engines send it) shown from ``view``: ``+0.35``, ``#3``, ``#-2``."""
+def score_text(score: Optional[PovScore], view: ScoreView, mover: Color) -> str:
+    """``score`` from Red's view or from ``mover``'s (the side to move in the position shown),
+    as ``view`` says: ``+0.35``, ``#3``, ``#-2``; empty for no score."""
     if score is None:
         return ""
-    if view is ScoreView.RED and turn != RED:
-        score = Score(cp=-score.cp) if score.cp is not None else Score(mate=-(score.mate or 0))
-    return str(score)
+    return str(score.red() if view is ScoreView.RED else score.pov(mover))
 
 
 def count_text(value: Optional[int]) -> str:
@@ -234,6 +236,11 @@ class EngineView(QWidget):
     def append_log(self, line: str) -> None:
         self.log_view.appendPlainText(line)
 
+    def append_log_lines(self, lines: Sequence[str]) -> None:
+        """Add lines of the engine's transport log (see ``EngineWorker.log_lines``)."""
+        if lines:
+            self.log_view.appendPlainText("\n".join(lines))
+
     def row_texts(self) -> list[list[str]]:
         """The MultiPV table as text, row by row (what the user reads)."""
         return [[self.lines_table.item(row, column).text() for column in range(self.lines_table.columnCount())]
@@ -257,7 +264,7 @@ class EngineView(QWidget):
         seconds = "" if latest.time_ms is None else tr("{seconds} s").format(seconds=f"{latest.time_ms / 1000:.1f}")
         figures = [
             f"{tr('Depth')} {depth}",
-            f"{tr('Score')} {score_text(best, turn, self._score_view)}",
+            f"{tr('Score')} {score_text(best, self._score_view, turn)}",
             f"{tr('Nodes')} {count_text(latest.nodes)}",
             f"{tr('NPS')} {count_text(latest.nps)}",
             f"{tr('Time')} {seconds}",
@@ -265,7 +272,7 @@ class EngineView(QWidget):
         self.figures_label.setText("  ·  ".join(figures))
         self.lines_table.setRowCount(len(progress.rows))
         for row, info in enumerate(progress.rows):
-            cells = (str(info.multipv), score_text(info.score, turn, self._score_view),
+            cells = (str(info.multipv), score_text(info.score, self._score_view, turn),
                      "" if info.depth is None else str(info.depth),
                      pv_text(position.board, info.pv, self._notation))
             for column, text in enumerate(cells):
@@ -294,7 +301,7 @@ class _Seat:
         self.worker = worker
         self.owned = owned
         self.analysing = False
-        self.connections: list[QMetaObject.Connection] = []
+        self.connections = SignalConnections()
 
 
 class EnginePanel(QWidget):
@@ -304,6 +311,7 @@ class EnginePanel(QWidget):
     lines_changed = Signal(int)
     analysis_changed = Signal(bool)  # whether any owned engine is analysing
     candidates_changed = Signal(int, object)  # view index, tuple of each line's first Move, best first
+    progress_shown = Signal(int, object)  # view index, the SearchProgress it now shows
 
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
@@ -406,13 +414,12 @@ class EnginePanel(QWidget):
         view.set_engine_name(worker.description.name if worker.description else worker.spec.name)
         view.set_state("Starting…" if worker.description is None and not worker.has_failed() else "Ready", False)
         view.set_position(self._position)
-        seat.connections = [
-            worker.engine_ready.connect(lambda description, i=index: self._on_ready(i, description)),
-            worker.progress.connect(lambda progress, i=index: self._on_progress(i, progress)),
-            worker.best_move.connect(lambda request_id, result, i=index: self._on_best_move(i)),
-            worker.engine_failed.connect(lambda reason, i=index: self._on_failed(i, reason)),
-            worker.log_line.connect(view.append_log),
-        ]
+        connect = seat.connections.connect
+        connect(worker.engine_ready, lambda description, i=index: self._on_ready(i, description))
+        connect(worker.progress, lambda progress, i=index: self._on_progress(i, progress))
+        connect(worker.best_move, lambda request_id, result, i=index: self._on_best_move(i))
+        connect(worker.engine_failed, lambda reason, i=index: self._on_failed(i, reason))
+        connect(worker.log_lines, view.append_log_lines)
 
     def detach(self, index: int, wait: bool = True) -> None:
         """Stop showing the worker of view ``index`` (shutting it down when the panel owns it;
@@ -421,8 +428,7 @@ class EnginePanel(QWidget):
         if seat is None:
             return
         self._seats[index] = None
-        for connection in seat.connections:
-            QObject.disconnect(connection)
+        seat.connections.disconnect_all()
         if seat.owned:
             seat.worker.shutdown(wait=wait)
         view = self.views[index]
@@ -515,12 +521,13 @@ class EnginePanel(QWidget):
 
     def _on_progress(self, index: int, progress: SearchProgress) -> None:
         self.views[index].show_progress(progress)
+        self.progress_shown.emit(index, progress)
         board = self._position.board
         candidates = tuple(row.pv[0] for row in progress.rows if row.pv and board.is_legal(row.pv[0]))
         self.candidates_changed.emit(index, candidates)
         best = progress.rows[0].score if progress.rows else progress.latest.score
         if best is not None:
-            self.graph.set_score(self._position.ply, red_view_pawns(best, self._position.board.turn), index)
+            self.graph.set_score(self._position.ply, red_view_pawns(best), index)
 
     def _on_best_move(self, index: int) -> None:
         seat = self._seats[index]

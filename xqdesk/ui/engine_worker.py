@@ -16,6 +16,8 @@ on an engine. The contract:
   the worker's thread keeps the newest info of every MultiPV row and only says "there is news"
   (one queued notice at a time); a GUI-thread timer collects the news at most that often, so the
   last lines of a search are shown even when the engine then falls silent.
+* ``log_lines`` brings the engine log as the process transport recorded it (every line sent and
+  read, with its time), in batches at most every :data:`PROGRESS_INTERVAL`.
 * Where the course's perpetual-check rule bans moves, the search is kept to the legal ones.
 * :meth:`shutdown` quits the engine and joins the thread; an engine that does not go is killed.
 """
@@ -34,8 +36,9 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
+from xqdesk.engines.process import LoggedLine
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import UciOption, format_go, format_position
+from xqdesk.engines.uci import UciOption
 from xqdesk.engines.uci_engine import SearchResult, UciEngine
 from xqdesk.move import Move
 from xqdesk.engines.spec import EngineSpec
@@ -112,6 +115,26 @@ class _ProgressThrottle:
             return SearchProgress(self.request_id, rows, self._latest)
 
 
+class _LogBuffer:
+    """Log lines not yet shown, filled by the transport's threads and taken by the GUI's."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._lines: list[str] = []
+
+    def add(self, text: str) -> bool:
+        """Keep ``text``; True when it is the first line since the last :meth:`take`."""
+        with self._lock:
+            self._lines.append(text)
+            return len(self._lines) == 1
+
+    def take(self) -> tuple[str, ...]:
+        """The lines kept since the last call, oldest first."""
+        with self._lock:
+            lines, self._lines = tuple(self._lines), []
+            return lines
+
+
 def _merge_latest(previous: Optional[SearchInfo], info: SearchInfo) -> SearchInfo:
     """``info`` with the fields it lacks taken from ``previous`` (engines send partial lines)."""
     if previous is None:
@@ -136,13 +159,15 @@ class _EngineThread(QThread):
     progress_pending = Signal(int)  # request id: its throttle has news
     search_done = Signal(int, object)  # request id, SearchResult
     engine_failed = Signal(int, str)  # request id (0 outside a search), message
-    log_line = Signal(str)
+    log_pending = Signal()  # the log buffer has lines to show
 
     def __init__(self, spec: EngineSpec, requests: "queue.Queue[SearchRequest | _Quit]",
-                 stop_events: dict[int, threading.Event], throttles: dict[int, _ProgressThrottle]) -> None:
+                 stop_events: dict[int, threading.Event], throttles: dict[int, _ProgressThrottle],
+                 log: _LogBuffer) -> None:
         super().__init__()
         self.spec = spec
         self.throttles = throttles
+        self.log = log
         self.requests = requests
         self.stop_events = stop_events
         self.engine: Optional[UciEngine] = None
@@ -150,9 +175,10 @@ class _EngineThread(QThread):
 
     def run(self) -> None:  # noqa: D102 - QThread entry point
         spec = self.spec
-        engine = UciEngine(spec.command, cwd=spec.workdir, options=dict(spec.options), env=spec.env)
+        engine = UciEngine(spec.command, cwd=spec.workdir, options=dict(spec.options), env=spec.env,
+                           on_line=self._logged)
         self.engine = engine
-        self.log_line.emit("$ " + " ".join(spec.command))
+        self._note("$ " + " ".join(spec.command))
         try:
             identity = engine.start()
         except EngineError as error:
@@ -175,7 +201,7 @@ class _EngineThread(QThread):
                     engine.new_game()
                 wanted = max(1, request.limits.multipv)
                 if wanted != multipv and _has_option(engine, "MultiPV"):
-                    engine.set_option("MultiPV", str(wanted))
+                    engine.set_option("MultiPV", wanted)
                     multipv = wanted
                 result = self._search(engine, request, stop)
             except (EngineError, ValueError) as error:
@@ -184,11 +210,18 @@ class _EngineThread(QThread):
                 return
             self.search_done.emit(request.request_id, result)
 
+    def _logged(self, line: LoggedLine) -> None:
+        """A line the engine's transport wrote or read (called from the transport's threads)."""
+        self._note(str(line))
+
+    def _note(self, text: str) -> None:
+        if self.log.add(text):
+            self.log_pending.emit()
+
     def _search(self, engine: UciEngine, request: SearchRequest, stop: threading.Event) -> SearchResult:
         throttle = _ProgressThrottle(request.request_id)
         self.throttles[request.request_id] = throttle
         stop_sent = False
-        dialect = engine.identity.dialect
 
         def on_info(info: SearchInfo) -> None:
             nonlocal stop_sent
@@ -196,24 +229,17 @@ class _EngineThread(QThread):
                 engine.stop()
                 stop_sent = True
             if info.string is not None:
-                self.log_line.emit(f"< info string {info.string}")
-                return
+                return  # the log shows it
             if throttle.add(info):
                 self.progress_pending.emit(request.request_id)
 
         limits = course_limits(request.start_fen, request.moves, request.limits)
-        self.log_line.emit("> " + format_position(request.start_fen, request.moves, dialect))
-        self.log_line.emit("> " + format_go(limits, dialect))
         engine.position(request.start_fen, request.moves)
         engine.go(limits)
         if stop.is_set():
             engine.stop()
             stop_sent = True
-        result = engine.wait_bestmove(None, on_info)
-        self.log_line.emit(f"< bestmove {result.best.text}")
-        if result.error:
-            self.log_line.emit(f"< error: {result.error}")
-        return result
+        return engine.wait_bestmove(None, on_info)
 
 
 def course_limits(start_fen: str, moves: Sequence[Move], limits: SearchLimits) -> SearchLimits:
@@ -273,7 +299,7 @@ class EngineWorker(QObject):
     progress = Signal(object)  # SearchProgress of the current request
     best_move = Signal(int, object)  # request id, SearchResult (move None: the engine had none)
     engine_failed = Signal(str)  # why the engine stopped working; the worker is finished
-    log_line = Signal(str)  # "> sent" / "< received" protocol lines and notes
+    log_lines = Signal(object)  # tuple of str: "12:03:04.567 > sent" / "< read" / "! stderr" lines
     reply_dropped = Signal(int)  # the id of a stale request whose reply was thrown away
 
     def __init__(self, spec: EngineSpec, parent: Optional[QObject] = None) -> None:
@@ -290,12 +316,16 @@ class EngineWorker(QObject):
         self._progress_timer = QTimer(self)
         self._progress_timer.setSingleShot(True)
         self._progress_timer.timeout.connect(self._send_progress)
-        self._thread = _EngineThread(spec, self._requests, self._stop_events, self._throttles)
+        self._log = _LogBuffer()
+        self._log_timer = QTimer(self)
+        self._log_timer.setSingleShot(True)
+        self._log_timer.timeout.connect(self._send_log)
+        self._thread = _EngineThread(spec, self._requests, self._stop_events, self._throttles, self._log)
         self._thread.engine_started.connect(self._on_started)
         self._thread.progress_pending.connect(self._on_progress_pending)
         self._thread.search_done.connect(self._on_search_done)
         self._thread.engine_failed.connect(self._on_failed)
-        self._thread.log_line.connect(self.log_line)
+        self._thread.log_pending.connect(self._on_log_pending)
         _workers.add(self)
 
     # -- requests (GUI thread) --------------------------------------------------------------
@@ -397,6 +427,15 @@ class EngineWorker(QObject):
             self._last_progress = time.monotonic()
             self.progress.emit(progress)
 
+    def _on_log_pending(self) -> None:
+        if not self._log_timer.isActive():
+            self._log_timer.start(int(PROGRESS_INTERVAL * 1000))
+
+    def _send_log(self) -> None:
+        lines = self._log.take()
+        if lines:
+            self.log_lines.emit(lines)
+
     def _on_search_done(self, request_id: int, result: SearchResult) -> None:
         self._stop_events.pop(request_id, None)
         throttle = self._throttles.pop(request_id, None)
@@ -413,5 +452,5 @@ class EngineWorker(QObject):
     def _on_failed(self, request_id: int, message: str) -> None:
         self._failed = True
         self._current = None
-        self.log_line.emit(f"! {message}")
+        self._send_log()
         self.engine_failed.emit(message)

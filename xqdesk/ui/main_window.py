@@ -15,13 +15,13 @@ from PySide6.QtWidgets import (
     QMainWindow, QMenu, QSplitter, QToolBar, QVBoxLayout, QWidget,
 )
 
-from xqdesk.engines.search_types import Score
 from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_line
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.score import PovScore
 from xqdesk.ui.board_view import Arrow, BoardView
 from xqdesk.ui.clock import ClockDisplay
 from xqdesk.ui.engine_panel import EnginePanel, score_text
@@ -321,6 +321,7 @@ class MainWindow(QMainWindow):
         controller.seats_changed.connect(self._on_seats_changed)
         self.move_list.notation_changed.connect(self._on_notation_changed)
         self.engine_panel.score_view_changed.connect(self._on_score_view_changed)
+        self.engine_panel.progress_shown.connect(self._on_engine_progress)
         self.engine_panel.lines_changed.connect(lambda lines: self.update_settings(analysis_lines=lines))
         self.score_graph.ply_clicked.connect(controller.go_to)
         language_notifier().language_changed.connect(self.retranslate)
@@ -366,8 +367,8 @@ class MainWindow(QMainWindow):
         if self.controller.length() == 0:
             self.score_graph.clear()
 
-    def _on_engine_scored(self, ply: int, score: Score, mover: Color) -> None:
-        self.score_graph.set_score(ply, red_view_pawns(score, mover))
+    def _on_engine_scored(self, ply: int, score: PovScore, _mover: Color) -> None:
+        self.score_graph.set_score(ply, red_view_pawns(score))
 
     def _on_engine_thinking(self, color: Color, thinking: bool) -> None:
         if thinking:
@@ -376,15 +377,15 @@ class MainWindow(QMainWindow):
             self.show_status(f"{name} ({tr('Red') if color == RED else tr('Black')}): {tr('Thinking…')}")
 
     def _on_seats_changed(self) -> None:
-        """Show the seated engines in the engine panel (the controller owns them)."""
+        """Show the seated engines in the engine panel (the controller owns them); their
+        progress reaches the arrows through the panel, which undoes its connections to a
+        worker when it stops showing it."""
         controller = self.controller
         seated = [worker for worker in (controller.worker(RED), controller.worker(BLACK)) if worker is not None]
         if controller.mode().is_play or seated:
             self.engine_panel.shutdown()
-            for index in range(2):
-                if index < len(seated):
-                    self.engine_panel.attach(index, seated[index])
-                    seated[index].progress.connect(lambda progress, i=index: self._on_engine_progress(i, progress))
+            for index, worker in enumerate(seated[:2]):
+                self.engine_panel.attach(index, worker)
         self._refresh()
 
     def _on_engine_progress(self, index: int, progress: SearchProgress) -> None:
@@ -394,10 +395,10 @@ class MainWindow(QMainWindow):
         view = self.engine_panel.score_view
         rows = [row for row in progress.rows if row.pv and board.is_legal(row.pv[0])]
         if index == 0:
-            arrows = [Arrow(row.pv[0], rank, score_text(row.score, board.turn, view))
+            arrows = [Arrow(row.pv[0], rank, score_text(row.score, view, board.turn))
                       for rank, row in enumerate(rows)]
         else:
-            arrows = [Arrow(row.pv[0], SECOND_ENGINE_ARROW_RANK, score_text(row.score, board.turn, view))
+            arrows = [Arrow(row.pv[0], SECOND_ENGINE_ARROW_RANK, score_text(row.score, view, board.turn))
                       for row in rows[:1]]
         self._engine_progress[index] = progress
         self._engine_arrows[index] = arrows
@@ -455,10 +456,6 @@ class MainWindow(QMainWindow):
         """Analyse the viewed position with one or two engines; they follow every move and step."""
         self.controller.set_mode(Mode.ANALYSIS)
         self.engine_panel.set_engines([profile.to_spec() for profile in profiles[:2]])
-        for index in range(len(profiles[:2])):
-            worker = self.engine_panel.worker(index)
-            if worker is not None:
-                worker.progress.connect(lambda progress, i=index: self._on_engine_progress(i, progress))
         self.engine_panel.start_analysis()
         self._refresh()
 

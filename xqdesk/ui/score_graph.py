@@ -14,15 +14,14 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from xqdesk.engines.search_types import Score
-from xqdesk.pieces import RED, Color
+from xqdesk.score import PovScore
 from xqdesk.ui.i18n import follow_language, tr
 
 SCALE_PAWNS = 4.0
 """Pawns at which the squashed scale reaches 76 % of the way to the edge."""
 
 MATE_PAWNS = 1000.0
-"""The value a mate stands for on the graph (the edge)."""
+"""About the value a mate stands for on the graph (the edge): mate in N is ``N`` centipawns less."""
 
 SERIES_COLORS = (QColor(200, 30, 30), QColor(40, 90, 200))
 
@@ -30,13 +29,10 @@ GRID_PAWNS = (1.0, 3.0)
 """Scores (pawns, both signs) drawn as faint lines with their value, to read the curve by."""
 
 
-def red_view_pawns(score: Score, turn: Color) -> float:
-    """``score`` (from the side to move's view, as engines give it) in pawns from Red's view."""
-    if score.mate is not None:
-        value = MATE_PAWNS if score.mate > 0 else -MATE_PAWNS
-    else:
-        value = (score.cp or 0) / 100.0
-    return value if turn == RED else -value
+def red_view_pawns(score: PovScore) -> float:
+    """``score`` in pawns from Red's view (a mate near ±:data:`MATE_PAWNS`)."""
+    centipawns = score.red().score(mate_score=round(MATE_PAWNS * 100))
+    return (centipawns or 0) / 100.0
 
 
 def squash(pawns: float) -> float:

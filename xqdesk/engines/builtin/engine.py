@@ -27,10 +27,13 @@ from xqdesk.engines.builtin import board_kernel
 from xqdesk.engines.builtin.eval_tables import build_params
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
-from xqdesk.engines.search_types import Score, SearchInfo, SearchLimits
-from xqdesk.errors import XqdeskError
+from xqdesk.engines.errors import EngineOptionError
+from xqdesk.engines.in_process import spin_value
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.uci import OptionValue, UciOption
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
+from xqdesk.score import Cp, Mate, PovScore
 
 if TYPE_CHECKING:  # importing the searcher compiles its kernel when the cache is cold: see warm_up
     from xqdesk.engines.builtin.searcher import Line, Searcher
@@ -40,6 +43,19 @@ SOFT_FRACTION = 0.55
 WATCHDOG_PERIOD = 0.004
 MAX_HASH_MB = 1024
 MAX_MULTIPV = 16
+MAX_DEPTH_OPTION = 64
+DEFAULT_OVERHEAD_MS = 100
+MAX_OVERHEAD_MS = 5000
+
+OPTIONS = (
+    UciOption("Hash", "spin", default=str(DEFAULT_HASH_MB), min=1, max=MAX_HASH_MB),
+    UciOption("Level", "spin", default=str(MAX_LEVEL), min=MIN_LEVEL, max=MAX_LEVEL),
+    UciOption("MultiPV", "spin", default="1", min=1, max=MAX_MULTIPV),
+    UciOption("Depth", "spin", default="0", min=0, max=MAX_DEPTH_OPTION),
+    UciOption("Move Overhead", "spin", default=str(DEFAULT_OVERHEAD_MS), min=0, max=MAX_OVERHEAD_MS),
+    UciOption("Clear Hash", "button"),
+)
+"""The options the built-in engine declares (``Depth`` 0: no cap; ``Move Overhead`` in ms)."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +94,7 @@ class BuiltinEngine:
         self._level = MAX_LEVEL
         self._multipv = 1
         self._max_depth = 0
-        self._overhead_ms = 100
+        self._overhead_ms = DEFAULT_OVERHEAD_MS
 
     def warm_up(self) -> None:
         """Load the compiled kernel (compiling it on the first start after an install, which takes
@@ -98,46 +114,32 @@ class BuiltinEngine:
 
     # --- options -------------------------------------------------------------------------------
 
-    def uci_options(self) -> list[str]:
-        return [
-            f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}",
-            f"option name Level type spin default {MAX_LEVEL} min {MIN_LEVEL} max {MAX_LEVEL}",
-            f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}",
-            "option name Depth type spin default 0 min 0 max 64",
-            "option name Move Overhead type spin default 100 min 0 max 5000",
-            "option name Clear Hash type button",
-        ]
+    def uci_options(self) -> tuple[UciOption, ...]:
+        return OPTIONS
 
-    def set_option(self, name: str, value: str) -> None:
-        key = name.strip().lower()
-        if key == "clear hash":
+    def set_option(self, name: str, value: OptionValue) -> None:
+        """Apply a checked value of one of :data:`OPTIONS` (see
+        :func:`~xqdesk.engines.in_process.apply_option`)."""
+        if name == "Clear Hash":
             if self._searcher is not None:
                 self._searcher.clear()
             return
-        bounds = {"hash": (1, MAX_HASH_MB), "level": (MIN_LEVEL, MAX_LEVEL), "multipv": (1, MAX_MULTIPV),
-                  "depth": (0, 64), "move overhead": (0, 5000)}
-        if key not in bounds:
-            raise XqdeskError(f"{self.name} has no option {name!r} (it has: Hash, Level, MultiPV, Depth, "
-                             "Move Overhead, Clear Hash)")
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            raise XqdeskError(f"option {name!r} takes an integer, got {value!r}") from None
-        low, high = bounds[key]
-        if not low <= number <= high:
-            raise XqdeskError(f"option {name!r} must be {low}..{high}, got {value!r}")
-        if key == "hash":
+        number = spin_value(name, value)
+        if name == "Hash":
             self._hash_mb = number
             if self._searcher is not None:
                 self._searcher.resize(number)
-        elif key == "level":
+        elif name == "Level":
             self._level = number
-        elif key == "multipv":
+        elif name == "MultiPV":
             self._multipv = number
-        elif key == "depth":
+        elif name == "Depth":
             self._max_depth = number
-        else:
+        elif name == "Move Overhead":
             self._overhead_ms = number
+        else:
+            names = ", ".join(option.name for option in OPTIONS)
+            raise EngineOptionError(f"{self.name} has no option {name!r} (it has: {names})")
 
     def new_game(self) -> None:
         if self._searcher is not None:
@@ -216,7 +218,7 @@ class BuiltinEngine:
 
     def _info(self, board: Board, line: Line) -> SearchInfo:
         mate = line.mate_in
-        score = Score(mate=mate) if mate is not None else Score(cp=line.score)
+        score = PovScore(Mate(mate) if mate is not None else Cp(line.score), board.turn)
         elapsed = max(line.elapsed, 1e-6)
         return SearchInfo(depth=line.depth, seldepth=max(line.seldepth, line.depth), score=score,
                           nodes=line.nodes, nps=int(line.nodes / elapsed), time_ms=int(line.elapsed * 1000),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from xqdesk.engines.fog.agent import AgentOption, FogAgent, NotAnObservationError
+from xqdesk.engines.fog.agent import FogAgent, NotAnObservationError
 from xqdesk.engines.fog.baselines import GreedyFogAgent, RandomFogAgent
 from xqdesk.engines.fog.pbsa import ParticleBeliefAgent
 from xqdesk.engines.fog.ubsa import UniformBeliefAgent
@@ -30,5 +30,5 @@ def make_agent(kind: str, options: Mapping[str, str] | None = None) -> FogAgent:
     return agent
 
 
-__all__ = ["AGENT_KINDS", "make_agent", "FogAgent", "AgentOption", "NotAnObservationError", "RandomFogAgent",
+__all__ = ["AGENT_KINDS", "make_agent", "FogAgent", "NotAnObservationError", "RandomFogAgent",
            "GreedyFogAgent", "UniformBeliefAgent", "ParticleBeliefAgent"]

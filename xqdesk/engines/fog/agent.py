@@ -3,7 +3,8 @@ move; it is never given the board.
 
 :class:`FogAgent` enforces that at the boundary: :meth:`~FogAgent.see` and
 :meth:`~FogAgent.choose_move` refuse anything but an ``Observation`` and check that the move an
-agent returns is one of the observer's moves. Options are declared as :class:`AgentOption` values
+agent returns is one of the observer's moves. Options are declared as
+:class:`~xqdesk.engines.uci.UciOption` values (``spin`` or ``check``), checked by their declaration
 and set by name (as UCI ``setoption`` does); ``Seed`` makes an agent's games repeatable (each game
 starts from the seed), 0 (the default) plays differently every game.
 """
@@ -11,49 +12,24 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from typing import Optional
 
+from xqdesk.engines.errors import EngineOptionError
+from xqdesk.engines.uci import OptionValue, UciOption, find_option
 from xqdesk.move import Move
 from xqdesk.pieces import RED, Color
 from xqdesk.variants.fog.observation import Observation
 
 
-@dataclass(frozen=True)
-class AgentOption:
-    """An integer (``spin``) or on/off (``check``) option of an agent."""
-
-    name: str
-    default: int
-    low: int = 0
-    high: int = 1
-    check: bool = False
-
-    def uci_line(self) -> str:
-        if self.check:
-            return f"option name {self.name} type check default {'true' if self.default else 'false'}"
-        return f"option name {self.name} type spin default {self.default} min {self.low} max {self.high}"
-
-    def parse(self, value: str) -> int:
-        """The option's value for ``value``; ValueError naming the option for a bad one."""
-        text = value.strip().lower()
-        if self.check:
-            if text in ("true", "1", "on", "yes"):
-                return 1
-            if text in ("false", "0", "off", "no"):
-                return 0
-            raise ValueError(f"option {self.name!r} takes true or false, got {value!r}")
-        try:
-            number = int(text)
-        except ValueError:
-            raise ValueError(f"option {self.name!r} takes an integer, got {value!r}") from None
-        if not self.low <= number <= self.high:
-            raise ValueError(f"option {self.name!r} must be {self.low}..{self.high}, got {value!r}")
-        return number
-
-
-SEED = AgentOption("Seed", 0, 0, 2**31 - 1)
+SEED = UciOption("Seed", "spin", default="0", min=0, max=2**31 - 1)
 """A seed for repeatable games (the same in every game); 0 draws fresh randomness each game."""
+
+
+def _number(option: UciOption, value: OptionValue) -> int:
+    """A checked ``spin`` or ``check`` value as an int (a check is 0 or 1)."""
+    if isinstance(value, (bool, int)):
+        return int(value)
+    raise EngineOptionError(f"option {option.name!r} of a fog agent must be a spin or a check, not {option.type!r}")
 
 
 class NotAnObservationError(TypeError):
@@ -65,28 +41,27 @@ class FogAgent(ABC):
     :meth:`decide` (and, when they keep a belief, :meth:`update`)."""
 
     name = "fog agent"
-    OPTIONS: tuple[AgentOption, ...] = (SEED,)
+    OPTIONS: tuple[UciOption, ...] = (SEED,)
 
     def __init__(self, **options: int | str | bool) -> None:
-        self.options: dict[str, int] = {option.name: option.default for option in self.OPTIONS}
+        self.options: dict[str, int] = {option.name: _number(option, option.parse_value(option.default))
+                                        for option in self.OPTIONS}
+        """The options' values by name (a ``check`` is 0 or 1)."""
         for name, value in options.items():
-            self.set_option(name.replace("_", " "), str(value).lower() if isinstance(value, bool) else str(value))
+            self.set_option(name.replace("_", " "), value)
         self.side: Color = RED
         self.random = self._fresh_random()
 
     # --- options -------------------------------------------------------------------------------
 
-    def uci_options(self) -> list[str]:
-        return [option.uci_line() for option in self.OPTIONS]
+    def uci_options(self) -> tuple[UciOption, ...]:
+        return self.OPTIONS
 
-    def set_option(self, name: str, value: str) -> None:
-        """Set an option by name (case-insensitive); ValueError for an unknown one or a bad value."""
-        for option in self.OPTIONS:
-            if option.name.lower() == name.strip().lower():
-                self.options[option.name] = option.parse(value)
-                return
-        names = ", ".join(option.name for option in self.OPTIONS)
-        raise ValueError(f"{self.name} has no option {name!r} (it has: {names})")
+    def set_option(self, name: str, value: OptionValue) -> None:
+        """Set an option by name (case-insensitive), checked by its declaration; EngineOptionError
+        (a ValueError) for an unknown option or a bad value."""
+        option = find_option(self.OPTIONS, name, self.name)
+        self.options[option.name] = _number(option, option.parse_value(value))
 
     # --- the game ------------------------------------------------------------------------------
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from xqdesk.engines.baselines import CAPTURE_VALUES
-from xqdesk.engines.fog.agent import SEED, AgentOption, FogAgent
+from xqdesk.engines.fog.agent import SEED, FogAgent
+from xqdesk.engines.uci import UciOption
 from xqdesk.move import Move
 from xqdesk.movegen import unchecked_moves
 from xqdesk.pieces import KING
@@ -67,7 +68,8 @@ class GreedyFogAgent(FogAgent):
     """Takes the general when it can, else the most valuable capture, else a random move."""
 
     name = "fog-greedy"
-    OPTIONS = (SEED, AgentOption("Conservative", 0, check=True), AgentOption("Preservative", 0, check=True))
+    OPTIONS = (SEED, UciOption("Conservative", "check", default="false"),
+               UciOption("Preservative", "check", default="false"))
 
     def decide(self, observation: Observation, budget: Optional[float]) -> Move:
         return greedy_move(observation, self.random.choice, bool(self.options["Conservative"]),

@@ -10,6 +10,7 @@ from typing import Callable, Optional, Sequence
 from xqdesk.board import Board
 from xqdesk.engines.fog import make_agent
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.uci import OptionValue, UciOption
 from xqdesk.move import Move
 from xqdesk.variants.fog.observation import Observation
 from xqdesk.variants.fog.text import parse_view
@@ -35,10 +36,10 @@ class HostedFogAgent:
         self.name = kind
         self._shown: list[Observation] = []
 
-    def uci_options(self) -> list[str]:
+    def uci_options(self) -> tuple[UciOption, ...]:
         return self.agent.uci_options()
 
-    def set_option(self, name: str, value: str) -> None:
+    def set_option(self, name: str, value: OptionValue) -> None:
         self.agent.set_option(name, value)
 
     def warm_up(self) -> None:

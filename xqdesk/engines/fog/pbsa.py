@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import Optional
 
-from xqdesk.engines.fog.agent import SEED, AgentOption
+from xqdesk.engines.fog.agent import SEED
 from xqdesk.engines.fog.particles import ParticleBelief
 from xqdesk.engines.fog.ubsa import SAMPLE_DEPTH, SAMPLE_TIME, SAMPLES, BeliefAgent
+from xqdesk.engines.uci import UciOption
 from xqdesk.move import Move
 from xqdesk.variants.fog.observation import Observation
 
-PARTICLES = AgentOption("Particles", 64, 1, 4096)
-OPPONENT_GREED = AgentOption("Opponent Greed", 50, 0, 100)
+PARTICLES = UciOption("Particles", "spin", default="64", min=1, max=4096)
+OPPONENT_GREED = UciOption("Opponent Greed", "spin", default="50", min=0, max=100)
 
 
 class ParticleBeliefAgent(BeliefAgent):

@@ -11,15 +11,16 @@ import time
 from collections import Counter
 from typing import Optional
 
-from xqdesk.engines.fog.agent import SEED, AgentOption, FogAgent
+from xqdesk.engines.fog.agent import SEED, FogAgent
 from xqdesk.engines.fog.belief import Codes, implied, sample_board
 from xqdesk.engines.fog.voting import SampleSearcher, search_limits, vote
+from xqdesk.engines.uci import UciOption
 from xqdesk.move import Move
 from xqdesk.variants.fog.observation import Observation
 
-SAMPLES = AgentOption("Samples", 8, 1, 256)
-SAMPLE_DEPTH = AgentOption("Sample Depth", 0, 0, 32)
-SAMPLE_TIME = AgentOption("Sample Time", 50, 0, 60_000)
+SAMPLES = UciOption("Samples", "spin", default="8", min=1, max=256)
+SAMPLE_DEPTH = UciOption("Sample Depth", "spin", default="0", min=0, max=32)
+SAMPLE_TIME = UciOption("Sample Time", "spin", default="50", min=0, max=60_000)
 """Milliseconds the built-in engine is given per board (it keeps a safety margin of that)."""
 BUDGET_SHARE = 0.8
 """Under a move clock, no new board is searched after this share of the time."""

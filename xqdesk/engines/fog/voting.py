@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 from xqdesk.board import Board
 from xqdesk.engines.fog.baselines import general_capture, greedy_move
 from xqdesk.engines.fog.belief import Codes
+from xqdesk.engines.in_process import apply_option
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.errors import InvalidFenError
 from xqdesk.fen import format_fen
@@ -40,8 +41,8 @@ class SampleSearcher:
             from xqdesk.engines.builtin.engine import BuiltinEngine
 
             engine = BuiltinEngine()
-            engine.set_option("Hash", str(SAMPLE_HASH_MB))
-            engine.set_option("Move Overhead", "0")
+            apply_option(engine, "Hash", SAMPLE_HASH_MB)
+            apply_option(engine, "Move Overhead", 0)
             self._engine = engine
         return self._engine
 
