@@ -329,7 +329,7 @@ class Board:
 
     def _piece_checked_before_each(self, sources: list[int], limit: int) -> bool:
         """With 1, 3, 5 … plies undone, the piece stood on ``sources[k]`` and attacked the enemy king."""
-        undone = []
+        undone: list[int] = []
         try:
             for k in range(limit):
                 while len(undone) < 2 * k + 1:

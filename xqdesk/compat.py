@@ -8,6 +8,7 @@ window. Boards are the course's tuple of 10 lists of 9 ints (``board[x][y]``), a
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Optional, Sequence
 
 from xqdesk.pieces import BLACK, RED
@@ -37,7 +38,7 @@ def play_headless_game(red: Any, black: Any, timeout: bool = False) -> tuple[str
         record = play_game(red_seat, black_seat, move_time_limit=COURSE.move_time_limit if timeout else None)
         outcome, history = record.outcome, list(record.history)
     winner = "draw" if outcome.winner is None else ("red" if outcome.winner == RED else "black")
-    return winner, outcome.text, [tuple(entry) for entry in history]
+    return winner, outcome.text, [(x0, y0, x1, y1, captured) for x0, y0, x1, y1, captured in history]
 
 
 def fight(player_i: int, player_j: int, *, players_dir: str = ".", out_dir: str = ".",
@@ -58,7 +59,7 @@ def fight(player_i: int, player_j: int, *, players_dir: str = ".", out_dir: str 
     contestants = []
     for player_id in (player_i, player_j):
         spec = parse_spec(f"player:{os.path.join(players_dir, f'player_{player_id}')}")
-        contestants.append(Contestant(f"Player {player_id}", lambda spec=spec: EnginePlayer(spec)))
+        contestants.append(Contestant(f"Player {player_id}", functools.partial(EnginePlayer, spec)))
     with GameRunner(contestants, move_time_limit=move_time_limit) as runner:
         runner.check()
         match, _ = play_course_match(runner, player_i, player_j, rng=random.Random(seed))

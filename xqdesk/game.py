@@ -123,9 +123,9 @@ class Game:
         for ply, node in enumerate(self.mainline[:-1], start=1):
             walk.push(node.move)
             if walk.halfmove_clock >= limit:
-                judged = Outcome.capture_free_draw()
-                return OutcomeCheck(False, judged, f"the rules ended the game after ply {ply} "
-                                    f"({judged.text}) but the record goes on to ply {len(self.mainline)}")
+                drawn = Outcome.capture_free_draw()
+                return OutcomeCheck(False, drawn, f"the rules ended the game after ply {ply} "
+                                    f"({drawn.text}) but the record goes on to ply {len(self.mainline)}")
         judged = board.outcome()
         recorded = self.outcome
         if recorded is None:

@@ -29,7 +29,8 @@ def _own_half(rank: int, red: bool) -> bool:
 
 
 def _build_rays() -> tuple[list[tuple[tuple[int, ...], ...]], list[tuple[tuple[int, ...], ...]]]:
-    file_rays, rank_rays = [], []
+    file_rays: list[tuple[tuple[int, ...], ...]] = []
+    rank_rays: list[tuple[tuple[int, ...], ...]] = []
     for sq in range(SQUARE_COUNT):
         f, r = sq % FILES, sq // FILES
         file_rays.append((tuple(range(sq + FILES, SQUARE_COUNT, FILES)), tuple(range(sq - FILES, -1, -FILES))))
@@ -51,10 +52,10 @@ def _sq(f: int, r: int) -> int:
 
 
 def _build_tables():
-    king = {True: [], False: []}
-    advisor = {True: [], False: []}
-    elephant = {True: [], False: []}  # (to, eye)
-    pawn = {True: [], False: []}
+    king: dict[bool, list[tuple[int, ...]]] = {True: [], False: []}
+    advisor: dict[bool, list[tuple[int, ...]]] = {True: [], False: []}
+    elephant: dict[bool, list[tuple[tuple[int, int], ...]]] = {True: [], False: []}  # (to, eye)
+    pawn: dict[bool, list[tuple[int, ...]]] = {True: [], False: []}
     horse = []  # (to, leg)
     horse_attackers = []  # (from, leg) of horses that attack this square
     for sq in range(SQUARE_COUNT):

@@ -44,8 +44,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"xqdesk: {error}", file=sys.stderr)
         return 2
-    if board.outcome() is not None:
-        print(f"The game is over in this position: {board.outcome().text}")
+    over = board.outcome()
+    if over is not None:
+        print(f"The game is over in this position: {over.text}")
         return 0
     if args.multipv < 1:
         print(f"xqdesk: --multipv must be at least 1, got {args.multipv}", file=sys.stderr)

@@ -7,6 +7,7 @@ Engines are named by SPEC (see :mod:`xqdesk.engines.spec`): ``builtin[:OPTIONS]`
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 import time
@@ -85,17 +86,10 @@ def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
                                    f"{text!r} is a fog-of-war agent: play it with --variant fog")
         if fog:
             from xqdesk.engines.fog.referee import FogEnginePlayer
-
-            def make_fog(spec=spec) -> FogEnginePlayer:
-                return FogEnginePlayer(spec, limits, memory_limit_mb=memory)
-
-            contestants.append(Contestant(spec.name, make_fog))
+            contestants.append(Contestant(spec.name, functools.partial(FogEnginePlayer, spec, limits,
+                                                                       memory_limit_mb=memory)))
             continue
-
-        def make(spec=spec) -> EnginePlayer:
-            return EnginePlayer(spec, limits, memory_limit_mb=memory)
-
-        contestants.append(Contestant(spec.name, make))
+        contestants.append(Contestant(spec.name, functools.partial(EnginePlayer, spec, limits, memory_limit_mb=memory)))
     return contestants
 
 

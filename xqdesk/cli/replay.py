@@ -48,9 +48,9 @@ def run(args: argparse.Namespace) -> int:
             continue
         try:
             check = game.check_outcome()
-        except XqdeskError as error:
+        except XqdeskError as illegal_move:
             illegal += 1
-            print(f"  Check: ILLEGAL: {error}")
+            print(f"  Check: ILLEGAL: {illegal_move}")
             continue
         if check.agrees:
             agree += 1

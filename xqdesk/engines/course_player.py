@@ -102,7 +102,7 @@ def _as_package_member(folder: Path, stem: str) -> str:
     if found is not None and (found.origin is None or Path(found.origin).resolve().parent != folder):
         return stem  # a real module of that name exists elsewhere: do not shadow it
     namespace = ModuleType(package)
-    namespace.__path__ = [str(folder)]  # type: ignore[attr-defined]
+    namespace.__path__ = [str(folder)]
     namespace.__package__ = package
     sys.modules[package] = namespace
     return f"{package}.{stem}"

@@ -42,8 +42,8 @@ def play_forked(red: GamePlayer, black: GamePlayer, *, move_time_limit: float,
                     out.flush()
 
                 record = play_game(red, black, ruleset=ruleset, move_time_limit=move_time_limit, on_move=report)
-                outcome = record.outcome
-                out.write(json.dumps(["end", outcome.termination.name, outcome.winner, outcome.text]) + "\n")
+                ended = record.outcome
+                out.write(json.dumps(["end", ended.termination.name, ended.winner, ended.text]) + "\n")
                 out.flush()
         finally:
             os._exit(0)

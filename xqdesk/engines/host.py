@@ -40,7 +40,7 @@ def make_engine(kind: str, path: Optional[str] = None) -> InProcessEngine:
         return GreedyEngine()
     if kind == "builtin":
         try:
-            from xqdesk.engines.builtin import BuiltinEngine  # type: ignore[attr-defined]
+            from xqdesk.engines.builtin import BuiltinEngine
         except ImportError as error:
             raise EngineStartError(f"the built-in engine is not available: {error}") from None
         return BuiltinEngine()

@@ -11,7 +11,7 @@ import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
@@ -30,7 +30,9 @@ class Contestant:
     """A named engine and how to make a fresh (not yet started) seat for it."""
 
     name: str
-    make_player: Callable[[], GamePlayer]
+    make_player: Callable[[], Any]
+    """Makes a fresh seat: a GamePlayer, or for a fog-of-war match a fog player (which is shown
+    observations, not boards); the match's ruleset decides which game loop drives it."""
 
 
 @dataclass(frozen=True)

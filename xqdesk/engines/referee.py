@@ -67,30 +67,35 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
     start_fen = board.root().fen()
     seats = {RED: red, BLACK: black}
     times: list[float] = []
-    outcome = _start_seats(seats)
-    while outcome is None:
-        if stop is not None and stop.is_set():
-            outcome = Outcome.aborted("Game aborted")
-            break
-        outcome = board.outcome()
-        if outcome is not None:
-            break
-        reply = seats[board.turn].request_move(board.copy(), limit)
-        outcome = judge_reply(board, reply)
-        if outcome is not None:
-            break
-        move = reply.move
-        if move is None:  # judge_reply has ruled this out; this keeps type checkers informed
-            break
-        board.push(move)
-        times.append(reply.elapsed)
-        if on_move is not None:
-            on_move(board.copy(), move, reply.elapsed)
+    outcome = _start_seats(seats) or _play_until_over(board, seats, limit, times, on_move, stop)
     for seat in seats.values():
         seat.game_over(outcome)
     moves = tuple(board.move_stack)
     return GameRecord(red=red.name, black=black.name, start_fen=start_fen, moves=moves,
                       history=tuple(board.course_history()), outcome=outcome, move_times=tuple(times))
+
+
+def _play_until_over(board: Board, seats: dict[Color, GamePlayer], limit: Optional[float], times: list[float],
+                     on_move: Optional[Callable[[Board, Move, float], None]],
+                     stop: Optional[threading.Event]) -> Outcome:
+    """Ask the seats for moves on ``board`` (pushing them, their times into ``times``) until the game ends."""
+    while True:
+        if stop is not None and stop.is_set():
+            return Outcome.aborted("Game aborted")
+        outcome = board.outcome()
+        if outcome is not None:
+            return outcome
+        reply = seats[board.turn].request_move(board.copy(), limit)
+        outcome = judge_reply(board, reply)
+        if outcome is not None:
+            return outcome
+        move = reply.move
+        if move is None:  # judge_reply has ruled this out; this keeps type checkers informed
+            return Outcome.illegal_move(board.turn, reply.error or "no move")
+        board.push(move)
+        times.append(reply.elapsed)
+        if on_move is not None:
+            on_move(board.copy(), move, reply.elapsed)
 
 
 def _start_seats(seats: dict[Color, GamePlayer]) -> Optional[Outcome]:

@@ -91,8 +91,8 @@ def read_games_text(text: str, source: str = "<text>") -> GameFile:
             history = parse_course_history(text)
         except RecordFormatError as error:
             return GameFile(source, errors=[GameReadError(source, 1, "", "", str(error))])
-        game, error = game_from_course_history(history, source)
-        return GameFile(source, [game], [error] if error else [])
+        game, replay_error = game_from_course_history(history, source)
+        return GameFile(source, [game], [replay_error] if replay_error else [])
     if _TAG_START.match(text):
         return parse_pgn(text, source)
     return parse_fen_moves(text, source)

@@ -91,10 +91,10 @@ def read_course_history(path: str | Path, game_number: int = 1) -> GameFile:
     except RecordFormatError as error:
         result.errors.append(GameReadError(source, game_number, "", "", str(error)))
         return result
-    game, error = game_from_course_history(history, source, game_number)
+    game, replay_error = game_from_course_history(history, source, game_number)
     result.games.append(game)
-    if error is not None:
-        result.errors.append(error)
+    if replay_error is not None:
+        result.errors.append(replay_error)
     return result
 
 

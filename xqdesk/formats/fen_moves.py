@@ -32,9 +32,10 @@ def parse_fen_moves(text: str, source: str = "<text>") -> GameFile:
     for number, line in enumerate(text.splitlines(), start=1):
         fen_match = _FEN_START.match(line)
         startpos = None if fen_match else _STARTPOS.match(line)
-        if fen_match or startpos:
+        position_match = fen_match or startpos
+        if position_match is not None:
             fen = fen_match.group("fen") if fen_match else STARTING_FEN
-            rest = (fen_match or startpos).group("rest")
+            rest = position_match.group("rest")
             chunks.append((fen, [_MOVES_WORD.sub("", rest, count=1)], number))
         elif line.strip():
             if not chunks:

@@ -171,8 +171,14 @@ class _GameBuilder:
             return False
         return True  # move numbers, '...', NAGs
 
+    def _playing(self) -> tuple[Game, Board]:
+        """The game and board being built (:meth:`_begin` sets them up before any movetext)."""
+        if self.game is None or self.board is None:
+            raise RuntimeError("PGN movetext was fed before the game was set up")
+        return self.game, self.board
+
     def _move(self, text: str, position: int) -> bool:
-        board = self.board
+        _game, board = self._playing()
         move = None
         if self.fast_iccs and _ICCS.fullmatch(text):
             move = _ICCS_CACHE.get(text)
@@ -201,7 +207,8 @@ class _GameBuilder:
             node = self.line[-1]
             node.comment = f"{node.comment}\n{body}" if node.comment else body
         elif not self.stack:
-            self.game.comment = f"{self.game.comment}\n{body}" if self.game.comment else body
+            game, _board = self._playing()
+            game.comment = f"{game.comment}\n{body}" if game.comment else body
         else:  # a comment before a variation's first move: keep it with the move it replaces
             parent_line = self.stack[-1][0]
             node = parent_line[-1]
@@ -211,9 +218,10 @@ class _GameBuilder:
         if not self.line:
             self._fail(self._where(token.start()), token.group(), "a variation before any move")
             return False
-        variation_board = self.board.copy()
+        _game, board = self._playing()
+        variation_board = board.copy()
         variation_board.pop()
-        self.stack.append((self.line, self.board))
+        self.stack.append((self.line, board))
         variation: list[MoveNode] = []
         self.line[-1].variations.append(variation)
         self.line = variation

@@ -68,7 +68,7 @@ def format_chinese(board: Board, move: Move, *, ascii_digits: bool = False) -> s
     place = description.place
     if place is None:
         return piece + file + tail
-    label = TANDEM_LABELS[place.count][place.index]
+    label = TANDEM_LABELS[place.pieces_on_file][place.rank_from_front]
     return label + piece + (file if place.file_qualified else "") + tail
 
 

@@ -76,9 +76,9 @@ def tandem_groups(board: Board, code: int) -> list[list[Square]]:
 class TandemPlace(NamedTuple):
     """Where a moving piece stands among the same pieces on its file (only made for 2 or more)."""
 
-    index: int
-    """0 for the front piece, ``count - 1`` for the rear one."""
-    count: int
+    rank_from_front: int
+    """0 for the front piece, ``pieces_on_file - 1`` for the rear one."""
+    pieces_on_file: int
     """How many pieces of this type and colour stand on the file (2..5)."""
     file_qualified: bool
     """Another file also holds two or more of these pawns, so the file is written with the mark."""

@@ -55,7 +55,7 @@ def format_wxf(board: Board, move: Move) -> str:
     place = description.place
     if place is None:
         return letter + file + tail
-    index, count = place.index, place.count
+    index, count = place.rank_from_front, place.pieces_on_file
     if place.file_qualified:
         marker = "+" if index == 0 else "-" if index == count - 1 else file
         return file + marker + tail
@@ -86,11 +86,11 @@ def read_wxf(board: Board, text: str) -> MoveSelector:
         mark = _middle_mark_if_odd_group(board, piece_type, int(file))
         return MoveSelector(piece_type, int(file), mark, _DIRECTIONS[direction or "."], int(amount))
     if pattern is _MARK_AFTER_LETTER:
-        letter, mark, direction, amount = groups
-        return MoveSelector(_LETTER_TYPES[letter], None, _MARKS[mark], _DIRECTIONS[direction], int(amount))
+        letter, mark_text, direction, amount = groups
+        return MoveSelector(_LETTER_TYPES[letter], None, _MARKS[mark_text], _DIRECTIONS[direction], int(amount))
     if pattern is _MARK_BEFORE_LETTER:
-        mark, letter, direction, amount = groups
-        return MoveSelector(_LETTER_TYPES[letter], None, _MARKS[mark], _DIRECTIONS[direction], int(amount))
+        mark_text, letter, direction, amount = groups
+        return MoveSelector(_LETTER_TYPES[letter], None, _MARKS[mark_text], _DIRECTIONS[direction], int(amount))
     if pattern is _OUTERMOST_PAWN:
         marks, direction, amount = groups
         kind = MarkKind.FOREMOST if marks == "++" else MarkKind.REARMOST

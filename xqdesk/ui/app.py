@@ -33,7 +33,10 @@ SCREENSHOT_SIZE = (1280, 900)
 def ensure_application(argv: Sequence[str] = ()) -> QApplication:
     """The running QApplication (created when there is none), with the bundled fonts loaded and
     the interface font set, so Chinese text draws on machines without a CJK font."""
-    app = QApplication.instance()
+    existing = QApplication.instance()
+    if existing is not None and not isinstance(existing, QApplication):
+        raise RuntimeError("a non-GUI Qt application already exists in this process; the window needs a QApplication")
+    app = existing
     if app is None:
         app = QApplication([sys.argv[0] if sys.argv else "xqdesk", *argv])
         app.setApplicationName("xqdesk")

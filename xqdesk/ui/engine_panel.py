@@ -243,7 +243,11 @@ class EngineView(QWidget):
 
     def row_texts(self) -> list[list[str]]:
         """The MultiPV table as text, row by row (what the user reads)."""
-        return [[self.lines_table.item(row, column).text() for column in range(self.lines_table.columnCount())]
+        def text(row: int, column: int) -> str:
+            item = self.lines_table.item(row, column)
+            return item.text() if item is not None else ""
+
+        return [[text(row, column) for column in range(self.lines_table.columnCount())]
                 for row in range(self.lines_table.rowCount())]
 
     def figures_text(self) -> str:

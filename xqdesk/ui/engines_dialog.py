@@ -327,7 +327,10 @@ class EnginesDialog(QDialog):
         if self._showing is None or item.column() != 1:
             return
         profile = self._profiles[self._showing]
-        option = self.options_table.item(item.row(), 0).text()
+        name_item = self.options_table.item(item.row(), 0)
+        if name_item is None:
+            return
+        option = name_item.text()
         try:
             self.set_option(profile.name, option, item.text())
             self.status_label.setText("")

@@ -95,7 +95,10 @@ class GameTable(QDialog):
 
     def row_center(self, row: int) -> QPoint:
         """Viewport position of a row's first cell (for tests)."""
-        return self.table.visualItemRect(self.table.item(row, 0)).center()
+        item = self.table.item(row, 0)
+        if item is None:
+            raise IndexError(f"the game table has no row {row!r}")
+        return self.table.visualItemRect(item).center()
 
 
 class FileManager(QObject):
@@ -151,9 +154,9 @@ class FileManager(QObject):
         except XqdeskError as error:
             self._window.show_status(tr("Could not open {path}: {reason}").format(path=record.source, reason=error))
             return False
-        for error in record.errors:
-            if error.game_number == index + 1:
-                self._window.show_status(str(error))
+        for read_error in record.errors:
+            if read_error.game_number == index + 1:
+                self._window.show_status(str(read_error))
         return True
 
     def choose_and_open(self) -> None:

@@ -509,8 +509,9 @@ class GameController(QObject):
                 worker.shutdown()
                 worker.deleteLater()
                 del self._workers[color]
-            if wanted[color] is not None and color not in self._workers:
-                worker = self._worker_factory(wanted[color])
+            profile = wanted[color]
+            if profile is not None and color not in self._workers:
+                worker = self._worker_factory(profile)
                 worker.best_move.connect(lambda request_id, result, c=color: self._on_engine_move(c, request_id, result))
                 worker.engine_failed.connect(lambda message, c=color: self._on_engine_failed(c, message))
                 worker.engine_ready.connect(lambda _description, c=color: self._on_engine_ready(c))

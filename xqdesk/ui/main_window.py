@@ -34,7 +34,7 @@ from xqdesk.ui.game_info import GameInfoPanel
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.i18n import Language, current_language, language_notifier, set_language, tr, tr_outcome
 from xqdesk.ui.move_list import MoveList
-from xqdesk.ui.position_editor import PositionEditor
+from xqdesk.ui.position_editor import PositionEditorDialog
 from xqdesk.ui.score_graph import red_view_pawns
 from xqdesk.ui.variation_list import VariationList
 from xqdesk.ui.settings import (
@@ -177,7 +177,7 @@ class MainWindow(QMainWindow):
         self.engine_panel.set_score_view(self.settings.score_view)
         self.engine_panel.set_lines(max(1, self.settings.analysis_lines))
         self.score_graph = self.engine_panel.graph
-        self.position_editor: QDialog | None = None
+        self.position_editor: PositionEditorDialog | None = None
         self.files = FileManager(self, self.controller, autosave_path=autosave_path)
 
         side = QWidget()
@@ -269,7 +269,7 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        layout = {
+        layout: dict[str, list[str | None]] = {
             "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", None, "Save", "Save as…",
                       None, "Quit"],
             "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", None, "Edit position…"],
@@ -464,19 +464,15 @@ class MainWindow(QMainWindow):
 
     def edit_position(self) -> None:
         """Open the position editor on the viewed position; its "Start game" starts a game there."""
-        dialog = QDialog(self)
-        dialog.setWindowTitle(tr("Position editor"))
-        editor = PositionEditor(dialog, fen=self.controller.board().fen())
-        layout = QVBoxLayout(dialog)
-        layout.addWidget(editor)
-        editor.start_game_requested.connect(lambda fen: self._start_from_editor(dialog, fen))
+        dialog = PositionEditorDialog(self.controller.board().fen(), self)
+        dialog.accepted.connect(lambda: self._start_from_editor(dialog.fen))
         dialog.finished.connect(lambda _result: setattr(self, "position_editor", None))
         self.position_editor = dialog
-        dialog.editor = editor
         dialog.show()
 
-    def _start_from_editor(self, dialog: QDialog, fen: str) -> None:
-        dialog.accept()
+    def _start_from_editor(self, fen: str | None) -> None:
+        if fen is None:
+            return
         self.engine_panel.shutdown()
         self.start_game(None, None, fen)
 

@@ -8,9 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import ModuleType
-from typing import Iterable
+from typing import Iterable, TypedDict
 
-COMPILE_OPTIONS = {"cache": True, "nogil": True}
+
+class CompileOptions(TypedDict):
+    """The keyword arguments every kernel passes to ``numba.njit``."""
+
+    cache: bool
+    nogil: bool
+
+
+COMPILE_OPTIONS: CompileOptions = {"cache": True, "nogil": True}
 """Every kernel function: cached on disk, and the GIL released so a watchdog thread can stop it."""
 
 
@@ -19,7 +27,7 @@ def drop_stale_compiled_code(module_file: str, dependencies: Iterable[ModuleType
     their own files) changed after it was written."""
     cache_dir = Path(module_file).with_name("__pycache__")
     try:
-        newest = max(Path(module.__file__).stat().st_mtime for module in dependencies)
+        newest = max(Path(module.__file__ or module_file).stat().st_mtime for module in dependencies)
         for index in cache_dir.glob(Path(module_file).stem + ".*.nbi"):
             if index.stat().st_mtime < newest:
                 index.unlink(missing_ok=True)

@@ -195,9 +195,12 @@ class BuiltinEngine:
     def _watch(self, stop: threading.Event, finished: threading.Event, started: float,
                hard: Optional[float]) -> None:
         """Set the kernel's stop flag on ``stop`` or at the hard deadline."""
+        searcher = self._searcher
+        if searcher is None:
+            return
         while not finished.wait(WATCHDOG_PERIOD):
             if stop.is_set() or (hard is not None and time.perf_counter() - started >= hard):
-                self._searcher.stop_flag[0] = 1
+                searcher.stop_flag[0] = 1
                 return
 
     def _position_for(self, board: Board) -> Position:
