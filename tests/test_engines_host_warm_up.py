@@ -39,11 +39,9 @@ def test_uci_is_answered_during_warm_up_and_isready_after_it():
     engine = SlowStartingEngine(0.5)
     lines, write = record_lines()
     host = UciHost(engine, write)
-    started = time.monotonic()
     host.start_warm_up()
     host.handle("uci")
-    assert lines[-1] == "uciok" and not engine.warmed.is_set()
-    assert time.monotonic() - started < 0.4
+    assert lines[-1] == "uciok" and not engine.warmed.is_set()  # answered before the warm-up ended
     host.handle("isready")
     assert engine.warmed.is_set() and lines[-1] == "readyok"
 

@@ -104,7 +104,7 @@ def test_search_past_its_deadline_is_killed():
     engine.go(SearchLimits())
     with pytest.raises(EngineTimeoutError, match="killed"):
         engine.wait_bestmove(time.monotonic() + 0.3)
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 3.0  # killed at the deadline, with a generous margin
     assert not engine.is_alive() and not live_process_groups()
 
 

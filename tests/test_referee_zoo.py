@@ -20,6 +20,8 @@ from xqdesk.outcome import Termination
 
 PLAYERS = Path(__file__).parent / "players"
 CLOCK = 1.0
+MARGIN = 2.0
+"""Seconds a verdict may come after the clock runs out on a loaded machine."""
 RED_ILLEGAL = "Red moves illegally, Black wins!"
 
 
@@ -60,7 +62,7 @@ def test_faulty_player_loses_with_the_course_text_and_reason(name, reason):
     assert record.outcome.text.startswith(RED_ILLEGAL + " (")
     assert reason in record.outcome.text
     assert record.outcome.winner is False and record.moves == ()
-    assert seconds < CLOCK + 1
+    assert seconds < CLOCK + MARGIN
 
 
 def test_wrong_side_and_illegal_moves_say_why():
@@ -76,7 +78,7 @@ def test_slow_player_times_out_and_is_killed(name):
     record, seconds = play(red, seat("random"))
     assert record.outcome.text == "Red timeout, Black wins!"
     assert record.outcome.termination is Termination.TIMEOUT
-    assert CLOCK <= seconds < CLOCK + 1
+    assert CLOCK <= seconds < CLOCK + MARGIN
     assert not live_process_groups()
 
 
@@ -84,7 +86,7 @@ def test_hard_exit_is_a_crash_that_loses():
     record, seconds = play(seat(f"player:{PLAYERS / 'hard_exits'}"), seat("random"))
     assert record.outcome.text.startswith(RED_ILLEGAL)
     assert "exited with code 4" in record.outcome.text
-    assert seconds < CLOCK + 1
+    assert seconds < CLOCK + MARGIN
 
 
 def test_memory_hog_is_stopped_by_the_cap():
@@ -94,7 +96,7 @@ def test_memory_hog_is_stopped_by_the_cap():
         assert record.outcome.text == "Red timeout, Black wins!"
     else:
         assert record.outcome.text.startswith(RED_ILLEGAL) and "MemoryError" in record.outcome.text
-    assert seconds < CLOCK + 1
+    assert seconds < CLOCK + MARGIN
 
 
 @pytest.mark.parametrize("name", ["chatty", "returns_list", "numpy_ints", "mutates_board", "reads_data",
@@ -158,7 +160,7 @@ def script_engine(name: str) -> EnginePlayer:
 def test_garbage_on_the_protocol_loses_with_the_reason():
     record, seconds = play(script_engine("garbage_engine"), seat("random"))
     assert record.outcome.text == f"{RED_ILLEGAL} (not a move: 'banana' (expected like 'h2e2'))"
-    assert seconds < CLOCK + 1
+    assert seconds < CLOCK + MARGIN
 
 
 def test_engine_crash_loses_with_its_last_words():
