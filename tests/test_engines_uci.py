@@ -110,7 +110,11 @@ def test_position_and_go_commands_parse_back():
     assert parse_position("position startpos moves h3e3", UciDialect.FAIRY) == (None, [moves[0]])
     limits = SearchLimits(movetime=0.5, depth=7, searchmoves=tuple(moves))
     assert parse_go(format_go(limits, UciDialect.FAIRY), UciDialect.FAIRY) == limits
-    assert parse_go("go wtime 1000 btime 1000 infinite", UciDialect.PIKAFISH) == SearchLimits(infinite=True)
+    clocks = SearchLimits(red_time=60.0, black_time=42.5, red_increment=5.0, black_increment=5.0)
+    assert format_go(clocks, UciDialect.PIKAFISH) == "go wtime 60000 btime 42500 winc 5000 binc 5000"
+    assert parse_go(format_go(clocks, UciDialect.PIKAFISH), UciDialect.PIKAFISH) == clocks
+    assert parse_go("go wtime 1000 btime 1000 movestogo 3 infinite", UciDialect.PIKAFISH) == SearchLimits(
+        infinite=True, red_time=1.0, black_time=1.0)
     with pytest.raises(EngineProtocolError, match="malformed go"):
         parse_go("go depth", UciDialect.PIKAFISH)
     with pytest.raises(EngineProtocolError, match="not a position"):

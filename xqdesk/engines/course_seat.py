@@ -10,6 +10,7 @@ import time
 from typing import Any, Optional
 
 from xqdesk.board import Board
+from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.course_player import PlayerMoveError, course_action, describe_error
 from xqdesk.engines.game_player import MoveReply
 from xqdesk.move import Move
@@ -33,7 +34,8 @@ class CoursePlayerSeat:
     def new_game(self, color: Color) -> None:
         """The instance was made for its side by the caller, as in the course."""
 
-    def request_move(self, board: Board, time_limit: Optional[float]) -> MoveReply:
+    def request_move(self, board: Board, time_limit: Optional[float],
+                     limits: Optional[SearchLimits] = None) -> MoveReply:
         history, course_board = list(board.course_history()), board.to_course_board()
         outcome: dict[str, Any] = {}
 

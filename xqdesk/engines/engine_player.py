@@ -23,7 +23,7 @@ from xqdesk.pieces import Color
 class EnginePlayer:
     """A :class:`~xqdesk.engines.game_player.GamePlayer` backed by one engine process."""
 
-    def __init__(self, spec: EngineSpec, limits: SearchLimits = SearchLimits(movetime=1.0), *,
+    def __init__(self, spec: EngineSpec, limits: Optional[SearchLimits] = SearchLimits(movetime=1.0), *,
                  memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
                  on_info: Optional[Callable[[SearchInfo], None]] = None) -> None:
@@ -62,8 +62,11 @@ class EnginePlayer:
     def new_game(self, color: Color) -> None:
         self._running_engine().new_game()
 
-    def request_move(self, board: Board, time_limit: Optional[float]) -> MoveReply:
-        limits = self.limits
+    def request_move(self, board: Board, time_limit: Optional[float],
+                     limits: Optional[SearchLimits] = None) -> MoveReply:
+        """Search ``board`` with this seat's own limits, or when it has none with ``limits`` (its
+        clock); the process is killed when no reply comes within ``time_limit``."""
+        limits = self.limits or limits or SearchLimits(movetime=1.0)
         if board.banned_moves():  # the course forbids some moves: search only the legal ones
             limits = dataclasses.replace(limits, searchmoves=tuple(board.legal_moves))
         started = time.monotonic()

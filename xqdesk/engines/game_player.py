@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Optional, Protocol
 
 from xqdesk.board import Board
+from xqdesk.engines.search_types import SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import Color
@@ -40,9 +41,12 @@ class GamePlayer(Protocol):
         """A game begins in which this seat plays ``color`` (restart what a previous game killed)."""
         ...
 
-    def request_move(self, board: Board, time_limit: Optional[float]) -> MoveReply:
+    def request_move(self, board: Board, time_limit: Optional[float],
+                     limits: Optional[SearchLimits] = None) -> MoveReply:
         """The seat's move in ``board`` (a copy it may keep) within ``time_limit`` seconds (None:
-        no limit). Never raises for the seat's own faults: they come back in the reply."""
+        no limit). ``limits`` is what an engine should be told of its time (its clock); a seat
+        with limits of its own may keep them. Never raises for the seat's own faults: they come
+        back in the reply."""
         ...
 
     def game_over(self, outcome: Outcome) -> None:

@@ -1,23 +1,24 @@
 """The referee: plays one game between two seats and judges it as the course referee does.
 
-Before each move the game-end rules are asked of the board (capture-free draw, no legal move);
-then the seat to move is asked under the move clock; a timeout, a missing or malformed move, a
-crash or an illegal move loses with the course's text (plus the reason). The game loop never asks
-what kind of seat it is talking to.
+The loop asks each seat in turn; the turns, the clocks and the verdicts are the
+:class:`~xqdesk.engines.game_runner.GameRunner`'s, the same the window's games go through. The
+game loop never asks what kind of seat it is talking to.
 """
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.game_player import GamePlayer, MoveReply
+from xqdesk.engines.game_player import GamePlayer
+from xqdesk.engines.game_runner import GameRunner
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color, color_name
 from xqdesk.ruleset import COURSE, Ruleset
+from xqdesk.time_control import TimeControl
 
 
 @dataclass(frozen=True)
@@ -38,64 +39,46 @@ class GameRecord:
         return "draw" if self.outcome.winner is None else color_name(self.outcome.winner)
 
 
-def judge_reply(board: Board, reply: MoveReply) -> Optional[Outcome]:
-    """The outcome a reply forces on the side to move (None when it is a legal move)."""
-    mover = board.turn
-    if reply.timed_out:
-        return Outcome.timeout(mover)
-    if reply.move is None:
-        return Outcome.illegal_move(mover, reply.error or "no move")
-    if not board.is_legal(reply.move):
-        action = reply.move.to_course()
-        return Outcome.illegal_move(mover, f"{reply.move.iccs()} {action!r} in {board.fen()!r}: "
-                                           f"{board.why_illegal(reply.move)}")
-    return None
-
-
 def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
               move_time_limit: Optional[float] = None, board: Optional[Board] = None,
               on_move: Optional[Callable[[Board, Move, float], None]] = None,
-              stop: Optional[threading.Event] = None) -> GameRecord:
-    """Play one game and return its record. The seats must be started.
+              stop: Optional[threading.Event] = None,
+              time_controls: Optional[Mapping[Color, TimeControl]] = None) -> GameRecord:
+    """Play one game through a :class:`~xqdesk.engines.game_runner.GameRunner` and return its
+    record. The seats must be started.
 
-    ``move_time_limit`` defaults to the ruleset's (10 s for the course); ``board`` is the start
-    position (and history) to play from; ``on_move(board_after, move, seconds)`` observes each move;
-    setting ``stop`` aborts the game before the next move.
+    ``time_controls`` gives each side's clock; without it every move must come within
+    ``move_time_limit`` seconds (default: the ruleset's, 10 s for the course; None with no ruleset
+    limit: no clock). ``board`` is the start position (and history) to play from;
+    ``on_move(board_after, move, seconds)`` observes each move; setting ``stop`` aborts the game
+    before the next move.
     """
-    limit = ruleset.move_time_limit if move_time_limit is None else move_time_limit
+    if time_controls is None:
+        limit = ruleset.move_time_limit if move_time_limit is None else move_time_limit
+        control = TimeControl.unlimited() if limit is None else TimeControl.per_move(limit)
+        time_controls = {RED: control, BLACK: control}
     board = Board(ruleset=ruleset) if board is None else board.copy()
-    start_fen = board.root().fen()
+    runner = GameRunner(board, time_controls)
     seats = {RED: red, BLACK: black}
-    times: list[float] = []
-    outcome = _start_seats(seats) or _play_until_over(board, seats, limit, times, on_move, stop)
-    for seat in seats.values():
-        seat.game_over(outcome)
-    moves = tuple(board.move_stack)
-    return GameRecord(red=red.name, black=black.name, start_fen=start_fen, moves=moves,
-                      history=tuple(board.course_history()), outcome=outcome, move_times=tuple(times))
-
-
-def _play_until_over(board: Board, seats: dict[Color, GamePlayer], limit: Optional[float], times: list[float],
-                     on_move: Optional[Callable[[Board, Move, float], None]],
-                     stop: Optional[threading.Event]) -> Outcome:
-    """Ask the seats for moves on ``board`` (pushing them, their times into ``times``) until the game ends."""
-    while True:
+    outcome = _start_seats(seats)
+    if outcome is not None:
+        runner.finish(outcome, 0.0)
+    # The seats measure their own thinking time (from after the position is set up), so each move's
+    # clock runs in that time base: it starts at 0 and the reply arrives at ``reply.elapsed``.
+    while (turn := runner.start_turn(0.0)) is not None:
         if stop is not None and stop.is_set():
-            return Outcome.aborted("Game aborted")
-        outcome = board.outcome()
-        if outcome is not None:
-            return outcome
-        reply = seats[board.turn].request_move(board.copy(), limit)
-        outcome = judge_reply(board, reply)
-        if outcome is not None:
-            return outcome
-        move = reply.move
-        if move is None:  # judge_reply has ruled this out; this keeps type checkers informed
-            return Outcome.illegal_move(board.turn, reply.error or "no move")
-        board.push(move)
-        times.append(reply.elapsed)
-        if on_move is not None:
-            on_move(board.copy(), move, reply.elapsed)
+            runner.finish(Outcome.aborted("Game aborted"), 0.0)
+            break
+        reply = seats[turn.color].request_move(runner.board(), turn.time_limit, turn.limits)
+        if runner.submit(reply, reply.elapsed) is None and on_move is not None:
+            after = runner.board()
+            on_move(after, after.move_stack[-1], reply.elapsed)
+    final = runner.outcome or Outcome.aborted("Game aborted")
+    for seat in seats.values():
+        seat.game_over(final)
+    end = runner.board()
+    return GameRecord(red=red.name, black=black.name, start_fen=runner.start_fen, moves=runner.moves,
+                      history=tuple(end.course_history()), outcome=final, move_times=tuple(runner.move_times))
 
 
 def _start_seats(seats: dict[Color, GamePlayer]) -> Optional[Outcome]:

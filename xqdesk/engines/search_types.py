@@ -17,7 +17,10 @@ class SearchLimits:
     """When a search must stop. ``None`` means "no limit of this kind".
 
     ``movetime`` is in seconds. ``infinite`` searches until told to stop. ``searchmoves``
-    restricts the root to these moves (the course's perpetual-check rule uses it).
+    restricts the root to these moves (the course's perpetual-check rule uses it). Under a game
+    clock, ``red_time``/``black_time`` are each side's seconds left and ``red_increment``/
+    ``black_increment`` what each move adds (UCI ``wtime btime winc binc``); the engine plans its
+    own time from them.
     """
 
     movetime: Optional[float] = None
@@ -26,6 +29,15 @@ class SearchLimits:
     infinite: bool = False
     searchmoves: Optional[tuple[Move, ...]] = None
     multipv: int = 1
+    red_time: Optional[float] = None
+    black_time: Optional[float] = None
+    red_increment: Optional[float] = None
+    black_increment: Optional[float] = None
+
+    def clock_for(self, red: bool) -> tuple[Optional[float], float]:
+        """The searching side's seconds left and increment (None, 0 when no game clock runs)."""
+        left, increment = (self.red_time, self.red_increment) if red else (self.black_time, self.black_increment)
+        return left, increment or 0.0
 
 
 @dataclass(frozen=True)

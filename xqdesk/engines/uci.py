@@ -75,7 +75,11 @@ def format_go(limits: SearchLimits, dialect: UciDialect) -> str:
     if limits.infinite:
         parts.append("infinite")
     if limits.movetime is not None:
-        parts.append(f"movetime {max(1, round(limits.movetime * 1000))}")
+        parts.append(f"movetime {_milliseconds(limits.movetime)}")
+    for word, seconds in (("wtime", limits.red_time), ("btime", limits.black_time),
+                          ("winc", limits.red_increment), ("binc", limits.black_increment)):
+        if seconds is not None:
+            parts.append(f"{word} {_milliseconds(seconds)}")
     if limits.depth is not None:
         parts.append(f"depth {limits.depth}")
     if limits.nodes is not None:
@@ -83,6 +87,11 @@ def format_go(limits: SearchLimits, dialect: UciDialect) -> str:
     if limits.searchmoves:
         parts.append("searchmoves " + " ".join(format_move(move, dialect) for move in limits.searchmoves))
     return " ".join(parts)
+
+
+def _milliseconds(seconds: float) -> int:
+    """Whole milliseconds, at least 1 (engines read 0 as "no time")."""
+    return max(1, round(seconds * 1000))
 
 
 def format_setoption(name: str, value: Optional[str] = None) -> str:
@@ -343,8 +352,13 @@ def parse_position(line: str, dialect: UciDialect) -> tuple[Optional[str], list[
     return fen, [parse_move(text, dialect) for text in rest[moves_at + 1:]]
 
 
+_GO_SECONDS = {"movetime": "movetime", "wtime": "red_time", "btime": "black_time",
+               "winc": "red_increment", "binc": "black_increment"}
+"""``go`` fields given in milliseconds, and the SearchLimits field each fills (in seconds)."""
+
+
 def parse_go(line: str, dialect: UciDialect) -> SearchLimits:
-    """The limits of a ``go`` command (``wtime``/``btime`` and other clock fields are ignored)."""
+    """The limits of a ``go`` command (``movestogo`` and other fields it does not know are skipped)."""
     tokens = line.split()
     if not tokens or tokens[0] != "go":
         raise EngineProtocolError(f"not a go command: {line!r}")
@@ -356,8 +370,8 @@ def parse_go(line: str, dialect: UciDialect) -> SearchLimits:
             if key == "infinite":
                 values["infinite"] = True
                 index += 1
-            elif key == "movetime":
-                values["movetime"] = int(tokens[index + 1]) / 1000
+            elif key in _GO_SECONDS:
+                values[_GO_SECONDS[key]] = int(tokens[index + 1]) / 1000
                 index += 2
             elif key in ("depth", "nodes"):
                 values[key] = int(tokens[index + 1])

@@ -58,6 +58,13 @@ OPTIONS = (
 """The options the built-in engine declares (``Depth`` 0: no cap; ``Move Overhead`` in ms)."""
 
 
+PLANNED_MOVES_LEFT = 30
+"""Under a game clock, a move is planned as if this many moves were still to come."""
+
+INCREMENT_SHARE = 0.75
+"""The part of the increment a move under a game clock may spend."""
+
+
 @dataclass(frozen=True)
 class TimePlan:
     """Seconds after the start: ``soft`` (no new iteration after it) and ``hard`` (stop the
@@ -67,10 +74,16 @@ class TimePlan:
     hard: Optional[float]
 
 
-def plan_time(limits: SearchLimits, default_movetime: float, overhead: float) -> TimePlan:
-    """The time plan for ``limits``; ``default_movetime`` applies when nothing else bounds the
-    search (the course's 10 s clock)."""
+def plan_time(limits: SearchLimits, default_movetime: float, overhead: float, red: bool = True) -> TimePlan:
+    """The time plan for ``limits`` when ``red`` (or Black) is to move; ``default_movetime`` applies
+    when nothing else bounds the search (the course's 10 s clock). Under a game clock the move gets
+    a share of the time left (:data:`PLANNED_MOVES_LEFT`) plus most of the increment, never more
+    than half of what is left."""
     budget = limits.movetime
+    clock_left, increment = limits.clock_for(red)
+    if clock_left is not None:
+        share = min(clock_left / PLANNED_MOVES_LEFT + INCREMENT_SHARE * increment, 0.5 * clock_left)
+        budget = share if budget is None else min(budget, share)
     if budget is None and not limits.infinite and limits.depth is None and limits.nodes is None:
         budget = default_movetime
     if budget is None or limits.infinite:
@@ -156,7 +169,7 @@ class BuiltinEngine:
         root = [move for move in board.legal_moves if allowed is None or move in allowed]
         if not root:
             return None
-        plan = plan_time(limits, board.ruleset.move_time_limit, self._overhead_ms / 1000)
+        plan = plan_time(limits, board.ruleset.move_time_limit, self._overhead_ms / 1000, red=board.turn)
         caps = level_limits(self._level)
         depths = [d for d in (limits.depth, self._max_depth or None, caps.max_depth) if d]
         max_depth = min(min(depths, default=board_kernel.MAX_PLY - 4), board_kernel.MAX_PLY - 4)
