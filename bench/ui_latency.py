@@ -75,9 +75,10 @@ def run_until(condition, timeout_s: float) -> bool:
 def measure_engine_game(window, meter: StallMeter) -> tuple[float, int]:
     """Person (scripted) vs the built-in engine at full level, 1 s per engine move, 6 engine moves."""
     from xqdesk.pieces import RED
+    from xqdesk.time_control import TimeControl
     from xqdesk.ui.settings import EngineKind, EngineProfile
 
-    window.controller.engine_move_time = 1.0
+    window.controller.engine_clock = TimeControl.per_move(1.0)
     window.start_game(None, EngineProfile("Built-in", EngineKind.BUILTIN, level=20))
     controller = window.controller
     meter.start()

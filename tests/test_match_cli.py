@@ -152,3 +152,13 @@ def test_analyse_prints_scores_from_the_view_asked_for():
         assert ("Scores from Black's view (the side to move)" if view == "mover"
                 else "Scores from Red's view") in done.stdout
     assert scores["mover"] > 3 and scores["red"] == -scores["mover"]
+
+
+def test_a_time_control_is_kept_by_the_referee_and_told_to_the_engines() -> None:
+    done = xqdesk("match", "--red", "builtin:Level=2", "--black", "random", "--games", "2", "--tc", "2m+1s")
+    assert done.returncode == 0, done.stderr
+    assert "timeout" not in done.stdout and "builtin:Level=2 vs random: +2 =0 -0" in done.stdout
+    slow = xqdesk("match", "--red", f"player:{PLAYERS / 'sleeps'}", "--black", "random", "--games", "1", "--tc", "1s")
+    assert "Red timeout, Black wins!" in slow.stdout
+    bad = xqdesk("match", "--red", "random", "--black", "random", "--tc", "soon")
+    assert bad.returncode == 2 and "time control 'soon'" in bad.stderr

@@ -12,6 +12,7 @@ from xqdesk.move import Move
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK, RED
 from xqdesk.squares import parse_square
+from xqdesk.time_control import TimeControl
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import EngineKind, EngineProfile
@@ -22,7 +23,7 @@ WEAK_ENGINE = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
 
 @pytest.fixture
 def controller(qtbot):
-    made = GameController(engine_move_time=0.2)
+    made = GameController()
     yield made
     made.shutdown()
 
@@ -33,7 +34,6 @@ def click_square(qtbot, win: MainWindow, name: str) -> None:
 
 
 def test_person_plays_red_by_clicks_and_the_engine_replies(qtbot, window):
-    window.controller.engine_move_time = 0.2
     window.start_game(None, WEAK_ENGINE)
     controller = window.controller
     assert controller.mode() is Mode.PERSON_VS_ENGINE
@@ -55,7 +55,6 @@ def test_person_plays_red_by_clicks_and_the_engine_replies(qtbot, window):
 
 
 def test_person_plays_black_with_the_board_flipped(qtbot, window):
-    window.controller.engine_move_time = 0.2
     with qtbot.waitSignal(window.controller.move_made, timeout=20000):
         window.start_game(WEAK_ENGINE, None)
     assert window.board_view.is_flipped()
@@ -82,7 +81,6 @@ def test_illegal_click_is_refused_in_the_status_bar(qtbot, window):
 
 
 def test_takeback_during_the_engine_thought_drops_its_late_reply(qtbot, controller):
-    controller.engine_move_time = 1.5
     controller.new_game(Mode.PERSON_VS_ENGINE, black=WEAK_ENGINE)
     worker = controller.worker(BLACK)
     with qtbot.waitSignal(worker.engine_ready, timeout=20000):
@@ -109,9 +107,10 @@ def test_takeback_against_an_engine_returns_to_the_person(qtbot, controller):
 
 
 def test_the_move_clock_runs_out_with_the_course_text(qtbot):
-    controller = GameController(move_limit=0.3)
+    controller = GameController()
     try:
-        controller.new_game(Mode.PERSON_VS_PERSON)
+        clock = TimeControl.per_move(0.3)
+        controller.new_game(Mode.PERSON_VS_PERSON, time_controls={RED: clock, BLACK: clock})
         controller.play_move(Move.from_iccs("h2e2"))
         with qtbot.waitSignal(controller.game_over, timeout=3000) as blocker:
             pass
@@ -133,7 +132,6 @@ def test_resigning_ends_the_game_for_the_person(qtbot, window):
 
 
 def test_engine_vs_engine_keeps_the_delay_between_moves(qtbot, controller):
-    controller.engine_move_time = 0.05
     controller.engine_delay = 0.3
     stamps: list[float] = []
     controller.move_made.connect(lambda _move: stamps.append(time.monotonic()))

@@ -29,7 +29,8 @@ def test_settings_round_trip_through_an_ini_store(tmp_path):
         notation="wxf",
         score_view=ScoreView.MOVER,
         flip_board=True,
-        move_time=3.5,
+        engine_clock="15m+5s",
+        person_clock="20m|30s",
         analysis_lines=3,
         engines=engines,
         analysis_engines=("Fairy", "小强"),
@@ -49,14 +50,14 @@ def test_an_empty_store_gives_the_defaults(tmp_path):
 def test_damaged_values_fall_back_to_their_defaults(tmp_path):
     path = str(tmp_path / "bad.ini")
     store = open_store(path)
-    save_settings(replace(Settings(), move_time=2.0), store)
+    save_settings(replace(Settings(), engine_clock="2s"), store)
     store.setValue("score_view", "sideways")
     store.setValue("analysis_lines", "many")
     store.setValue("engines", "[\"not json of a profile\"]")
     store.setValue("flip_board", "perhaps")
     store.sync()
     loaded = load_settings(open_store(path))
-    assert loaded.move_time == 2.0
+    assert loaded.engine_clock == "2s"
     assert loaded.score_view is ScoreView.RED
     assert loaded.analysis_lines == 1
     assert loaded.engines == ()

@@ -52,7 +52,7 @@ def fight(player_i: int, player_j: int, *, players_dir: str = ".", out_dir: str 
     import random
 
     from xqdesk.engines.engine_player import EnginePlayer
-    from xqdesk.engines.match import Contestant, GameRunner, play_course_match
+    from xqdesk.engines.match import Contestant, MatchRunner, play_course_match
     from xqdesk.engines.spec import parse_spec
     from xqdesk.formats.course_match import write_course_match
 
@@ -60,7 +60,7 @@ def fight(player_i: int, player_j: int, *, players_dir: str = ".", out_dir: str 
     for player_id in (player_i, player_j):
         spec = parse_spec(f"player:{os.path.join(players_dir, f'player_{player_id}')}")
         contestants.append(Contestant(f"Player {player_id}", functools.partial(EnginePlayer, spec)))
-    with GameRunner(contestants, move_time_limit=move_time_limit) as runner:
+    with MatchRunner(contestants, move_time_limit=move_time_limit) as runner:
         runner.check()
         match, _ = play_course_match(runner, player_i, player_j, rng=random.Random(seed))
     write_course_match(out_dir, match)

@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from xqdesk.time_control import TimeControl
+
 FOG_PREFIX = "fog-"
 ELO_NOTE = "Elo with a 95% interval; performance = opponent rating + 400·(wins − losses)/games"
 
@@ -30,6 +32,13 @@ SPEC_HELP = """SPEC is one of:
 OPTIONS are Name=value pairs joined by commas, e.g. uci:/usr/games/fairy-stockfish:Hash=16,Skill Level=3"""
 
 
+def _time_control(text: str) -> TimeControl:
+    try:
+        return TimeControl.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by ``match`` and ``tournament`` (and the SPEC explanation)."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -39,6 +48,10 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--depth", type=int, default=None, help="search depth limit sent to engines")
     parser.add_argument("--clock", type=float, default=None, metavar="S",
                         help="move clock in seconds enforced by the referee (default: the course's 10)")
+    parser.add_argument("--tc", type=_time_control, default=None, metavar="TC",
+                        help="both sides' clock, kept by the referee and told to the engines: '10s' a move, "
+                             "'15m+5s' (game time plus increment), '20m|30s' (main time, then byo-yomi); "
+                             "replaces --movetime and --clock (fog-of-war games keep those)")
     parser.add_argument("--concurrency", type=int, default=1, metavar="N", help="games played at once (default 1)")
     parser.add_argument("--memory-limit", type=int, default=None, metavar="MB",
                         help="address-space cap per engine process in MiB (default 2048)")
@@ -74,7 +87,8 @@ def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
     from xqdesk.engines.search_types import SearchLimits
     from xqdesk.engines.spec import parse_spec
 
-    limits = SearchLimits(movetime=args.movetime, depth=args.depth)
+    # Under --tc an engine is told its clock each move; otherwise it gets --movetime / --depth.
+    limits = None if getattr(args, "tc", None) is not None else SearchLimits(movetime=args.movetime, depth=args.depth)
     memory = args.memory_limit if args.memory_limit is not None else DEFAULT_MEMORY_LIMIT_MB
     contestants = []
     fog = getattr(args, "variant", "course") == "fog"
@@ -86,7 +100,8 @@ def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
                                    f"{text!r} is a fog-of-war agent: play it with --variant fog")
         if fog:
             from xqdesk.engines.fog.referee import FogEnginePlayer
-            contestants.append(Contestant(spec.name, functools.partial(FogEnginePlayer, spec, limits,
+            fog_limits = SearchLimits(movetime=args.movetime, depth=args.depth)  # fog games keep their own clock
+            contestants.append(Contestant(spec.name, functools.partial(FogEnginePlayer, spec, fog_limits,
                                                                        memory_limit_mb=memory)))
             continue
         contestants.append(Contestant(spec.name, functools.partial(EnginePlayer, spec, limits, memory_limit_mb=memory)))
@@ -166,9 +181,9 @@ def write_pgn_results(out: Optional[str], played, event: str, name: str = "games
 def run_with_runner(contestants, args, progress: Progress, body: Callable) -> int:
     """Start every engine (clear message and exit code 2 when one cannot start), run ``body(runner)``."""
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.match import GameRunner
+    from xqdesk.engines.match import MatchRunner
 
-    with GameRunner(contestants, concurrency=args.concurrency, move_time_limit=args.clock,
+    with MatchRunner(contestants, concurrency=args.concurrency, move_time_limit=args.clock, time_control=args.tc,
                     on_game=progress, ruleset=ruleset_of(args)) as runner:
         try:
             runner.check()

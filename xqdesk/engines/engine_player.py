@@ -16,8 +16,8 @@ from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import EngineSpec
 from xqdesk.engines.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
-from xqdesk.outcome import Outcome
-from xqdesk.pieces import Color
+from xqdesk.outcome import Outcome, Termination
+from xqdesk.pieces import RED, Color
 
 
 class EnginePlayer:
@@ -34,6 +34,7 @@ class EnginePlayer:
         self.handshake_timeout = handshake_timeout
         self.on_info = on_info
         self.engine: Optional[UciEngine] = None
+        self.color: Color = RED
         self.restarts = 0
 
     def start(self) -> None:
@@ -60,6 +61,7 @@ class EnginePlayer:
         return engine
 
     def new_game(self, color: Color) -> None:
+        self.color = color
         self._running_engine().new_game()
 
     def request_move(self, board: Board, time_limit: Optional[float],
@@ -89,7 +91,12 @@ class EnginePlayer:
         return MoveReply(move=result.move, elapsed=result.elapsed)
 
     def game_over(self, outcome: Outcome) -> None:
-        """Nothing to tell a UCI engine; the next ``ucinewgame`` starts afresh."""
+        """A seat that lost by a fault (a timeout, a crash, no or an illegal move) has its process
+        ended now, as the window does; the next game starts a fresh one. Otherwise there is
+        nothing to tell a UCI engine: the next ``ucinewgame`` starts afresh."""
+        faulted = outcome.termination in (Termination.TIMEOUT, Termination.ILLEGAL_MOVE)
+        if faulted and outcome.winner is not None and outcome.winner != self.color and self.engine is not None:
+            self.engine.kill()
 
     def close(self) -> None:
         if self.engine is not None:

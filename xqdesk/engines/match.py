@@ -23,6 +23,7 @@ from xqdesk.game import Game
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ruleset import COURSE, FOG, Ruleset
+from xqdesk.time_control import TimeControl
 
 
 @dataclass(frozen=True)
@@ -94,12 +95,12 @@ def alternating_schedule(games: int, first: int = 0, second: int = 1, start_numb
             for number in range(start_number, start_number + games)]
 
 
-class GameRunner:
+class MatchRunner:
     """Plays scheduled games, ``concurrency`` at a time. Use as a context manager (it closes every
     engine process it started)."""
 
     def __init__(self, contestants: Sequence[Contestant], *, concurrency: int = 1, ruleset: Ruleset = COURSE,
-                 move_time_limit: Optional[float] = None,
+                 move_time_limit: Optional[float] = None, time_control: Optional[TimeControl] = None,
                  on_game: Optional[Callable[[PlayedGame], None]] = None) -> None:
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency!r}")
@@ -107,6 +108,7 @@ class GameRunner:
         self.concurrency = concurrency
         self.ruleset = ruleset
         self.move_time_limit = move_time_limit
+        self.time_control = time_control
         self.on_game = on_game
         self._seat_sets: queue.Queue[dict[int, GamePlayer]] = queue.Queue()
         self._all_sets: list[dict[int, GamePlayer]] = []
@@ -160,7 +162,9 @@ class GameRunner:
                                   outcome=Outcome.illegal_move(colour, f"could not start: {error}"))
         if self.ruleset.name == FOG.name:
             return self._play_fog(players, names)
-        record = play_game(players[0], players[1], ruleset=self.ruleset, move_time_limit=self.move_time_limit)
+        controls = None if self.time_control is None else {RED: self.time_control, BLACK: self.time_control}
+        record = play_game(players[0], players[1], ruleset=self.ruleset, move_time_limit=self.move_time_limit,
+                           time_controls=controls)
         return GameRecord(red=names[0], black=names[1], start_fen=record.start_fen, moves=record.moves,
                           history=record.history, outcome=record.outcome, move_times=record.move_times)
 
@@ -181,7 +185,7 @@ class GameRunner:
                 player.close()
             seats.clear()
 
-    def __enter__(self) -> GameRunner:
+    def __enter__(self) -> MatchRunner:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -196,7 +200,7 @@ def course_game_result(played: PlayedGame, ids: Sequence[int]) -> CourseGameResu
                             text=record.outcome.text, history=tuple(record.history))
 
 
-def play_course_match(runner: GameRunner, id_i: int, id_j: int, *,
+def play_course_match(runner: MatchRunner, id_i: int, id_j: int, *,
                       rng: Optional[random.Random] = None) -> tuple[CourseMatch, list[PlayedGame]]:
     """The course's match between contestants 0 (player ``id_i``) and 1 (``id_j``): games 1–3 with
     i as Red, 4–6 with i as Black, and when the wins are equal a 7th with colours drawn at random

@@ -1,9 +1,10 @@
-"""The window's clocks: a per-move countdown for the side to move and optional game clocks.
+"""The window's clocks: a view of the game runner's clocks, refreshed about ten times a second.
 
-The course gives every move 10 seconds; a side whose countdown (or game clock, when set) runs out
-has lost — the game controller turns :attr:`GameClock.expired` into ``Outcome.timeout``. Time is
-read from a monotonic source that tests may replace; a ``QTimer`` only refreshes the display and
-notices expiry, it is never the measure of time itself.
+The time controls, the charging of time and the verdict that a side has run out are the
+:class:`~xqdesk.engines.game_runner.GameRunner`'s; :class:`GameClock` only shows them and, on each
+tick, asks the runner whether the side to move has overstepped (``expired`` carries the runner's
+timeout outcome). Time is read from a monotonic source that tests may replace; the ``QTimer`` only
+paces the display and the question, it is never the measure of time itself.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
+from xqdesk.engines.game_runner import GameRunner
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.ui.i18n import language_notifier, tr
 
@@ -22,7 +24,8 @@ TICK_MS = 100
 
 @dataclass(frozen=True)
 class ClockReading:
-    """What the clock shows for one side: seconds left for this move and in the game (None: no limit)."""
+    """What the clock shows for one side: seconds left for this move (a per-move limit or a
+    byo-yomi period) and of its game time (None: no such limit), and whether it is running."""
 
     color: Color
     move_left: float | None
@@ -42,84 +45,68 @@ def format_seconds(seconds: float | None) -> str:
 
 
 class GameClock(QObject):
-    """Counts down the side to move; emits ``ticked`` ~10 times a second and ``expired`` once."""
+    """Shows a runner's clocks: ``ticked`` ~10 times a second while a side thinks, ``expired``
+    (the runner's timeout Outcome) once when the side to move runs out."""
 
     ticked = Signal(object)  # ClockReading of the running side
-    expired = Signal(bool)  # the colour whose time ran out
+    expired = Signal(object)  # Outcome: the runner's timeout verdict
 
-    def __init__(self, move_limit: float | None = 10.0, game_limit: float | None = None,
-                 now: Callable[[], float] = time.monotonic, parent: QObject | None = None) -> None:
+    def __init__(self, now: Callable[[], float] = time.monotonic, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._now = now
-        self._move_limit = move_limit
-        self._game_limit = game_limit
-        self._game_left: dict[Color, float | None] = {RED: game_limit, BLACK: game_limit}
-        self._running: Color | None = None
-        self._started_at = 0.0
+        self.now = now
+        self._runner: GameRunner | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
         self._timer.timeout.connect(self._tick)
 
-    def set_limits(self, move_limit: float | None, game_limit: float | None = None) -> None:
-        """New limits (None: unlimited); resets the game clocks and stops the clock."""
-        self.stop()
-        self._move_limit, self._game_limit = move_limit, game_limit
-        self._game_left = {RED: game_limit, BLACK: game_limit}
-
-    @property
-    def move_limit(self) -> float | None:
-        return self._move_limit
-
-    def has_limit(self) -> bool:
-        return self._move_limit is not None or self._game_limit is not None
+    def follow(self, runner: GameRunner | None) -> None:
+        """Show ``runner``'s clocks from now on (None: no live game, nothing runs)."""
+        self._timer.stop()
+        self._runner = runner
+        self._emit_both()
 
     def running_color(self) -> Color | None:
-        return self._running
+        turn = self._runner.turn if self._runner is not None else None
+        return turn.color if turn is not None else None
 
-    def start(self, color: Color) -> None:
-        """Start ``color``'s countdown for a new move (stopping the other side's)."""
-        self.stop()
-        if not self.has_limit():
-            return
-        self._running = color
-        self._started_at = self._now()
-        self._timer.start()
-        self.ticked.emit(self.reading(color))
+    def has_limit(self, color: Color) -> bool:
+        return self._runner is not None and not self._runner.clocks[color].control.is_unlimited
 
-    def stop(self) -> float:
-        """Stop the running side, charge its game clock, and return the seconds it used (0 if idle)."""
-        if self._running is None:
-            return 0.0
-        used = self._now() - self._started_at
-        left = self._game_left[self._running]
-        color = self._running
-        if left is not None:
-            self._game_left[color] = left - used
-        self._running = None
-        self._timer.stop()
-        self.ticked.emit(self.reading(color))
-        return used
+    def refresh(self) -> None:
+        """Show the runner's clocks as they stand; tick while a side is thinking."""
+        if self.running_color() is not None:
+            self._timer.start()
+        else:
+            self._timer.stop()
+        self._emit_both()
 
     def reading(self, color: Color) -> ClockReading:
         """What the clock shows for ``color`` now."""
-        used = self._now() - self._started_at if self._running == color else 0.0
-        move_left = None if self._move_limit is None else self._move_limit - used
-        game_left = self._game_left[color]
-        if game_left is not None:
-            game_left -= used
-        return ClockReading(color, move_left, game_left, self._running == color)
+        runner = self._runner
+        if runner is None:
+            return ClockReading(color, None, None, False)
+        now = self.now()
+        clock = runner.clocks[color]
+        control = clock.control
+        in_period = control.byoyomi is not None and clock.main_left is not None and clock.main_left <= 0
+        move_left = clock.time_left(now) if control.move_time is not None or in_period else None
+        return ClockReading(color, move_left, clock.main_time_left(now), clock.running)
+
+    def _emit_both(self) -> None:
+        for color in (RED, BLACK):
+            self.ticked.emit(self.reading(color))
 
     def _tick(self) -> None:
-        color = self._running
-        if color is None:
+        color = self.running_color()
+        if color is None or self._runner is None:
+            self._timer.stop()
             return
-        reading = self.reading(color)
-        self.ticked.emit(reading)
-        out_of_move_time = reading.move_left is not None and reading.move_left <= 0
-        out_of_game_time = reading.game_left is not None and reading.game_left <= 0
-        if out_of_move_time or out_of_game_time:
-            self.stop()
-            self.expired.emit(color)
+        self.ticked.emit(self.reading(color))
+        outcome = self._runner.check_time(self.now())
+        if outcome is not None:
+            self._timer.stop()
+            self._emit_both()
+            self.expired.emit(outcome)
 
 
 class ClockDisplay(QWidget):
@@ -150,9 +137,9 @@ class ClockDisplay(QWidget):
 
     def _show(self, reading: ClockReading, refresh_other: bool = True) -> None:
         side = tr("Red") if reading.color == RED else tr("Black")
-        parts = [format_seconds(reading.move_left if reading.running else self._clock.move_limit)]
-        if reading.game_left is not None:
-            parts.append(format_seconds(reading.game_left))
+        parts = [format_seconds(seconds) for seconds in (reading.game_left, reading.move_left) if seconds is not None]
+        if not parts:
+            parts = [format_seconds(None)]  # no clock
         label = self._labels[reading.color]
         label.setText(f"{side}  {' / '.join(parts)}")
         ink = "#c0251b" if reading.color == RED else "#1c1c1c"

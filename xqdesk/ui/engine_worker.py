@@ -403,6 +403,12 @@ class EngineWorker(QObject):
         QTimer.singleShot(int(grace * 1000), self, self._kill_engine)
         _join_retiring_at_quit()
 
+    def kill(self) -> None:
+        """End the engine now, whatever it is doing (a seat that lost by a fault): its process
+        group is killed at once and the thread ends by itself; the worker is done."""
+        self.shutdown(grace=0.0, wait=False)
+        self._kill_engine()
+
     def _kill_engine(self) -> None:
         """Kill the engine process if the thread is still running (its read then ends at once)."""
         engine = self._thread.engine

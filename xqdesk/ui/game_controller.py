@@ -12,6 +12,12 @@ Widgets never change the game; they call the controller's methods and watch its 
 * ``game_over(Outcome)`` — the live game ended (by the rules, a timeout, an engine fault, resignation);
 * ``clock_ticked(ClockReading)``, ``status_message(str)``, ``hint_ready(Move)``, ``seats_changed``.
 
+A live game runs on the Qt-free :class:`~xqdesk.engines.game_runner.GameRunner` the command line
+uses too: it keeps the clocks and judges every move, whether an engine's reply or a person's click
+brought it, and times out the side to move (the controller only forwards events to it). A seat
+that loses by a fault (timeout, crash, no or illegal move) has its engine process killed at once;
+the next game starts a fresh one.
+
 Engines think in their own process behind an :class:`~xqdesk.ui.engine_worker.EngineWorker`;
 every request carries an id, and a reply whose id is no longer awaited (after a takeback, a new game,
 a timeout) is ignored, so a late move never lands in the wrong position.
@@ -25,25 +31,26 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from xqdesk.board import Board
+from xqdesk.engines.game_player import MoveReply
+from xqdesk.engines.game_runner import GameRunner
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.uci_engine import SearchResult
 from xqdesk.fen import STARTING_FEN
 from xqdesk.game import Game, MoveNode
 from xqdesk.move import Move
-from xqdesk.outcome import Outcome
+from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.time_control import TimeControl
 from xqdesk.ui.clock import GameClock
+from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_worker import EngineWorker
 from xqdesk.ui.i18n import tr, tr_outcome
 from xqdesk.ui.settings import EngineKind, EngineProfile
-
-DEFAULT_ENGINE_MOVE_TIME = 1.0
-"""Seconds an engine seat is given per move unless told otherwise (well inside the 10 s clock)."""
 
 HINT_MOVE_TIME = 1.0
 HINT_PROFILE = EngineProfile("Built-in (hint)", EngineKind.BUILTIN, level=3)
@@ -88,8 +95,9 @@ class GameController(QObject):
     engine_scored = Signal(int, object, bool)  # ply searched, Score (mover's view), mover
 
     def __init__(self, parent: QObject | None = None, *, move_limit: float | None = 10.0,
-                 engine_move_time: float = DEFAULT_ENGINE_MOVE_TIME, engine_delay: float = 0.0,
-                 worker_factory: WorkerFactory = start_engine_worker) -> None:
+                 engine_delay: float = 0.0, worker_factory: WorkerFactory = start_engine_worker) -> None:
+        """``move_limit``: the seconds per move an engine seat gets when a game sets no clock for
+        it (the course's 10; None: no clock). A person has no clock unless the game sets one."""
         super().__init__(parent)
         self._worker_factory = worker_factory
         self._game = Game()
@@ -107,10 +115,13 @@ class GameController(QObject):
         self._fresh_workers: set[Color] = set()
         self._hint_worker: EngineWorker | None = None
         self._hint_request: int | None = None
-        self.engine_move_time = engine_move_time
+        self.engine_clock = TimeControl.unlimited() if move_limit is None else TimeControl.per_move(move_limit)
         self.engine_delay = engine_delay
+        self._runner: GameRunner | None = None
+        self._retired_workers: list[EngineWorker] = []
+        self._seat_connections = {RED: SignalConnections(), BLACK: SignalConnections()}
         self._last_move_at = time.monotonic()
-        self._clock = GameClock(move_limit=move_limit, parent=self)
+        self._clock = GameClock(parent=self)
         self._clock.ticked.connect(self.clock_ticked)
         self._clock.expired.connect(self._on_clock_expired)
         self._delayed_engine_move: tuple[Color, int, Move] | None = None
@@ -205,14 +216,25 @@ class GameController(QObject):
     # --- starting games ------------------------------------------------------------------------
     def new_game(self, mode: Mode = Mode.PERSON_VS_PERSON, *, red: EngineProfile | None = None,
                  black: EngineProfile | None = None, start_fen: str = STARTING_FEN,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None,
+                 time_controls: Mapping[Color, TimeControl] | None = None) -> None:
         """Start a game from ``start_fen`` with ``red``/``black`` engines (None: a person).
 
+        ``time_controls`` gives each side's clock; a side it leaves out gets, when an engine
+        plays it, :attr:`engine_clock` (the course's 10 s a move), and when a person does, none.
         Raises InvalidFenError for a bad FEN (nothing changes then).
         """
         start = Board(start_fen)
         self._halt()
         self._set_seats(red if mode.is_play else None, black if mode.is_play else None)
+        self._runner = None
+        if mode.is_play:
+            controls = dict(time_controls or {})
+            for color in (RED, BLACK):
+                if color not in controls:
+                    controls[color] = self.engine_clock if self._seats[color] is not None else TimeControl.unlimited()
+            self._runner = GameRunner(start, controls)
+        self._clock.follow(self._runner)
         names = {"Red": self._seat_name(RED), "Black": self._seat_name(BLACK)}
         self._game = Game(headers={**names, **(headers or {})}, start_fen=start.fen())
         self._reset_line()
@@ -283,7 +305,32 @@ class GameController(QObject):
         return True
 
     def _append(self, move: Move) -> None:
-        self._clock.stop()
+        """A move at the end of the game: in a live game the runner judges and times it first."""
+        if self._runner is not None and not self._hand_to_runner(MoveReply(move=move)):
+            return
+        self._record(move)
+
+    def _hand_to_runner(self, reply: MoveReply) -> bool:
+        """Give the live game's runner the reply of the side to move. True when it played the move
+        (the game may then be over by the rules, which :meth:`_record` says); False when the reply
+        lost the game (a timeout, no move, an illegal one), which is then finished here."""
+        runner = self._runner
+        if runner is None:
+            return False
+        color = self._board.turn
+        if runner.turn is None:
+            runner.start_turn(self._clock.now())  # a seat that failed before its turn began
+        played = len(runner.move_times)
+        outcome = runner.submit(reply, self._clock.now())
+        self._clock.refresh()
+        if len(runner.move_times) > played:
+            return True
+        if outcome is not None:
+            self._finish(outcome, faulty=color)
+        return False
+
+    def _record(self, move: Move) -> None:
+        """Add ``move`` at the end of the viewed line and go on with the game."""
         node = MoveNode(move)
         self._tail.append(node)
         if self._line is not self._tail:
@@ -404,7 +451,9 @@ class GameController(QObject):
                     board.pop()
                     keep -= 1
         self._cancel_searches()
-        self._clock.stop()
+        if self._runner is not None and not self._branches:
+            self._runner.take_back(len(self._runner.move_times) - keep, self._clock.now())
+            self._clock.refresh()
         del self._tail[keep - self._tail_start:]
         self._rebuild_line()
         if not self._branches:
@@ -503,44 +552,61 @@ class GameController(QObject):
 
     def _set_seats(self, red: EngineProfile | None, black: EngineProfile | None) -> None:
         wanted = {RED: red, BLACK: black}
+        for retired in self._retired_workers:
+            retired.shutdown()  # killed already: this only joins its thread
+            retired.deleteLater()
+        self._retired_workers.clear()
         for color in (RED, BLACK):
             worker = self._workers.get(color)
             if worker is not None and (wanted[color] != self._seats[color] or worker.has_failed()):
+                self._seat_connections[color].disconnect_all()
                 worker.shutdown()
                 worker.deleteLater()
                 del self._workers[color]
             profile = wanted[color]
             if profile is not None and color not in self._workers:
                 worker = self._worker_factory(profile)
-                worker.best_move.connect(lambda request_id, result, c=color: self._on_engine_move(c, request_id, result))
-                worker.engine_failed.connect(lambda message, c=color: self._on_engine_failed(c, message))
-                worker.engine_ready.connect(lambda _description, c=color: self._on_engine_ready(c))
+                connect = self._seat_connections[color].connect
+                connect(worker.best_move, lambda request_id, result, c=color: self._on_engine_move(c, request_id, result))
+                connect(worker.engine_failed, lambda message, c=color: self._on_engine_failed(c, message))
+                connect(worker.engine_ready, lambda _description, c=color: self._on_engine_ready(c))
                 worker.start()
                 self._workers[color] = worker
         self._seats = wanted
 
+    def _retire_worker(self, color: Color) -> None:
+        """End the engine process of a seat that lost by a fault at once; the next game starts a
+        fresh one (the window keeps showing the retired engine's log until then)."""
+        worker = self._workers.pop(color, None)
+        if worker is None:
+            return
+        self._seat_connections[color].disconnect_all()
+        worker.kill()
+        self._retired_workers.append(worker)
+
     def _begin_turn(self) -> None:
-        """Hand the move to whoever is to play at the end of the live game."""
-        if not self._mode.is_play or self._outcome is not None or not self.at_end():
+        """Hand the move to whoever is to play at the end of the live game: the runner starts the
+        side's clock and says what an engine is told of its time."""
+        runner = self._runner
+        if runner is None or not self._mode.is_play or self._outcome is not None or not self.at_end():
             return
         color = self._board.turn
         worker = self._workers.get(color)
-        if worker is None or worker.description is not None:
-            self._clock.start(color)  # an engine still starting gets its clock once it is ready
+        if color in self._pending or (worker is not None and worker.description is None and not worker.has_failed()):
+            return  # already asked, or an engine still starting: its turn and clock begin once it is ready
+        turn = runner.start_turn(self._clock.now())
+        self._clock.refresh()
+        if turn is None:
+            if runner.outcome is not None:
+                self._finish(runner.outcome)
+            return
         if worker is None:
             return
-        limits = SearchLimits(movetime=self._engine_time())
         new_game = color in self._fresh_workers
         self._fresh_workers.discard(color)
-        self._pending[color] = worker.search(self._game.start_fen, self._game.mainline_moves(), limits,
+        self._pending[color] = worker.search(self._game.start_fen, self._game.mainline_moves(), turn.limits,
                                              new_game=new_game)
         self.engine_thinking.emit(color, True)
-
-    def _engine_time(self) -> float:
-        limit = self._clock.move_limit
-        if limit is None:
-            return self.engine_move_time
-        return max(0.05, min(self.engine_move_time, limit - 0.5))
 
     def _on_engine_move(self, color: Color, request_id: int, result: SearchResult) -> None:
         if self._pending.get(color) != request_id:
@@ -551,21 +617,18 @@ class GameController(QObject):
         scored = [info for info in result.infos if info.score is not None and info.multipv in (None, 1)]
         if scored:
             self.engine_scored.emit(self._ply, scored[-1].score, color)
+        self.engine_thinking.emit(color, False)
         move = result.move
-        if move is None or not self._board.is_legal(move):
-            text = "no move" if move is None else f"{move.iccs()}: {self._board.why_illegal(move)}"
-            if result.error:
-                text = f"{text} ({result.error})"
-            self.engine_thinking.emit(color, False)
-            self._finish(Outcome.illegal_move(color, text))
+        error = None if move is not None else (result.error or f"engine answered bestmove {result.best.text!r}")
+        if not self._hand_to_runner(MoveReply(move=move, error=error)) or move is None:
             return
         wait = self.engine_delay - (time.monotonic() - self._last_move_at)
         if wait > 0.005:
+            self.engine_thinking.emit(color, True)
             self._delayed_engine_move = (color, request_id, move)
             self._delay_timer.start(int(wait * 1000))
             return
-        self.engine_thinking.emit(color, False)
-        self._append(move)
+        self._record(move)
 
     def _play_delayed_engine_move(self) -> None:
         if self._delayed_engine_move is None:
@@ -574,29 +637,34 @@ class GameController(QObject):
         self._delayed_engine_move = None
         self.engine_thinking.emit(color, False)
         if self._outcome is None and self.at_end() and self._board.turn == color and self._board.is_legal(move):
-            self._append(move)
+            self._record(move)
 
     def _on_engine_ready(self, color: Color) -> None:
-        """A seat's engine finished starting: if it is already thinking, its move clock starts now."""
-        if color in self._pending and self._clock.running_color() is None and self._outcome is None:
-            self._clock.start(color)
+        """A seat's engine finished starting: if it is to move, its turn (and clock) begins now."""
+        if self._outcome is None and self._board.turn == color:
+            self._begin_turn()
 
     def _on_engine_failed(self, color: Color, message: str) -> None:
-        waiting = color in self._pending
+        waiting = color in self._pending or (self._board.turn == color and color in self._workers)
         self._pending.pop(color, None)
         self.status_message.emit(tr("Engine failed: {reason}").format(reason=message))
-        if waiting and self._mode.is_play and self._outcome is None:
+        if waiting and self._mode.is_play and self._outcome is None and self.at_end():
             self.engine_thinking.emit(color, False)
-            self._finish(Outcome.illegal_move(color, message))
+            self._hand_to_runner(MoveReply(error=message))
 
-    def _on_clock_expired(self, color: Color) -> None:
-        if self._outcome is None and self._mode.is_play and self._board.turn == color:
-            self._cancel_searches()
-            self._finish(Outcome.timeout(color))
+    def _on_clock_expired(self, outcome: Outcome) -> None:
+        if self._outcome is None and self._mode.is_play:
+            self._finish(outcome, faulty=self._board.turn)
 
-    def _finish(self, outcome: Outcome) -> None:
-        self._clock.stop()
+    def _finish(self, outcome: Outcome, faulty: Color | None = None) -> None:
+        """End the live game with ``outcome``; ``faulty`` is the seat that lost by a fault (its
+        engine is ended at once, as the command line's referee does)."""
+        if self._runner is not None and self._runner.outcome is None:
+            self._runner.finish(outcome, self._clock.now())
+        self._clock.refresh()
         self._cancel_searches()
+        if faulty is not None and outcome.termination in (Termination.TIMEOUT, Termination.ILLEGAL_MOVE):
+            self._retire_worker(faulty)
         self._outcome = outcome
         self._game.outcome = outcome
         self._game.headers["Result"] = outcome.result()
@@ -606,7 +674,9 @@ class GameController(QObject):
 
     def _cancel_searches(self) -> None:
         for color in list(self._pending):
-            self._workers[color].cancel()
+            worker = self._workers.get(color)
+            if worker is not None:
+                worker.cancel()
             self.engine_thinking.emit(color, False)
         self._pending.clear()
         if self._delayed_engine_move is not None:
@@ -617,7 +687,8 @@ class GameController(QObject):
     def _halt(self) -> None:
         """Stop everything running for the current game (searches, clock, replay)."""
         self._cancel_searches()
-        self._clock.stop()
+        self._runner = None
+        self._clock.follow(None)
         self._replay_timer.stop()
         if self._hint_worker is not None:
             self._hint_worker.cancel()
@@ -626,9 +697,11 @@ class GameController(QObject):
     def shutdown(self) -> None:
         """Stop every engine process and thread (call before the window goes)."""
         self._halt()
-        for worker in list(self._workers.values()) + ([self._hint_worker] if self._hint_worker else []):
+        for worker in [*self._workers.values(), *self._retired_workers,
+                       *([self._hint_worker] if self._hint_worker else [])]:
             worker.shutdown()
         self._workers.clear()
+        self._retired_workers.clear()
         self._hint_worker = None
 
 

@@ -152,8 +152,10 @@ CHINESE: Final[dict[str, str]] = {
     "Black's general is captured, Red wins!": "黑将被吃，红胜！",
     # --- clocks ------------------------------------------------------------------------------
     "Clock": "棋钟",
-    "Move time": "每步用时",
-    "Game time": "局时",
+    "Red's clock": "红方用时",
+    "Black's clock": "黑方用时",
+    "Seconds a move ('10s'), game time plus increment ('15m+5s'), main time then byo-yomi ('20m|30s'), or 'none'":
+        "每步限时（'10s'）、局时加每步加秒（'15m+5s'）、基本用时后读秒（'20m|30s'），或不限时（'none'）",
     "{seconds} s": "{seconds} 秒",
     # --- files --------------------------------------------------------------------------------
     "Game": "对局",

@@ -11,12 +11,13 @@ from dataclasses import replace
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFormLayout,
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFormLayout, QLabel,
     QMainWindow, QMenu, QSplitter, QToolBar, QVBoxLayout, QWidget,
 )
 
 from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
+from xqdesk.time_control import TimeControl
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_line
 from xqdesk.outcome import Outcome
@@ -62,28 +63,45 @@ def available_engines(settings: Settings) -> tuple[EngineProfile, ...]:
     return settings.engines + tuple(p for p in BUILTIN_PROFILES if p.name not in names)
 
 
-class NewGameDialog(QDialog):
-    """Choose who plays Red and Black (a person or an engine), the clock and the start position."""
+TIME_CONTROL_PRESETS = ("10s", "none", "15m+5s", "20m|30s", "5m+3s", "30s")
+"""Time controls offered in the New game dialog (any other can be typed; see TimeControl.parse)."""
 
-    def __init__(self, engines: tuple[EngineProfile, ...], move_time: float, delay: float,
+
+def _engine_clock(settings: Settings) -> TimeControl:
+    """The clock an engine seat gets by default (the course's 10 s when the setting is unreadable)."""
+    try:
+        return TimeControl.parse(settings.engine_clock)
+    except ValueError:
+        return TimeControl.per_move(10.0)
+
+
+class NewGameDialog(QDialog):
+    """Choose who plays Red and Black (a person or an engine), each side's clock and the start
+    position. A side's clock follows its seat (``engine_clock`` for an engine, ``person_clock``
+    for a person) until the user edits it."""
+
+    def __init__(self, engines: tuple[EngineProfile, ...], engine_clock: str, person_clock: str, delay: float,
                  can_continue: bool, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("New game"))
         self._engines = engines
+        self._default_clocks = {True: engine_clock, False: person_clock}
         self.red_box, self.black_box = QComboBox(), QComboBox()
-        for box in (self.red_box, self.black_box):
+        self.red_clock, self.black_clock = QComboBox(), QComboBox()
+        for box, clock in ((self.red_box, self.red_clock), (self.black_box, self.black_clock)):
             box.addItem(tr("Person"), None)
             for profile in engines:
                 box.addItem(profile.name, profile)
-        self.move_time = QDoubleSpinBox()
-        self.move_time.setRange(0.0, 3600.0)
-        self.move_time.setDecimals(1)
-        self.move_time.setSpecialValueText("–")
-        self.move_time.setValue(move_time)
-        self.game_time = QDoubleSpinBox()  # minutes per side; 0 = no game clock
-        self.game_time.setRange(0.0, 600.0)
-        self.game_time.setDecimals(1)
-        self.game_time.setSpecialValueText("–")
+            clock.setEditable(True)
+            clock.addItems(TIME_CONTROL_PRESETS)
+            clock.setToolTip(tr("Seconds a move ('10s'), game time plus increment ('15m+5s'), "
+                                "main time then byo-yomi ('20m|30s'), or 'none'"))
+            clock.setCurrentText(person_clock)
+            box.currentIndexChanged.connect(
+                lambda _index, seat=box, chosen=clock: chosen.setCurrentText(
+                    self._default_clocks[seat.currentData() is not None]))
+        self.error_label = QLabel()
+        self.error_label.setStyleSheet("color: #c0251b;")
         self.delay = QDoubleSpinBox()
         self.delay.setRange(0.0, 60.0)
         self.delay.setDecimals(2)
@@ -92,11 +110,12 @@ class NewGameDialog(QDialog):
         self.from_here.setEnabled(can_continue)
         form = QFormLayout()
         form.addRow(tr("Red"), self.red_box)
+        form.addRow(tr("Red's clock"), self.red_clock)
         form.addRow(tr("Black"), self.black_box)
-        form.addRow(tr("Move time"), self.move_time)
-        form.addRow(tr("Game time"), self.game_time)
+        form.addRow(tr("Black's clock"), self.black_clock)
         form.addRow(tr("Delay between moves"), self.delay)
         form.addRow(self.from_here)
+        form.addRow(self.error_label)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -106,6 +125,26 @@ class NewGameDialog(QDialog):
 
     def seats(self) -> tuple[EngineProfile | None, EngineProfile | None]:
         return self.red_box.currentData(), self.black_box.currentData()
+
+    def time_controls(self) -> dict[Color, TimeControl]:
+        """Each side's clock as typed; ValueError says which side's text is wrong and why."""
+        controls = {}
+        for color, clock in ((RED, self.red_clock), (BLACK, self.black_clock)):
+            try:
+                controls[color] = TimeControl.parse(clock.currentText())
+            except ValueError as error:
+                side = tr("Red") if color == RED else tr("Black")
+                raise ValueError(f"{side}: {error}") from None
+        return controls
+
+    def accept(self) -> None:
+        """Accept only when both clocks read as time controls (else say why and stay open)."""
+        try:
+            self.time_controls()
+        except ValueError as error:
+            self.error_label.setText(str(error))
+            return
+        super().accept()
 
 
 class AnalysisEnginesDialog(QDialog):
@@ -158,8 +197,8 @@ class MainWindow(QMainWindow):
         self.settings = load_settings(self._store)
         if self.settings.language != current_language().value:
             set_language(self.settings.language)
-        self.controller = GameController(self, move_limit=self.settings.move_time or None,
-                                         engine_delay=self.settings.engine_delay)
+        self.controller = GameController(self, engine_delay=self.settings.engine_delay)
+        self.controller.engine_clock = _engine_clock(self.settings)
         self.board_view = BoardView()
         self.board_view.set_flipped(self.settings.flip_board)
         self.clock_display = ClockDisplay(self.controller.clock())
@@ -486,26 +525,28 @@ class MainWindow(QMainWindow):
         return self.settings.engines[0] if self.settings.engines else BUILTIN_PROFILES[1]
 
     def start_game(self, red: EngineProfile | None, black: EngineProfile | None,
-                   start_fen: str = STARTING_FEN) -> None:
-        """A new game with these seats (None: a person); the person plays from the bottom."""
+                   start_fen: str = STARTING_FEN, time_controls: dict[Color, TimeControl] | None = None) -> None:
+        """A new game with these seats (None: a person) and clocks (by default an engine gets the
+        engine clock, a person none); the person plays from the bottom."""
         mode = mode_for_seats(red, black)
-        self.controller.new_game(mode, red=red, black=black, start_fen=start_fen)
+        self.controller.new_game(mode, red=red, black=black, start_fen=start_fen, time_controls=time_controls)
         if mode is Mode.PERSON_VS_ENGINE:
             self.set_flipped(red is not None)
 
     def choose_new_game(self) -> None:
-        dialog = NewGameDialog(available_engines(self.settings), self.settings.move_time,
-                               self.settings.engine_delay, can_continue=True, parent=self)
+        dialog = NewGameDialog(available_engines(self.settings), self.settings.engine_clock,
+                               self.settings.person_clock, self.settings.engine_delay, can_continue=True, parent=self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         red, black = dialog.seats()
-        move_time = dialog.move_time.value()
-        self.update_settings(move_time=move_time, engine_delay=dialog.delay.value())
-        game_minutes = dialog.game_time.value()
-        self.controller.clock().set_limits(move_time or None, game_minutes * 60 if game_minutes else None)
+        controls = dialog.time_controls()
+        remembered = {"engine_clock" if seat is not None else "person_clock": controls[color].text()
+                      for color, seat in ((RED, red), (BLACK, black))}
+        self.update_settings(engine_delay=dialog.delay.value(), **remembered)
+        self.controller.engine_clock = _engine_clock(self.settings)
         self.controller.engine_delay = dialog.delay.value()
         start = self.controller.board().fen() if dialog.from_here.isChecked() else STARTING_FEN
-        self.start_game(red, black, start)
+        self.start_game(red, black, start, controls)
 
     def toggle_flip(self) -> None:
         self.set_flipped(not self.board_view.is_flipped())

@@ -111,7 +111,8 @@ class Settings:
     flip_board: bool = False
     show_coordinates: bool = True
     show_engine_arrows: bool = True
-    move_time: float = 10.0
+    engine_clock: str = "10s"
+    person_clock: str = "none"
     engine_delay: float = 0.5
     analysis_lines: int = 1
     engines: tuple[EngineProfile, ...] = ()
