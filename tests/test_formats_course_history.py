@@ -56,10 +56,10 @@ def test_real_course_histories_replay_to_the_recorded_boards() -> None:
 
 def test_wrong_capture_and_illegal_move_are_reported() -> None:
     game, error = game_from_course_history([(9, 7, 7, 6, 0), (0, 1, 2, 2, 5)], "Game 2.txt", 2)
-    assert len(game.mainline) == 1
+    assert len(game) == 1
     assert str(error).startswith("Game 2.txt, game 2, entry 2, move 1 (Black): '(0, 1, 2, 2, 5)': records capture 5")
     game, error = game_from_course_history([(9, 7, 5, 7, 0)], "Game 1.txt")
-    assert game.mainline == []
+    assert game.mainline() == []
     assert "entry 1, move 1 (Red)" in str(error) and "h0h4 is not legal" in str(error)
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from xqdesk.formats import read_games, write_games
 from xqdesk.formats.pgn import format_pgn, parse_pgn, read_pgn
-from xqdesk.game import Game, MoveNode
+from xqdesk.game import Game
 from xqdesk.ruleset import STANDARD
 from xqdesk.move import Move
 from xqdesk.notation import Notation
@@ -104,11 +104,13 @@ def test_real_world_mess() -> None:
     first, second, third = game_file.games
     assert first.start_fen.split()[1] == "b"
     assert [move.iccs() for move in first.mainline_moves()] == ["h9g7", "h2e2", "h7i7", "h0g2", "g6g5"]
-    assert first.mainline[1].comment == "a comment"
-    assert first.mainline[2].comment == "to the end of the line"
-    variation = first.mainline[3].variations[0]
-    assert [node.move.iccs() for node in variation] == ["c3c4", "c6c5", "c4c5"]
-    assert [node.move.iccs() for node in variation[1].variations[0]] == ["g6g5"]
+    mainline = first.mainline()
+    assert mainline[1].comment == "a comment"
+    assert mainline[2].comment == "to the end of the line"
+    assert mainline[3].nags == {1}
+    variation = mainline[2].variations[1]
+    assert [node.move.iccs() for node in [variation, *variation.mainline()]] == ["c3c4", "c6c5", "c4c5"]
+    assert [node.move.iccs() for node in variation.variations[1:]] == ["g6g5"]
     assert first.outcome is not None and first.outcome.winner is None
     assert first.headers == {"Event": "mess", "Result": "1/2-1/2"}
     assert second.outcome is None and len(second) == 2
@@ -139,12 +141,12 @@ def _annotated_game() -> Game:
     game = Game(headers={"Event": "测试 \"quoted\"", "Red": "A", "Black": "B", "Round": "3"},
                 comment="before the first move", ruleset=COURSE,
                 outcome=Outcome.no_legal_moves(False))
-    moves = ["h2e2", "h9g7", "h0g2", "i9h9"]
-    game.mainline = [MoveNode(Move.from_iccs(text)) for text in moves]
-    game.mainline[1].comment = "the usual reply"
-    game.mainline[1].variations.append([MoveNode(Move.from_iccs("b9c7"), "also fine"),
-                                        MoveNode(Move.from_iccs("b0c2"))])
-    game.mainline[2].variations.append([MoveNode(Move.from_iccs("b0c2"), variations=[[MoveNode(Move.from_iccs("c3c4"))]])])
+    first = game.add_variation(Move.from_iccs("h2e2"))
+    reply = first.add_variation(Move.from_iccs("h9g7"), "the usual reply", nags=[1])
+    first.add_variation(Move.from_iccs("b9c7"), "also fine", starting_comment="or").add_variation(Move.from_iccs("b0c2"))
+    third = reply.add_variation(Move.from_iccs("h0g2"), nags=[6, 2])
+    reply.add_variation(Move.from_iccs("b0c2"))
+    third.add_variation(Move.from_iccs("i9h9"))
     return game
 
 
@@ -182,7 +184,8 @@ def test_written_pgn_looks_like_pgn() -> None:
                            '[Result "1-0"]\n[Format "ICCS"]\n[Ruleset "course"]\n'
                            '[Termination "Black loses the game. Red wins!"]\n\n')
     assert max(len(line) for line in text.splitlines()) <= 80
-    assert "{before the first move} 1. h2e2 h9g7 {the usual reply} (1... b9c7 {also fine} 2. b0c2)" in " ".join(text.split())
+    assert ("{before the first move} 1. h2e2 h9g7 $1 {the usual reply} ({or} 1... b9c7 {also fine} 2. b0c2) "
+            "2. h0g2 $2 $6 (2. b0c2) 2... i9h9 1-0") in " ".join(text.split())
     assert text.endswith("1-0\n\n")
 
 
@@ -208,7 +211,7 @@ def test_truncated_file_keeps_what_was_read(tmp_path: Path) -> None:
     path.write_text('[Event "a"]\n\n1. h2e2 h9g7 *\n\n[Event "b"]\n\n1. c3c4 {a comment that never', encoding="utf-8")
     game_file = read_games(path)
     assert [len(game) for game in game_file.games] == [2, 1]
-    assert game_file.games[1].mainline[0].comment == "a comment that never"
+    assert game_file.games[1].mainline()[0].comment == "a comment that never"
 
 
 def test_games_without_tags_follow_each_other() -> None:

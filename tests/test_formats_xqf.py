@@ -10,7 +10,7 @@ from xqdesk.errors import RecordFormatError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.xqf import read_xqf
 from xqdesk.formats.xqf_binary import decode_xqf
-from xqdesk.game import MoveNode
+from xqdesk.game import GameNode
 from xqdesk.outcome import Termination
 from datafiles import GAMES
 
@@ -22,8 +22,8 @@ def _xqf(name: str) -> Path:
     return path
 
 
-def _node_count(line: list[MoveNode]) -> int:
-    return sum(1 + sum(_node_count(variation) for variation in node.variations) for node in line)
+def _node_count(root: GameNode) -> int:
+    return sum(1 for _node in root.walk()) - 1
 
 
 def _fairy_uci(iccs: str) -> str:
@@ -47,7 +47,7 @@ def test_full_game_with_headers_comments_and_result() -> None:
     assert game.headers["Result"] == "0-1"
     assert game.outcome is not None and game.outcome.winner is False
     assert game.start_fen == STARTING_FEN
-    assert len(game.mainline) == 110
+    assert len(game) == 110
     assert game.comment.startswith("1997年11月16日")
     game.replay()
 
@@ -64,25 +64,25 @@ def test_set_up_position() -> None:
     (game,) = read_xqf(_xqf("cchess_ucci_test1.xqf")).games
     assert game.start_fen == "2b1kabn1/4aR3/3R2N2/4p1p2/5P3/4P4/3N2Pr1/4C1n2/3pAr3/4K3c w - - 0 1"
     assert game.headers["Title"] == "第006局 蝇垂骥尾"
-    assert len(game.mainline) == 43
+    assert len(game) == 43
 
 
 def test_variations_and_comments() -> None:
     game_file = read_xqf(_xqf("cchess_UnitTest.xqf"))
     (game,) = game_file.games
     assert game_file.errors == []
-    assert len(game.mainline) == 5
-    assert _node_count(game.mainline) == 19
+    assert len(game) == 5
+    assert _node_count(game) == 19
     assert game.comment == "棋局注解"
-    assert any(node.variations for node in game.mainline)
+    assert any(len(node.variations) > 1 for node in game.walk())
     game.replay()
 
 
 def test_large_tree_reports_its_one_broken_variation_and_keeps_the_rest() -> None:
     game_file = read_xqf(_xqf("cchess_WildHouse.xqf"))
     (game,) = game_file.games
-    assert len(game.mainline) == 65
-    assert _node_count(game.mainline) == 1668
+    assert len(game) == 65
+    assert _node_count(game) == 1668
     (error,) = game_file.errors
     assert "cchess_WildHouse.xqf, game 1, move 37 (Black)" in str(error)
     assert "'e7f7'" in str(error) and "no piece on the from-square" in str(error)
@@ -92,7 +92,7 @@ def test_large_tree_reports_its_one_broken_variation_and_keeps_the_rest() -> Non
 def test_games_without_moves(name: str) -> None:
     game_file = read_xqf(_xqf(name))
     assert game_file.errors == []
-    assert game_file.games[0].mainline == []
+    assert game_file.games[0].mainline() == []
 
 
 def test_empty_game_keeps_its_headers_and_result() -> None:
@@ -106,8 +106,8 @@ def test_bad_move_file_reads_to_its_last_record() -> None:
     """Its moves are all legal by the rules and by Fairy-Stockfish; it ends with Black's resignation."""
     game_file = read_xqf(_xqf("cchess_BadMoveTest1.xqf"))
     (game,) = game_file.games
-    assert len(game.mainline) == 43
-    assert game.mainline[-1].comment == "黑方认负"
+    assert len(game) == 43
+    assert game.mainline()[-1].comment == "黑方认负"
 
 
 def test_truncated_file_keeps_the_moves_before_the_damage(tmp_path: Path) -> None:
@@ -116,7 +116,7 @@ def test_truncated_file_keeps_the_moves_before_the_damage(tmp_path: Path) -> Non
     damaged.write_bytes(data[:len(data) - 700])
     game_file = read_xqf(damaged)
     (game,) = game_file.games
-    assert 0 < len(game.mainline) < 110
+    assert 0 < len(game) < 110
     (error,) = game_file.errors
     assert "damaged.xqf, game 1, move tree" in str(error) and "the file ends inside" in str(error)
 
@@ -128,7 +128,7 @@ def test_illegal_move_is_reported_with_its_number_and_position(tmp_path: Path) -
     broken = tmp_path / "broken.xqf"
     broken.write_bytes(bytes(data))
     game_file = read_xqf(broken)
-    assert game_file.games[0].mainline == []
+    assert game_file.games[0].mainline() == []
     (error,) = game_file.errors
     assert str(error).startswith("broken.xqf, game 1, move 1 (Red) of the main line: 'h4f2': illegal in ")
 

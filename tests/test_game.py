@@ -5,7 +5,7 @@ import pytest
 
 from xqdesk.errors import IllegalMoveError
 from xqdesk.fen import STARTING_FEN
-from xqdesk.game import Game, MoveNode
+from xqdesk.game import Game
 from xqdesk.ruleset import STANDARD
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
@@ -34,7 +34,7 @@ def test_course_history_of_a_game() -> None:
 
 def test_replay_names_the_illegal_move_of_a_variation() -> None:
     game = Game.from_moves(_moves("h2e2", "h9g7"))
-    game.mainline[1].variations.append([MoveNode(Move.from_iccs("b9c7")), MoveNode(Move.from_iccs("h2h9"))])
+    game.mainline()[0].add_variation(Move.from_iccs("b9c7")).add_variation(Move.from_iccs("h2h9"))
     with pytest.raises(IllegalMoveError, match=r"move 2 \(Red\) of the variation 1 at move 1 \(Black\) of the "
                                                r"main line: 'h2h9' is not legal in .*no piece on the from-square"):
         game.replay()

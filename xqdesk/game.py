@@ -1,13 +1,14 @@
-"""The game record: start position, main line with comments and variations, headers, outcome.
+"""The game record: a tree of moves (python-chess's ``GameNode``) under a start position, with
+comments, NAGs and variations, headers and the outcome.
 
-A :class:`Game` is plain data that any file format fills in and writes out. Moves in it are not
-trusted: :meth:`Game.replay` re-checks every one (main line and variations) under the game's
+A :class:`Game` is the root node of its tree; any file format fills it in and writes it out.
+Moves in it are not trusted: :meth:`Game.replay` re-checks every one (main line and variations) under the game's
 ruleset and says which move of which line failed, in which position.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
 
 from xqdesk.board import Board
 from xqdesk.errors import IllegalMoveError
@@ -22,17 +23,184 @@ HEADER_ORDER = ("Game", "Event", "Site", "Date", "Round", "RedTeam", "Red", "Bla
 """The usual order of PGN tags; other tags follow in the order they were given."""
 
 
-@dataclass
-class MoveNode:
-    """A move of a line, the comment written after it, and the alternatives to it.
+class GameNode:
+    """A node of a game tree (python-chess's ``GameNode``): a position, what was said of it
+    (``comment``) and the moves recorded from here, ``variations``, the first of which is the main
+    continuation. The root is the :class:`Game`; every other node is a :class:`ChildNode`, reached
+    by a move. Moves are not checked when added: :meth:`Game.replay` checks the whole tree.
 
-    Each variation is a line (list of nodes) that replaces this move: its first node is played
-    from the position before this move.
+    Walks over the tree are iterative, so a record nested thousands of variations deep is safe.
     """
 
-    move: Move
-    comment: str = ""
-    variations: list[list[MoveNode]] = field(default_factory=list)
+    def __init__(self, parent: GameNode | None = None, comment: str = "") -> None:
+        self.parent = parent
+        self.comment = comment
+        self.variations: list[ChildNode] = []
+
+    # --- where a node stands ----------------------------------------------------------------------
+    def game(self) -> Game:
+        """The game (the root of the tree) this node belongs to."""
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        if not isinstance(node, Game):
+            raise ValueError("this node is not part of a game")
+        return node
+
+    def path(self) -> list[ChildNode]:
+        """The nodes from the root's first move down to this node (empty at the root)."""
+        nodes = []
+        node: GameNode = self
+        while isinstance(node, ChildNode):
+            nodes.append(node)
+            node = node.parent
+        nodes.reverse()
+        return nodes
+
+    def ply(self) -> int:
+        """How many moves lead from the start position to this node."""
+        count, node = 0, self
+        while node.parent is not None:
+            count, node = count + 1, node.parent
+        return count
+
+    def moves(self) -> list[Move]:
+        """The moves that lead from the start position to this node."""
+        return [node.move for node in self.path()]
+
+    def board(self) -> Board:
+        """The position at this node (moves pushed unchecked: replay an untrusted game first)."""
+        board = self.game().start_board()
+        for move in self.moves():
+            board.push(move)
+        return board
+
+    def is_main_variation(self) -> bool:
+        """Whether this node is on the game's main line (every node above it is a first choice)."""
+        node = self
+        while node.parent is not None:
+            if node.parent.variations[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def starts_variation(self) -> bool:
+        """Whether this node is an alternative to its parent's main continuation."""
+        return self.parent is not None and self.parent.variations[0] is not self
+
+    # --- the line from here -------------------------------------------------------------------------
+    def next(self) -> ChildNode | None:
+        """The main continuation (None at the end of a line)."""
+        return self.variations[0] if self.variations else None
+
+    def mainline(self) -> list[ChildNode]:
+        """The nodes of the main continuation from here, following each node's first variation."""
+        nodes = []
+        node = self.next()
+        while node is not None:
+            nodes.append(node)
+            node = node.next()
+        return nodes
+
+    def mainline_moves(self) -> list[Move]:
+        """The moves of :meth:`mainline`."""
+        return [node.move for node in self.mainline()]
+
+    def end(self) -> GameNode:
+        """The last node of the main continuation from here (this node at the end of a line)."""
+        line = self.mainline()
+        return line[-1] if line else self
+
+    def variation(self, move: Move) -> ChildNode | None:
+        """The recorded continuation by ``move``, if any."""
+        return next((node for node in self.variations if node.move == move), None)
+
+    def walk(self) -> Iterator[GameNode]:
+        """This node and every node below it, depth first, main continuations first."""
+        stack: list[GameNode] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.variations))
+
+    # --- changing the tree --------------------------------------------------------------------------
+    def add_variation(self, move: Move, comment: str = "", starting_comment: str = "",
+                      nags: Iterable[int] = ()) -> ChildNode:
+        """A new continuation by ``move`` after the existing ones (the main one when it is the first)."""
+        node = ChildNode(move, self, comment, starting_comment, nags)
+        self.variations.append(node)
+        return node
+
+    def add_main_variation(self, move: Move, comment: str = "") -> ChildNode:
+        """A new continuation by ``move`` that becomes the main one."""
+        node = ChildNode(move, self, comment)
+        self.variations.insert(0, node)
+        return node
+
+    def remove_variation(self, node: ChildNode) -> None:
+        """Remove the continuation ``node`` with everything after it."""
+        self.variations.remove(node)
+
+    def promote_to_main(self, node: ChildNode) -> None:
+        """Make the continuation ``node`` the main one."""
+        self.variations.remove(node)
+        self.variations.insert(0, node)
+
+    def promote(self, node: ChildNode) -> None:
+        """Move the continuation ``node`` one place up among its alternatives."""
+        index = self.variations.index(node)
+        if index > 0:
+            self.variations[index - 1], self.variations[index] = node, self.variations[index - 1]
+
+    def demote(self, node: ChildNode) -> None:
+        """Move the continuation ``node`` one place down among its alternatives."""
+        index = self.variations.index(node)
+        if index < len(self.variations) - 1:
+            self.variations[index + 1], self.variations[index] = node, self.variations[index + 1]
+
+    def cut(self) -> None:
+        """Remove every move recorded after this node."""
+        self.variations = []
+
+    # --- comparing ----------------------------------------------------------------------------------
+    def _own_fields(self) -> tuple[object, ...]:
+        return (self.comment, len(self.variations))
+
+    def __eq__(self, other: object) -> bool:
+        """Two trees are equal when every node holds the same move, comments and NAGs."""
+        if not isinstance(other, GameNode):
+            return NotImplemented
+        pairs: list[tuple[GameNode, GameNode]] = [(self, other)]
+        while pairs:
+            mine, theirs = pairs.pop()
+            if mine._own_fields() != theirs._own_fields():
+                return False
+            pairs.extend(zip(mine.variations, theirs.variations))
+        return True
+
+    __hash__ = None  # type: ignore[assignment]  # nodes change: they cannot be dict keys
+
+
+
+class ChildNode(GameNode):
+    """A node reached by ``move`` from ``parent``; ``comment`` is said after the move,
+    ``starting_comment`` before it (when it opens a variation), ``nags`` are PGN's numeric
+    annotation glyphs (1 ``!``, 2 ``?``, 3 ``!!``, 4 ``??``, 5 ``!?``, 6 ``?!`` …)."""
+
+    parent: GameNode
+
+    def __init__(self, move: Move, parent: GameNode, comment: str = "", starting_comment: str = "",
+                 nags: Iterable[int] = ()) -> None:
+        super().__init__(parent, comment)
+        self.move = move
+        self.starting_comment = starting_comment
+        self.nags: set[int] = set(nags)
+
+    def _own_fields(self) -> tuple[object, ...]:
+        return (self.move, self.comment, self.starting_comment, frozenset(self.nags), len(self.variations))
+
+    def __repr__(self) -> str:
+        return f"<ChildNode {self.move.iccs()} at ply {self.ply()}, {len(self.variations)} continuations>"
 
 
 def move_label(board: Board) -> str:
@@ -40,69 +208,79 @@ def move_label(board: Board) -> str:
     return f"move {board.fullmove_number} ({'Red' if board.turn == RED else 'Black'})"
 
 
-@dataclass
-class Game:
-    """One game record.
+class Game(GameNode):
+    """One game record: the root of its move tree.
 
-    ``mainline`` is the game as played; ``comment`` the text before its first move; ``outcome``
-    how the game ended as the record says (None when it does not say); ``ruleset`` the rules it
-    was played under, by which :meth:`replay` judges it.
+    ``comment`` is the text before the first move; ``outcome`` how the game ended as the record
+    says (None when it does not say); ``ruleset`` the rules it was played under, by which
+    :meth:`replay` judges it.
     """
 
-    headers: dict[str, str] = field(default_factory=dict)
-    start_fen: str = STARTING_FEN
-    mainline: list[MoveNode] = field(default_factory=list)
-    comment: str = ""
-    outcome: Outcome | None = None
-    ruleset: Ruleset = COURSE
+    def __init__(self, headers: dict[str, str] | None = None, start_fen: str = STARTING_FEN, comment: str = "",
+                 outcome: Outcome | None = None, ruleset: Ruleset = COURSE) -> None:
+        super().__init__(None, comment)
+        self.headers: dict[str, str] = dict(headers or {})
+        self.start_fen = start_fen
+        self.outcome = outcome
+        self.ruleset = ruleset
 
     @classmethod
     def from_moves(cls, moves: Sequence[Move], start_fen: str = STARTING_FEN,
                    headers: dict[str, str] | None = None, outcome: Outcome | None = None) -> Game:
         """A game with ``moves`` as its main line (not checked here; call :meth:`replay`)."""
-        return cls(headers=dict(headers or {}), start_fen=start_fen,
-                   mainline=[MoveNode(move) for move in moves], outcome=outcome)
+        game = cls(headers=headers, start_fen=start_fen, outcome=outcome)
+        node: GameNode = game
+        for move in moves:
+            node = node.add_variation(move)
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        same_record = (self.headers, self.start_fen, self.outcome, self.ruleset) == (
+            other.headers, other.start_fen, other.outcome, other.ruleset)
+        return same_record and GameNode.__eq__(self, other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"<Game {self.headers.get('Red', '?')} vs {self.headers.get('Black', '?')}, {len(self)} plies>"
 
     def start_board(self) -> Board:
         """A fresh board at the start position."""
         return Board(self.start_fen, ruleset=self.ruleset)
 
-    def mainline_moves(self) -> list[Move]:
-        """The moves of the main line, in order."""
-        return [node.move for node in self.mainline]
-
     def __len__(self) -> int:
         """The number of plies in the main line."""
-        return len(self.mainline)
+        return len(self.mainline())
 
     def board_at(self, ply: int) -> Board:
         """The position after the first ``ply`` moves of the main line (0 = the start position).
         Moves are pushed unchecked: call :meth:`replay` first on a record you do not trust."""
-        if not 0 <= ply <= len(self.mainline):
-            raise IndexError(f"ply {ply!r} is outside the main line (0..{len(self.mainline)})")
+        moves = self.mainline_moves()
+        if not 0 <= ply <= len(moves):
+            raise IndexError(f"ply {ply!r} is outside the main line (0..{len(moves)})")
         board = self.start_board()
-        for node in self.mainline[:ply]:
-            board.push(node.move)
+        for move in moves[:ply]:
+            board.push(move)
         return board
 
     def boards(self) -> Iterator[Board]:
         """Every position of the main line, from the start to the end, each a separate board."""
         board = self.start_board()
         yield board.copy()
-        for node in self.mainline:
-            board.push(node.move)
+        for move in self.mainline_moves():
+            board.push(move)
             yield board.copy()
 
     def end_board(self) -> Board:
         """The position after the whole main line (moves pushed unchecked)."""
-        return self.board_at(len(self.mainline))
+        return self.board_at(len(self))
 
     def replay(self) -> Board:
         """Re-check every move, variations included, under the ruleset; return the final board of
         the main line. Raises IllegalMoveError naming the move number, the move and the FEN."""
-        board = self.start_board()
-        _replay_line(board, self.mainline, "main line")
-        return board
+        return _replay_tree(self)
 
     def judge(self) -> Outcome | None:
         """The outcome the ruleset gives at the end of the main line (None when the game is not
@@ -120,12 +298,13 @@ class Game:
         board = self.replay()
         limit = self.ruleset.capture_free_draw_plies
         walk = self.start_board()
-        for ply, node in enumerate(self.mainline[:-1], start=1):
-            walk.push(node.move)
+        moves = self.mainline_moves()
+        for ply, move in enumerate(moves[:-1], start=1):
+            walk.push(move)
             if walk.halfmove_clock >= limit:
                 drawn = Outcome.capture_free_draw()
                 return OutcomeCheck(False, drawn, f"the rules ended the game after ply {ply} "
-                                    f"({drawn.text}) but the record goes on to ply {len(self.mainline)}")
+                                    f"({drawn.text}) but the record goes on to ply {len(moves)}")
         judged = board.outcome()
         recorded = self.outcome
         if recorded is None:
@@ -153,9 +332,9 @@ class Game:
         """The main line as the course's history: ``(old_x, old_y, new_x, new_y, captured)``."""
         board = self.start_board()
         history = []
-        for node in self.mainline:
-            history.append(node.move.to_course() + (board.code_at(node.move.to_square),))
-            board.push(node.move)
+        for move in self.mainline_moves():
+            history.append(move.to_course() + (board.code_at(move.to_square),))
+            board.push(move)
         return history
 
     def sorted_headers(self) -> list[tuple[str, str]]:
@@ -174,16 +353,25 @@ class OutcomeCheck:
     detail: str
 
 
-def _replay_line(board: Board, line: list[MoveNode], line_name: str) -> None:
-    """Push every move of ``line`` on ``board`` after checking it; variations are checked on
-    copies. Leaves ``board`` at the end of the line."""
-    for node in line:
-        for number, variation in enumerate(node.variations, start=1):
-            _replay_line(board.copy(), variation, f"variation {number} at {move_label(board)} of the {line_name}")
-        if not board.is_legal(node.move):
-            raise IllegalMoveError(f"{move_label(board)} of the {line_name}: {node.move.iccs()!r} "
-                                   f"is not legal in {board.fen()!r} ({board.why_illegal(node.move)})")
-        board.push(node.move)
+def _replay_tree(game: Game) -> Board:
+    """Check every move of ``game``'s tree under its ruleset (iteratively, however deep the
+    variations nest); return the board at the end of the main line. IllegalMoveError names the
+    line ("main line", "variation 2 at move 5 (Black) of the main line" …), the move and the FEN."""
+    end = game.start_board()
+    lines: list[tuple[Board, ChildNode | None, str]] = [(end, game.next(), "main line")]
+    while lines:
+        board, node, line_name = lines.pop()
+        while node is not None:
+            if not node.starts_variation():
+                for number, alternative in reversed(list(enumerate(node.parent.variations[1:], start=1))):
+                    lines.append((board.copy(), alternative,
+                                  f"variation {number} at {move_label(board)} of the {line_name}"))
+            if not board.is_legal(node.move):
+                raise IllegalMoveError(f"{move_label(board)} of the {line_name}: {node.move.iccs()!r} "
+                                       f"is not legal in {board.fen()!r} ({board.why_illegal(node.move)})")
+            board.push(node.move)
+            node = node.next()
+    return end
 
 
 def side_name(color: Color) -> str:

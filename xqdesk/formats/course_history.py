@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Sequence
 
 from xqdesk.board import Board
-from xqdesk.game import Game, MoveNode, move_label
+from xqdesk.game import Game, GameNode, move_label
 from xqdesk.errors import RecordFormatError
 from xqdesk.formats.game_file import GameFile, GameReadError, source_name
 from xqdesk.move import Move
@@ -62,6 +62,7 @@ def game_from_course_history(history: Sequence[Sequence[int]], source: str = "<h
     """Replay a history from the start position, checking each move and its recorded capture.
     Returns the game (up to the first bad entry) and the error met, if any."""
     game = Game()
+    node: GameNode = game
     board = Board()
     for index, entry in enumerate(history, start=1):
         try:
@@ -77,7 +78,7 @@ def game_from_course_history(history: Sequence[Sequence[int]], source: str = "<h
                                        str(tuple(entry)), f"records capture {int(entry[4])!r} but the "
                                        f"target square holds {captured!r} in {board.fen()!r}")
         board.push(move)
-        game.mainline.append(MoveNode(move))
+        node = node.add_variation(move)
     return game, None
 
 

@@ -26,7 +26,7 @@ from xqdesk.errors import InvalidFenError, XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
 from xqdesk.formats.outcome_text import outcome_from_result
-from xqdesk.game import Game, MoveNode, move_label
+from xqdesk.game import ChildNode, Game, GameNode, move_label
 from xqdesk.ruleset import RULESETS, STANDARD
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_move
@@ -94,8 +94,7 @@ def parse_pgn(text: str, source: str = "<pgn>", line_offset: int = 0) -> GameFil
         if kind == "word" and builder.board is not None:
             move = _ICCS_CACHE.get(token.group()) if builder.fast_iccs else None
             if move is not None and builder.board.is_legal(move):  # the common case, kept short
-                builder.board.push(move)
-                builder.line.append(MoveNode(move))
+                builder.play(builder.board, move)
                 continue
         if kind == "result":
             builder.result_token = token.group()
@@ -127,9 +126,10 @@ class _GameBuilder:
         self.board: Board | None = None
         self.notation: Notation | None = None
         self.fast_iccs = False
-        self.line: list[MoveNode] = []
-        # One entry per open variation: (the enclosing line, the board to return to).
-        self.stack: list[tuple[list[MoveNode], Board]] = []
+        self.node: GameNode | None = None  # the node the next move is added after
+        self.starting_comment = ""  # a comment before a variation's first move, kept for that move
+        # One entry per open variation: (the node it is an alternative to, the board to return to).
+        self.stack: list[tuple[ChildNode, Board]] = []
 
     def _begin(self) -> bool:
         """Set up the game from the tags at the first movetext token."""
@@ -145,7 +145,7 @@ class _GameBuilder:
             self._fail("FEN tag", fen, str(error))
             return False
         self.game.start_fen = self.board.fen() if fen != STARTING_FEN else STARTING_FEN
-        self.line = self.game.mainline
+        self.node = self.game
         return True
 
     def feed(self, kind: str | None, token: re.Match[str]) -> bool:
@@ -169,7 +169,25 @@ class _GameBuilder:
         if kind == "stray":
             self._fail(self._where(token.start()), token.group(), "unexpected character in the moves")
             return False
-        return True  # move numbers, '...', NAGs
+        if kind == "nag":
+            self._nag(int(token.group()[1:]))
+        return True  # move numbers, '...'
+
+    def play(self, board: Board, move: Move) -> None:
+        """Add the legal ``move`` after the current node and play it on ``board``."""
+        if self.node is None:
+            raise RuntimeError("PGN movetext was fed before the game was set up")
+        board.push(move)
+        self.node = self.node.add_variation(move, starting_comment=self.starting_comment)
+        self.starting_comment = ""
+
+    def _at_line_start(self) -> bool:
+        """No move yet in the line being read (the game's start, or a variation just opened)."""
+        return self.node is None or self.node.parent is None or bool(self.stack) and self.node is self.stack[-1][0].parent
+
+    def _nag(self, number: int) -> None:
+        if isinstance(self.node, ChildNode) and not self._at_line_start():
+            self.node.nags.add(number)
 
     def _playing(self) -> tuple[Game, Board]:
         """The game and board being built (:meth:`_begin` sets them up before any movetext)."""
@@ -196,35 +214,30 @@ class _GameBuilder:
             except XqdeskError as error:
                 self._fail(self._where(position), text, str(error))
                 return False
-        board.push(move)
-        self.line.append(MoveNode(move))
+        self.play(board, move)
         return True
 
     def _comment(self, body: str) -> None:
         if not body:
             return
-        if self.line:
-            node = self.line[-1]
+        game, _board = self._playing()
+        if not self._at_line_start():
+            node = self.node or game
             node.comment = f"{node.comment}\n{body}" if node.comment else body
         elif not self.stack:
-            game, _board = self._playing()
             game.comment = f"{game.comment}\n{body}" if game.comment else body
-        else:  # a comment before a variation's first move: keep it with the move it replaces
-            parent_line = self.stack[-1][0]
-            node = parent_line[-1]
-            node.comment = f"{node.comment}\n{body}" if node.comment else body
+        else:  # before a variation's first move: it goes with that move
+            self.starting_comment = f"{self.starting_comment}\n{body}" if self.starting_comment else body
 
     def _open(self, token: re.Match[str]) -> bool:
-        if not self.line:
+        _game, board = self._playing()
+        if self._at_line_start() or not isinstance(self.node, ChildNode):
             self._fail(self._where(token.start()), token.group(), "a variation before any move")
             return False
-        _game, board = self._playing()
         variation_board = board.copy()
         variation_board.pop()
-        self.stack.append((self.line, board))
-        variation: list[MoveNode] = []
-        self.line[-1].variations.append(variation)
-        self.line = variation
+        self.stack.append((self.node, board))
+        self.node = self.node.parent
         self.board = variation_board
         return True
 
@@ -232,10 +245,10 @@ class _GameBuilder:
         if not self.stack:
             self._fail(self._where(token.start()), token.group(), "')' closes no variation")
             return False
-        finished = self.line
-        self.line, self.board = self.stack.pop()
-        if not finished:
-            self.line[-1].variations.pop()
+        self.node, self.board = self.stack.pop()
+        if self.starting_comment:  # a variation with a comment and no move: keep the comment
+            self.node.comment = f"{self.node.comment}\n{self.starting_comment}" if self.node.comment else self.starting_comment
+            self.starting_comment = ""
         return True
 
     def _where(self, position: int) -> str:
@@ -321,7 +334,7 @@ def format_pgn(game: Game, notation: Notation = Notation.ICCS) -> str:
     tokens: list[str] = []
     if game.comment:
         tokens.append(_comment(game.comment))
-    _line_tokens(board, game.mainline, notation, tokens)
+    _tree_tokens(game, board, notation, tokens)
     tokens.append(result)
     lines.append("")
     lines.extend(_wrap(tokens))
@@ -343,26 +356,41 @@ def _comment(text: str) -> str:
     return "{" + text.replace("}", ")") + "}"
 
 
-def _line_tokens(board: Board, line: list[MoveNode], notation: Notation, tokens: list[str]) -> None:
-    """Append the tokens of ``line`` (played on ``board``, which is left at its end)."""
-    need_number = True
-    for node in line:
-        text = format_move(board, node.move, notation)
-        if board.turn == RED:
-            text = f"{board.fullmove_number}. {text}"
+_OPEN, _CLOSE = "(", ")"
+
+
+def _tree_tokens(game: Game, board: Board, notation: Notation, tokens: list[str]) -> None:
+    """Append the movetext tokens of ``game``'s tree played from ``board``: each move with its NAGs
+    and comment, the alternatives to a move in parentheses right after it. Iterative, so deeply
+    nested variations cannot overflow the stack."""
+    # The stack holds parentheses still to write and lines to go on with: (board, node, need_number).
+    stack: list[str | tuple[Board, ChildNode | None, bool]] = [(board, game.next(), True)]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            tokens.append(item)
+            continue
+        position, node, need_number = item
+        if node is None:
+            continue
+        if node.starting_comment:
+            tokens.append(_comment(node.starting_comment))
+            need_number = True
+        text = format_move(position, node.move, notation)
+        if position.turn == RED:
+            text = f"{position.fullmove_number}. {text}"
         elif need_number:
-            text = f"{board.fullmove_number}... {text}"
+            text = f"{position.fullmove_number}... {text}"
         tokens.append(text)
-        need_number = False
+        tokens.extend(f"${nag}" for nag in sorted(node.nags))
         if node.comment:
             tokens.append(_comment(node.comment))
-            need_number = True
-        for variation in node.variations:
-            tokens.append("(")
-            _line_tokens(board.copy(), variation, notation, tokens)
-            tokens.append(")")
-            need_number = True
-        board.push(node.move)
+        alternatives = [] if node.starts_variation() else node.parent.variations[1:]
+        after = position.copy()
+        after.push(node.move)
+        stack.append((after, node.next(), bool(node.comment or alternatives)))
+        for alternative in reversed(alternatives):
+            stack.extend((_CLOSE, (position.copy(), alternative, True), _OPEN))
 
 
 def _wrap(tokens: list[str], width: int = 80) -> list[str]:

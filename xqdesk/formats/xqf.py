@@ -14,7 +14,7 @@ from xqdesk.fen import format_fen
 from xqdesk.formats.game_file import GameFile, GameReadError, source_name
 from xqdesk.formats.outcome_text import outcome_from_result
 from xqdesk.formats.xqf_binary import XqfNode, XqfRecord, decode_xqf
-from xqdesk.game import Game, MoveNode, move_label
+from xqdesk.game import Game, GameNode, move_label
 from xqdesk.ruleset import STANDARD
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
@@ -34,7 +34,7 @@ def read_xqf(path: str | Path) -> GameFile:
         return result
     board = game.start_board()
     errors: list[GameReadError] = []
-    game.mainline = _line_from_children(record.root.children, board, source, "main line", errors)
+    _add_tree(game, record.root.children, board, source, errors)
     result.games.append(game)
     if record.error:
         errors.append(GameReadError(source, 1, "move tree", "", record.error))
@@ -59,26 +59,24 @@ def _start_game(record: XqfRecord, source: str) -> Game:
                 outcome=outcome_from_result(record.result) if record.result else None, ruleset=STANDARD)
 
 
-def _line_from_children(children: list[XqfNode], board: Board, source: str, line_name: str,
-                        errors: list[GameReadError]) -> list[MoveNode]:
-    """The line that starts with ``children[0]`` (its alternatives become variations), checked
-    move by move on ``board``, which is left at the end of the line."""
-    line: list[MoveNode] = []
-    while children:
-        first, alternatives = children[0], children[1:]
-        variations = []
-        for number, alternative in enumerate(alternatives, start=1):
-            name = f"variation {number} at {move_label(board)} of the {line_name}"
-            variation = _line_from_children([alternative], board.copy(), source, name, errors)
-            if variation:
-                variations.append(variation)
-        move = _checked_move(first, board, source, line_name, errors)
-        if move is None:
-            break
-        board.push(move)
-        line.append(MoveNode(move, first.comment, variations))
-        children = first.children
-    return line
+def _add_tree(game: Game, children: list[XqfNode], board: Board, source: str, errors: list[GameReadError]) -> None:
+    """Add the record's move tree under ``game``, checking every move (an illegal one ends its
+    line with an error); ``children[0]`` starts the main line, the others are its variations.
+    Iterative, so a tree thousands of moves deep is read like any other."""
+    lines: list[tuple[GameNode, list[XqfNode], Board, str]] = [(game, children, board, "main line")]
+    while lines:
+        parent, siblings, position, line_name = lines.pop()
+        while siblings:
+            first, alternatives = siblings[0], siblings[1:]
+            for number, alternative in reversed(list(enumerate(alternatives, start=1))):  # the first on top
+                lines.append((parent, [alternative], position.copy(),
+                              f"variation {number} at {move_label(position)} of the {line_name}"))
+            move = _checked_move(first, position, source, line_name, errors)
+            if move is None:
+                break
+            position.push(move)
+            parent = parent.add_variation(move, first.comment)
+            siblings = first.children
 
 
 def _checked_move(node: XqfNode, board: Board, source: str, line_name: str,
