@@ -29,6 +29,7 @@ INDIRECT_TR_CALLS = {
     ("i18n.py", "tr(sentence)"): "tr_outcome: the outcome texts",
     ("main_window.py", "tr(key)"): "the window's actions and menus, checked on a real window",
     ("move_list.py", "tr(label)"): "NOTATION_LABELS",
+    ("move_list.py", "tr(text)"): "CONTEXT_MENU_TEXTS",
     ("position_editor.py", "tr(PIECE_LABELS[problem.piece_type])"): "PIECE_LABELS",
     ("position_editor.py", "tr(PIECE_LABELS[abs(code)])"): "PIECE_LABELS",
 }
@@ -134,11 +135,11 @@ def test_tables_of_texts_translated_indirectly_have_chinese_entries():
     from xqdesk.ui.engine_panel import EngineView
     from xqdesk.ui.engines_dialog import KIND_LABELS, EnginesDialog
     from xqdesk.ui.files import GameTable
-    from xqdesk.ui.move_list import NOTATION_LABELS
+    from xqdesk.ui.move_list import CONTEXT_MENU_TEXTS, NOTATION_LABELS
     from xqdesk.ui.position_editor import PIECE_LABELS
 
     texts = [*EngineView.COLUMNS, *KIND_LABELS.values(), *EnginesDialog.OPTION_COLUMNS, *GameTable.COLUMNS,
-             *(label for _notation, label in NOTATION_LABELS), *PIECE_LABELS.values()]
+             *(label for _notation, label in NOTATION_LABELS), *PIECE_LABELS.values(), *CONTEXT_MENU_TEXTS]
     assert [text for text in texts if text not in CHINESE and text != "#"] == []
 
 

@@ -80,7 +80,7 @@ def test_match_folder_opens_as_a_table_and_a_game_steps_to_its_result(qtbot, win
         qtbot.keyClick(window.move_list.table, Qt.Key.Key_Right)
     assert controller.ply() == 10
     qtbot.keyClick(window.move_list.table, Qt.Key.Key_End)
-    assert controller.ply() == controller.length() == len(master_games[3].mainline)
+    assert controller.ply() == controller.length() == len(master_games[3])
     info = window.game_info
     assert info.red_label.text() == "Red: Player 2" and info.black_label.text() == "Black: Player 1"
     assert "Round 4" in info.event_label.text() and match_folder.name in info.event_label.text()
@@ -93,7 +93,7 @@ def test_autoplay_runs_a_game_to_its_end(qtbot, window, master_games):
     window.controller.load_game(game)
     with qtbot.waitSignal(window.controller.game_over, timeout=20000) as blocker:
         window.controller.start_autoplay(0.005)
-    assert window.controller.ply() == len(game.mainline)
+    assert window.controller.ply() == len(game)
     assert blocker.args[0].text == "Black loses the game. Red wins!"
     assert not window.controller.is_autoplaying()
 

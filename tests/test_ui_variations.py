@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from xqdesk.formats import read_games
 from xqdesk.move import Move
+from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
 from datafiles import DATA
@@ -37,7 +38,7 @@ def test_comments_show_per_move_and_edits_are_saved_with_the_game(qtbot, window,
     assert comment.text() == ""
     comment.editor.setFocus()
     qtbot.keyClicks(comment.editor, "Solid reply")
-    assert window.controller.game().mainline[1].comment == "Solid reply"
+    assert window.controller.game().mainline()[1].comment == "Solid reply"
     assert "✎" in window.move_list.current_text()
     window.controller.to_start()
     window.controller.go_to(2)
@@ -45,8 +46,8 @@ def test_comments_show_per_move_and_edits_are_saved_with_the_game(qtbot, window,
     saved = tmp_path / "commented.pgn"
     assert window.files.save_to(saved)
     game = read_games(saved).games[0]
-    assert game.mainline[1].comment == "Solid reply"
-    assert game.mainline[0].comment == "第一步红注解" and len(game.mainline[0].variations) == 2
+    assert game.mainline()[1].comment == "Solid reply"
+    assert game.mainline()[0].comment == "第一步红注解" and len(game.variations) - 1 == 2
 
 
 def test_the_variations_pane_steps_into_a_recorded_variation_and_back(qtbot, window):
@@ -91,12 +92,13 @@ def test_a_new_move_in_analysis_becomes_a_variation_and_keeps_the_main_line(qtbo
     assert iccs(controller.line_moves()) == ["h2e2", "h9g7", "b0c2"]
     assert controller.play_move(Move.from_iccs("i9h9"))  # goes on in the new variation
     assert iccs(controller.game().mainline_moves()) == MAIN_LINE
-    assert iccs([node.move for node in controller.game().mainline[2].variations[0]]) == ["b0c2", "i9h9"]
+    variation = controller.game().mainline()[1].variations[1]
+    assert iccs([node.move for node in [variation, *variation.mainline()]]) == ["b0c2", "i9h9"]
     controller.take_back()  # in analysis: the viewed move goes
     assert iccs(controller.line_moves()) == ["h2e2", "h9g7", "b0c2"]
     controller.take_back()  # the variation's first move: the whole variation goes
     assert controller.variation_depth() == 0 and controller.ply() == 2
-    assert controller.game().mainline[2].variations == []
+    assert len(controller.game().mainline()[1].variations) == 1
     assert iccs(controller.game().mainline_moves()) == MAIN_LINE
     assert controller.play_move(Move.from_iccs("h0g2"))  # the recorded move just steps on
     assert controller.variation_depth() == 0 and controller.ply() == 3
@@ -116,3 +118,26 @@ def test_a_mate_inside_a_variation_does_not_end_the_game(qtbot, window):
     assert "End of the variation" in blocker.args[0]
     assert controller.variation_depth() == 1 and controller.outcome() is None
     assert window.game_info.result_label.text() == ""
+
+
+def test_the_move_list_menu_promotes_deletes_cuts_and_copies(qtbot, window):
+    from PySide6.QtGui import QGuiApplication
+
+    controller = window.controller
+    assert window.files.open_path(UNIT_TEST_XQF)
+    controller.set_mode(Mode.ANALYSIS)
+    controller.go_to(2)
+    assert controller.play_move(Move.from_iccs("b0c2"))  # a new variation at ply 3
+    actions = window.move_list.context_actions()
+    assert actions["Delete the variation"].isEnabled() and actions["Promote the variation to the main line"].isEnabled()
+    main_before = controller.game().mainline_moves()
+    actions["Promote the variation to the main line"].trigger()
+    assert controller.game().mainline_moves() == main_before[:2] + [Move.from_iccs("b0c2")]
+    assert controller.variation_depth() == 0
+    controller.go_to(1)
+    window.move_list.set_notation(Notation.ICCS)
+    window.move_list.context_actions()["Copy the line from here"].trigger()
+    assert QGuiApplication.clipboard().text() == "h9g7 b0c2"
+    window.move_list.context_actions()["Cut the game from here"].trigger()
+    assert len(controller.game()) == 1 and controller.length() == 1
+    assert not window.move_list.context_actions()["Delete the variation"].isEnabled()

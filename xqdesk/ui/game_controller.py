@@ -22,9 +22,10 @@ Engines think in their own process behind an :class:`~xqdesk.ui.engine_worker.En
 every request carries an id, and a reply whose id is no longer awaited (after a takeback, a new game,
 a timeout) is ignored, so a late move never lands in the wrong position.
 
-The viewed line is the main line or a variation of the record (``MoveNode.variations``), reached by
-a list of branches ``(ply, variation index)`` from the main line; stepping, jumping and the ply all
-refer to the viewed line. Play modes always stay on the main line; in analysis a move that differs
+The record is the core's game tree (:class:`~xqdesk.game.GameNode`); the controller keeps the viewed
+line, the path from the root to the end of the main line or of a variation, and the viewed node on
+it; stepping, jumping and the ply all refer to the viewed line, and every change to the record is a
+tree operation (add, promote, remove a variation, cut). Play modes always stay on the main line; in analysis a move that differs
 from the recorded one starts a new variation instead of cutting the line.
 """
 from __future__ import annotations
@@ -41,7 +42,7 @@ from xqdesk.engines.game_runner import GameRunner
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.uci_engine import SearchResult
 from xqdesk.fen import STARTING_FEN
-from xqdesk.game import Game, MoveNode
+from xqdesk.game import ChildNode, Game, GameNode
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import BLACK, RED, Color
@@ -103,10 +104,7 @@ class GameController(QObject):
         self._game = Game()
         self._board = self._game.start_board()
         self._ply = 0
-        self._branches: list[tuple[int, int]] = []
-        self._line: list[MoveNode] = self._game.mainline
-        self._tail: list[MoveNode] = self._game.mainline
-        self._tail_start = 0
+        self._line: list[ChildNode] = []  # the viewed line: the path from the root to its last node
         self._outcome: Outcome | None = None
         self._mode = Mode.PERSON_VS_PERSON
         self._seats: dict[Color, EngineProfile | None] = {RED: None, BLACK: None}
@@ -156,31 +154,39 @@ class GameController(QObject):
         """The move that led to the viewed position."""
         return self._line[self._ply - 1].move if self._ply > 0 else None
 
-    def line(self) -> list[MoveNode]:
-        """The viewed line from the start: the main line, or the main line's moves up to a branch
-        followed by the variation (a new list; its nodes are the game's)."""
+    def line(self) -> list[ChildNode]:
+        """The viewed line from the start: the main line, or the path through the tree to the end
+        of a variation (a new list; its nodes are the game's)."""
         return list(self._line)
 
     def line_moves(self) -> list[Move]:
         """The moves of the viewed line."""
-        return [node.move for node in self._line]
+        return [node.move for node in self._line if node.move is not None]
+
+    def node(self) -> GameNode:
+        """The node of the viewed position (the game itself at the start)."""
+        return self._line[self._ply - 1] if self._ply > 0 else self._game
 
     def variation_depth(self) -> int:
         """How many variations deep the viewed line is (0: the main line)."""
-        return len(self._branches)
+        return sum(1 for node in self._line if node.starts_variation())
+
+    def _alternative_nodes(self) -> list[ChildNode]:
+        """The recorded continuations of the viewed position, the viewed line's own first."""
+        if self._ply >= len(self._line):
+            return []
+        ahead = self._line[self._ply]
+        return [ahead] + [node for node in self.node().variations if node is not ahead]
 
     def alternatives(self) -> list[Move]:
         """The moves the record has from the viewed position: the viewed line's next move first,
-        then the first move of each of its variations ([] at the end of the line)."""
-        if self._ply >= len(self._line):
-            return []
-        node = self._line[self._ply]
-        return [node.move] + [variation[0].move for variation in node.variations if variation]
+        then the other recorded moves ([] at the end of the line)."""
+        return [node.move for node in self._alternative_nodes() if node.move is not None]
 
     def comment(self) -> str:
         """The comment after the move that led to the viewed position (at the start: the game's
         opening comment)."""
-        return self._line[self._ply - 1].comment if self._ply > 0 else self._game.comment
+        return self.node().comment
 
     def outcome(self) -> Outcome | None:
         """How the game ended (from play or from the record), None while it goes on."""
@@ -237,7 +243,7 @@ class GameController(QObject):
         self._clock.follow(self._runner)
         names = {"Red": self._seat_name(RED), "Black": self._seat_name(BLACK)}
         self._game = Game(headers={**names, **(headers or {})}, start_fen=start.fen())
-        self._reset_line()
+        self._line = []
         self._board = start
         self._ply = 0
         self._outcome = None
@@ -255,14 +261,14 @@ class GameController(QObject):
         self._halt()
         self._set_seats(None, None)
         self._game = game
-        self._reset_line()
+        self._line = game.mainline()
         self._mode = mode
         self._outcome = game.outcome if game.outcome is not None else end.outcome()
-        self._ply = len(game.mainline)
+        self._ply = len(self._line)
         self._board = end
         self.game_changed.emit()
         self.seats_changed.emit()
-        self.go_to(len(game.mainline) if ply is None else ply, force_signal=True)
+        self.go_to(len(self._line) if ply is None else ply, force_signal=True)
         if self._outcome is not None and self.at_end():
             self.game_over.emit(self._outcome)
 
@@ -295,9 +301,7 @@ class GameController(QObject):
             if move in recorded:
                 self.choose_alternative(recorded.index(move))
                 return True
-            node = self._line[self._ply]
-            node.variations.append([MoveNode(move)])
-            self._enter_variation(self._ply, len(node.variations) - 1)
+            self._view(self.node().add_variation(move))
             self.move_made.emit(move)
             self._report_variation_end()
             return True
@@ -331,17 +335,14 @@ class GameController(QObject):
 
     def _record(self, move: Move) -> None:
         """Add ``move`` at the end of the viewed line and go on with the game."""
-        node = MoveNode(move)
-        self._tail.append(node)
-        if self._line is not self._tail:
-            self._line.append(node)
+        self._line.append(self.node().add_variation(move))
         self._board.push(move)
         self._ply += 1
         self._last_move_at = time.monotonic()
         self.game_changed.emit()
         self.move_made.emit(move)
         self.position_changed.emit()
-        if self._branches:
+        if self.variation_depth():
             self._report_variation_end()
         elif self._mode.is_play or self._mode is Mode.ANALYSIS:
             outcome = self._board.outcome()
@@ -360,36 +361,57 @@ class GameController(QObject):
         if index == 0:
             self.forward()
         else:
-            self._enter_variation(self._ply, index - 1)
+            self._view(self._alternative_nodes()[index])
+
+    def _branch(self) -> ChildNode | None:
+        """The first node of the innermost variation the viewed line goes through (None: main line)."""
+        return next((node for node in reversed(self._line) if node.starts_variation()), None)
 
     def leave_variation(self) -> None:
         """Go back to the line the viewed variation branches from, at the branch point."""
-        if not self._branches:
+        branch = self._branch()
+        if branch is not None and branch.parent is not None:
+            self._view(branch.parent)
+
+    def delete_variation(self) -> None:
+        """Remove the innermost variation the viewed line goes through, and stand where it began."""
+        branch = self._branch()
+        if branch is None or branch.parent is None or self._mode.is_play:
             return
-        branch_ply, _index = self._branches.pop()
-        self._rebuild_line()
-        self._board = self._board_at(branch_ply)
-        self._ply = branch_ply
+        parent = branch.parent
+        parent.remove_variation(branch)
+        self._view(parent)
+
+    def promote_variation(self) -> None:
+        """Make the innermost variation the viewed line goes through the main continuation there
+        (the view stays where it is; the old main continuation becomes a variation)."""
+        branch = self._branch()
+        if branch is None or branch.parent is None or self._mode.is_play:
+            return
+        branch.parent.promote_to_main(branch)
         self.game_changed.emit()
         self.position_changed.emit()
+
+    def cut_from_here(self) -> None:
+        """Remove every move recorded after the viewed position (not during a live game)."""
+        node = self.node()
+        if self._mode.is_play or not node.variations:
+            return
+        node.cut()
+        self._view(node)
 
     def set_comment(self, text: str) -> None:
         """Write ``text`` as the comment after the viewed move (at the start: the game's comment)."""
         if text == self.comment():
             return
-        if self._ply > 0:
-            self._line[self._ply - 1].comment = text
-        else:
-            self._game.comment = text
+        self.node().comment = text
         self.comment_changed.emit(self._ply)
 
-    def _enter_variation(self, ply: int, index: int) -> None:
-        """View variation ``index`` of the move at ``ply`` of the viewed line, after its first move."""
-        self._branches.append((ply, index))
-        self._rebuild_line()
-        self._board = self._board_at(ply)
-        self._board.push(self._line[ply].move)
-        self._ply = ply + 1
+    def _view(self, node: GameNode) -> None:
+        """Stand at ``node``, viewing the line through it to the end of its main continuation."""
+        self._line = node.end().path()
+        self._ply = node.ply()
+        self._board = self._board_at(self._ply)
         self.game_changed.emit()
         self.position_changed.emit()
 
@@ -399,24 +421,11 @@ class GameController(QObject):
         if outcome is not None:
             self.status_message.emit(tr("End of the variation: {text}").format(text=tr_outcome(outcome.text)))
 
-    def _rebuild_line(self) -> None:
-        """Follow the branches from the main line to the viewed line and its last segment."""
-        line = self._game.mainline
-        tail, tail_start = self._game.mainline, 0
-        for ply, index in self._branches:
-            tail, tail_start = line[ply].variations[index], ply
-            line = line[:ply] + tail
-        self._line, self._tail, self._tail_start = line, tail, tail_start
-
-    def _reset_line(self) -> None:
-        self._branches = []
-        self._rebuild_line()
-
     def _board_at(self, ply: int) -> Board:
         """The position after the first ``ply`` moves of the viewed line."""
         board = self._game.start_board()
-        for node in self._line[:ply]:
-            board.push(node.move)
+        for move in self.line_moves()[:ply]:
+            board.push(move)
         return board
 
     def take_back(self) -> None:
@@ -428,21 +437,16 @@ class GameController(QObject):
         if self._mode is Mode.ANALYSIS:
             if self._ply == 0:
                 return
-            keep = self._ply - 1
-            while self._branches and keep <= self._tail_start:
-                # the variation's first move goes: the whole variation goes
-                branch_ply, index = self._branches.pop()
-                self._rebuild_line()
-                del self._line[branch_ply].variations[index]
-                if keep < branch_ply:
-                    continue
-                self._ply = branch_ply
-                self._board = self._board_at(branch_ply)
-                self.game_changed.emit()
-                self.position_changed.emit()
-                return
+            node = self._line[self._ply - 1]
+            parent = node.parent
+            if node.starts_variation():  # the variation's first move goes: the whole variation goes
+                parent.remove_variation(node)
+            else:  # the move goes with every move after it, and the alternatives to it
+                parent.cut()
+            self._view(parent)
+            return
         else:
-            keep = len(self._game.mainline) - 1
+            keep = len(self._line) - 1
             if self._mode is Mode.PERSON_VS_ENGINE:
                 # Undo until a person's colour is to move again (at most two plies).
                 board = self._game.end_board()
@@ -451,14 +455,13 @@ class GameController(QObject):
                     board.pop()
                     keep -= 1
         self._cancel_searches()
-        if self._runner is not None and not self._branches:
+        if self._runner is not None:
             self._runner.take_back(len(self._runner.move_times) - keep, self._clock.now())
             self._clock.refresh()
-        del self._tail[keep - self._tail_start:]
-        self._rebuild_line()
-        if not self._branches:
-            self._outcome = None
-            self._game.outcome = None
+        (self._line[keep - 1] if keep > 0 else self._game).cut()
+        del self._line[keep:]
+        self._outcome = None
+        self._game.outcome = None
         self._ply = keep
         self._board = self._board_at(keep)
         self.game_changed.emit()
@@ -502,8 +505,9 @@ class GameController(QObject):
         ply = max(0, min(ply, len(self._line)))
         if ply == self._ply and not force_signal:
             return
-        if ply == self._ply + 1:
-            self._board.push(self._line[self._ply].move)
+        ahead = self._line[self._ply].move if ply == self._ply + 1 else None
+        if ahead is not None:
+            self._board.push(ahead)
         elif ply == self._ply - 1 and len(self._board.move_stack) > 0:
             self._board.pop()
         elif ply != self._ply:

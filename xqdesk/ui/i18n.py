@@ -153,6 +153,10 @@ CHINESE: Final[dict[str, str]] = {
     # --- clocks ------------------------------------------------------------------------------
     "Clock": "棋钟",
     "Red's clock": "红方用时",
+    "Copy the line from here": "复制此后着法",
+    "Promote the variation to the main line": "变着升为主线",
+    "Delete the variation": "删除变着",
+    "Cut the game from here": "删除此后着法",
     "Black's clock": "黑方用时",
     "Seconds a move ('10s'), game time plus increment ('15m+5s'), main time then byo-yomi ('20m|30s'), or 'none'":
         "每步限时（'10s'）、局时加每步加秒（'15m+5s'）、基本用时后读秒（'20m|30s'），或不限时（'none'）",

@@ -9,17 +9,17 @@ changes the game.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QKeyEvent, QShowEvent
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QBrush, QColor, QGuiApplication, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableWidget, QTableWidgetItem,
+    QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QMenu, QTableWidget, QTableWidgetItem,
     QVBoxLayout, QWidget,
 )
 
 from xqdesk.board import Board
-from xqdesk.game import Game, MoveNode
+from xqdesk.game import ChildNode, Game
 from xqdesk.move import Move
-from xqdesk.notation import Notation, format_move
+from xqdesk.notation import Notation, format_line, format_move
 from xqdesk.pieces import BLACK
 from xqdesk.ui.game_controller import GameController
 from xqdesk.ui.i18n import language_notifier, tr
@@ -28,6 +28,11 @@ CURRENT_MOVE_BRUSH = QBrush(QColor(255, 214, 102))
 PLY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 NOTATION_LABELS = ((Notation.CHINESE, "Chinese"), (Notation.WXF, "WXF"), (Notation.ICCS, "ICCS"))
+
+
+CONTEXT_MENU_TEXTS = ("Copy the line from here", "Promote the variation to the main line", "Delete the variation",
+                      "Cut the game from here")
+"""The move list's context menu, in order (English; shown through ``tr``)."""
 
 
 class MoveTable(QTableWidget):
@@ -83,6 +88,8 @@ class MoveList(QWidget):
         self.table.setWordWrap(True)
         self.table.cellClicked.connect(self._on_cell_clicked)
         self.table.key_navigation.connect(self._on_key)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._show_context_menu)
 
 
         layout = QVBoxLayout(self)
@@ -107,6 +114,45 @@ class MoveList(QWidget):
         if index < 0:
             raise ValueError(f"the move list cannot show notation {notation!r}")
         self._notation_box.setCurrentIndex(index)
+
+    def context_actions(self) -> dict[str, QAction]:
+        """The move list's context menu as it would open on the viewed move: the actions on the
+        game tree, enabled where they apply (by English text, for tests)."""
+        controller = self._controller
+        in_variation = controller.variation_depth() > 0 and not controller.mode().is_play
+        entries = zip(CONTEXT_MENU_TEXTS, (
+            (self.copy_line_from_here, controller.ply() < controller.length()),
+            (controller.promote_variation, in_variation),
+            (controller.delete_variation, in_variation),
+            (controller.cut_from_here, not controller.mode().is_play and bool(controller.node().variations)),
+        ))
+        actions = {}
+        for text, (slot, enabled) in entries:
+            action = QAction(tr(text), self)
+            action.setEnabled(enabled)
+            action.triggered.connect(slot)
+            actions[text] = action
+        return actions
+
+    def line_text_from_here(self) -> str:
+        """The viewed line's moves after the viewed position, in the list's notation."""
+        controller = self._controller
+        return " ".join(format_line(controller.board(), controller.line_moves()[controller.ply():], self._notation))
+
+    def copy_line_from_here(self) -> None:
+        """Put :meth:`line_text_from_here` on the clipboard."""
+        QGuiApplication.clipboard().setText(self.line_text_from_here())
+
+    def _show_context_menu(self, position: QPoint) -> None:
+        item = self.table.itemAt(position)
+        ply = item.data(PLY_ROLE) if item is not None else None
+        if isinstance(ply, int):
+            self._controller.go_to(ply)
+        menu = QMenu(self)
+        for action in self.context_actions().values():
+            menu.addAction(action)
+        menu.exec(self.table.viewport().mapToGlobal(position))
+        menu.deleteLater()
 
     def move_texts(self) -> list[str]:
         """The moves as shown, in order (for copying and tests)."""
@@ -145,7 +191,7 @@ class MoveList(QWidget):
             self._full_rebuild(game, line)
         self._on_position_changed()
 
-    def _full_rebuild(self, game: Game, line: list[MoveNode]) -> None:
+    def _full_rebuild(self, game: Game, line: list[ChildNode]) -> None:
         self._game = game
         self._start_fen = game.start_fen
         self._end_board = game.start_board()
@@ -168,7 +214,7 @@ class MoveList(QWidget):
             for row in range(old, rows):
                 self.table.setVerticalHeaderItem(row, QTableWidgetItem(str(self._first_round + row)))
 
-    def _append_rows(self, line: list[MoveNode], start: int) -> None:
+    def _append_rows(self, line: list[ChildNode], start: int) -> None:
         for index in range(start, len(line)):
             node = line[index]
             text = format_move(self._end_board, node.move, self._notation)
@@ -183,7 +229,7 @@ class MoveList(QWidget):
             self.table.setItem(row, column, item)
             self._cells.append(item)
 
-    def _refresh_markers(self, line: list[MoveNode]) -> None:
+    def _refresh_markers(self, line: list[ChildNode]) -> None:
         """Mark again the moves whose comment or alternatives may have changed (the last few)."""
         for index in range(max(0, len(line) - 2), len(line)):
             _show_node(self._cells[index], self._texts[index], line[index])
@@ -249,12 +295,13 @@ class MoveList(QWidget):
             controller.to_end()
 
 
-def _show_node(item: QTableWidgetItem, text: str, node: MoveNode) -> None:
+def _show_node(item: QTableWidgetItem, text: str, node: ChildNode) -> None:
     """Write a move's cell: its text, ✎ when it has a comment, (+N) for N recorded alternatives."""
     marks = [text]
     if node.comment:
         marks.append("✎")
-    if node.variations:
-        marks.append(f"(+{len(node.variations)})")
+    alternatives = len(node.parent.variations) - 1 if node.parent is not None else 0
+    if alternatives:
+        marks.append(f"(+{alternatives})")
     item.setText(" ".join(marks))
     item.setToolTip(node.comment)
