@@ -21,7 +21,8 @@ from xqdesk.engines.builtin import geometry
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import (
     ADVISOR_STEPS, ELEPHANT_EYES, ELEPHANT_STEPS, HORSE_ATTACKER_LEGS, HORSE_ATTACKERS, HORSE_LEGS,
-    HORSE_TARGETS, KING_STEPS, PAWN_ATTACKERS, PAWN_STEPS, RAYS, zobrist_keys)
+    HORSE_TARGETS, KING_STEPS, PAWN_ATTACKERS, PAWN_STEPS, RAYS, SQUARES, zobrist_keys)
+from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 
 drop_stale_compiled_code(__file__, (geometry,))
 
@@ -98,13 +99,13 @@ def generate_moves(board, side, out, captures_only):
     """Write the pseudo-legal moves of ``side`` into ``out``; return how many. With
     ``captures_only`` only captures are written."""
     n = 0
-    for sq in range(90):
+    for sq in range(SQUARES):
         piece = board[sq]
         if piece * side <= 0:
             continue
         kind = piece if piece > 0 else -piece
         origin = sq << 7
-        if kind == 6:
+        if kind == CHARIOT:
             for d in range(4):
                 for k in range(10):
                     target = RAYS[sq, d, k]
@@ -120,7 +121,7 @@ def generate_moves(board, side, out, captures_only):
                             out[n] = origin | target
                             n += 1
                         break
-        elif kind == 5:
+        elif kind == CANNON:
             for d in range(4):
                 screened = False
                 for k in range(10):
@@ -140,7 +141,7 @@ def generate_moves(board, side, out, captures_only):
                             out[n] = origin | target
                             n += 1
                         break
-        elif kind == 4:
+        elif kind == HORSE:
             for i in range(8):
                 target = HORSE_TARGETS[sq, i]
                 if target < 0:
@@ -152,7 +153,7 @@ def generate_moves(board, side, out, captures_only):
                     continue
                 out[n] = origin | target
                 n += 1
-        elif kind == 1:
+        elif kind == PAWN:
             color = 0 if side == 1 else 1
             for i in range(3):
                 target = PAWN_STEPS[color, sq, i]
@@ -163,7 +164,7 @@ def generate_moves(board, side, out, captures_only):
                     continue
                 out[n] = origin | target
                 n += 1
-        elif kind == 3:
+        elif kind == ELEPHANT:
             for i in range(4):
                 target = ELEPHANT_STEPS[sq, i]
                 if target < 0:
@@ -176,7 +177,7 @@ def generate_moves(board, side, out, captures_only):
                 out[n] = origin | target
                 n += 1
         else:
-            steps = ADVISOR_STEPS if kind == 2 else KING_STEPS
+            steps = ADVISOR_STEPS if kind == ADVISOR else KING_STEPS
             for i in range(4):
                 target = steps[sq, i]
                 if target < 0:
@@ -207,9 +208,9 @@ def make_move(board, pos, keys, clocks, psq, params, move):
         clock = clocks[h] + 1
     board[target] = piece
     board[origin] = 0
-    if piece == 7:
+    if piece == KING:
         pos[POS_RED_KING] = target
-    elif piece == -7:
+    elif piece == -KING:
         pos[POS_BLACK_KING] = target
     h += 1
     keys[h] = key
@@ -227,9 +228,9 @@ def unmake_move(board, pos, move, captured):
     piece = board[target]
     board[origin] = piece
     board[target] = captured
-    if piece == 7:
+    if piece == KING:
         pos[POS_RED_KING] = origin
-    elif piece == -7:
+    elif piece == -KING:
         pos[POS_BLACK_KING] = origin
     pos[POS_HEIGHT] -= 1
     pos[POS_SIDE] = -pos[POS_SIDE]

@@ -9,7 +9,8 @@ from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled
 from xqdesk.engines.builtin.eval_tables import (
     PARAM_CANNON_BATTERY, PARAM_CHARIOT_MOBILITY, PARAM_HOLLOW_CANNON, PARAM_HORSE_MOBILITY,
     PARAM_MISSING_DEFENDER, PARAM_OPEN_FILE_CHARIOT, PARAM_SCREENED_CANNON, PARAM_TEMPO)
-from xqdesk.engines.builtin.geometry import HORSE_LEGS, HORSE_TARGETS, RAYS
+from xqdesk.engines.builtin.geometry import HORSE_LEGS, HORSE_TARGETS, RAYS, SQUARES
+from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, PAWN
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel))
 
@@ -32,7 +33,7 @@ def _side_terms(board, params, sq, piece, enemy_king):
     """(attack weight, evaluation terms, heavy piece on the enemy king's file) of one piece."""
     own = 1 if piece > 0 else -1
     kind = piece * own
-    if kind == 6:
+    if kind == CHARIOT:
         mobility = 0
         for d in range(4):
             for k in range(10):
@@ -45,7 +46,7 @@ def _side_terms(board, params, sq, piece, enemy_king):
         if on_file and _pieces_between_on_file(board, sq, enemy_king) == 0:
             terms += params[PARAM_OPEN_FILE_CHARIOT]
         return 2, terms, on_file
-    if kind == 4:
+    if kind == HORSE:
         mobility = 0
         for i in range(8):
             target = HORSE_TARGETS[sq, i]
@@ -54,7 +55,7 @@ def _side_terms(board, params, sq, piece, enemy_king):
             if board[HORSE_LEGS[sq, i]] == 0 and board[target] * own <= 0:
                 mobility += 1
         return 1, mobility * params[PARAM_HORSE_MOBILITY], False
-    if kind == 5:
+    if kind == CANNON:
         terms = 0
         on_file = sq % 9 == enemy_king % 9
         if on_file:
@@ -64,7 +65,7 @@ def _side_terms(board, params, sq, piece, enemy_king):
             elif between == 1:
                 terms = params[PARAM_SCREENED_CANNON]
         return 1, terms, on_file
-    if kind == 1:
+    if kind == PAWN:
         rank = sq // 9
         crossed = (own == 1 and rank >= 5) or (own == -1 and rank <= 4)
         return (1 if crossed else 0), 0, False
@@ -86,13 +87,13 @@ def evaluate(board, pos, psq, params):
     black_terms = 0
     red_heavy = 0
     black_heavy = 0
-    for sq in range(90):
+    for sq in range(SQUARES):
         piece = board[sq]
         if piece == 0:
             continue
-        if piece == 2 or piece == 3:
+        if piece == ADVISOR or piece == ELEPHANT:
             red_defenders += 1
-        elif piece == -2 or piece == -3:
+        elif piece == -ADVISOR or piece == -ELEPHANT:
             black_defenders += 1
         elif piece > 0:
             attack, terms, heavy = _side_terms(board, params, sq, piece, black_king)

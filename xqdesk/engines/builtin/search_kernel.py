@@ -18,6 +18,8 @@ from xqdesk.engines.builtin.board_kernel import (
     make_null_move, unmake_move, unmake_null_move)
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_kernel import evaluate
+from xqdesk.engines.builtin.geometry import SQUARES
+from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel))
 
@@ -26,6 +28,19 @@ MATE = 31000
 MATE_BOUND = 30000
 
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
+
+# A transposition-table entry packs the move (14 bits), the depth (8), the bound flag (2) and the
+# score (offset to stay positive) into one int64: see _tt_pack and _tt_unpack.
+TT_MOVE_MASK = 0x3FFF
+TT_DEPTH_SHIFT, TT_DEPTH_MASK = 14, 255
+TT_FLAG_SHIFT, TT_FLAG_MASK = 22, 3
+TT_SCORE_SHIFT, TT_SCORE_MASK, TT_SCORE_OFFSET = 24, 0x1FFFF, 65536
+
+# A move is ``origin << MOVE_FROM_SHIFT | target``.
+MOVE_FROM_SHIFT, MOVE_TO_MASK = 7, 127
+
+POLL_MASK = 1023
+"""The stop flag and the node limit are polled every POLL_MASK + 1 nodes."""
 
 C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE = range(7)
 COUNTER_COUNT = 8
@@ -51,6 +66,24 @@ VICTIM_ORDER = np.array([0, 2, 3, 3, 6, 6, 10, 20], np.int64)
 CAPTURE_GAIN = np.array([0, 200, 200, 200, 500, 500, 1000, 0], np.int64)
 DELTA_MARGIN = 150
 FUTILITY_MARGIN = 130
+"""Per ply of depth: quiet moves at depth <= FUTILITY_DEPTH this far below alpha are skipped."""
+FUTILITY_DEPTH = 2
+REVERSE_FUTILITY_MARGIN = 110
+"""Per ply of depth: a static score this far above beta at depth <= REVERSE_FUTILITY_DEPTH cuts."""
+REVERSE_FUTILITY_DEPTH = 3
+NULL_MOVE_MIN_DEPTH = 3
+NULL_MOVE_REDUCTION, NULL_MOVE_DEEP_REDUCTION, NULL_MOVE_DEEP_DEPTH = 2, 3, 7
+LATE_MOVE_PRUNING_DEPTH = 3
+"""At depth <= this, only the first LATE_MOVE_BASE + LATE_MOVE_SCALE * depth² quiet moves are tried."""
+LATE_MOVE_BASE, LATE_MOVE_SCALE = 6, 4
+NO_LATE_MOVE_LIMIT = 1000
+LMR_MIN_DEPTH, LMR_FIRST_MOVES = 3, 3
+"""Late-move reductions start at this depth, after this many legal moves (one ply)..."""
+LMR_MORE_MOVES = 8
+"""... one more ply after this many moves, and one more at LMR_DEEP_DEPTH after LMR_DEEP_MOVES."""
+LMR_DEEP_DEPTH, LMR_DEEP_MOVES = 8, 16
+CHECK_EXTENSION_PLY_FACTOR, CHECK_EXTENSION_PLY_SLACK = 2, 4
+"""Checks are extended while ply < factor * root depth + slack (so extensions cannot run away)."""
 
 MOVE_HASH = 1 << 30
 MOVE_CAPTURE = 1 << 25
@@ -62,7 +95,7 @@ HISTORY_CAP = 1 << 22
 def _tick(counters, stop):
     """Count a node; poll the stop flag and the node limit every 1024 nodes. True = stop now."""
     counters[C_NODES] += 1
-    if (counters[C_NODES] & 1023) == 0:
+    if (counters[C_NODES] & POLL_MASK) == 0:
         if stop[0] != 0 or (counters[C_NODE_LIMIT] > 0 and counters[C_NODES] >= counters[C_NODE_LIMIT]):
             counters[C_STOPPED] = 1
     return counters[C_STOPPED] != 0
@@ -83,15 +116,21 @@ def _is_repetition(keys, clocks, h):
 
 
 @njit(**COMPILE_OPTIONS)
+def _history_slot(move):
+    """The history table's index of ``move`` (origin × squares + target)."""
+    return (move >> MOVE_FROM_SHIFT) * SQUARES + (move & MOVE_TO_MASK)
+
+
+@njit(**COMPILE_OPTIONS)
 def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, history):
     for i in range(count):
         move = moves[i]
-        target_piece = board[move & 127]
+        target_piece = board[move & MOVE_TO_MASK]
         if move == hash_move:
             scores[i] = MOVE_HASH
         elif target_piece != 0:
             victim = target_piece if target_piece > 0 else -target_piece
-            attacker = board[move >> 7]
+            attacker = board[move >> MOVE_FROM_SHIFT]
             attacker = attacker if attacker > 0 else -attacker
             scores[i] = MOVE_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
         elif move == killer_a:
@@ -99,7 +138,7 @@ def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, his
         elif move == killer_b:
             scores[i] = MOVE_KILLER
         else:
-            scores[i] = history[(move >> 7) * 90 + (move & 127)]
+            scores[i] = history[_history_slot(move)]
 
 
 @njit(**COMPILE_OPTIONS)
@@ -117,11 +156,25 @@ def _pick(moves, scores, start, count):
 
 @njit(**COMPILE_OPTIONS)
 def _has_big_pieces(board, side):
-    for sq in range(90):
+    for sq in range(SQUARES):
         piece = board[sq] * side
-        if piece == 4 or piece == 5 or piece == 6:
+        if piece == HORSE or piece == CANNON or piece == CHARIOT:
             return True
     return False
+
+
+@njit(**COMPILE_OPTIONS)
+def _tt_pack(move, depth, flag, score):
+    """One table entry's data (see the TT_* layout)."""
+    return ((move & TT_MOVE_MASK) | ((depth & TT_DEPTH_MASK) << TT_DEPTH_SHIFT) | (flag << TT_FLAG_SHIFT)
+            | ((score + TT_SCORE_OFFSET) << TT_SCORE_SHIFT))
+
+
+@njit(**COMPILE_OPTIONS)
+def _tt_unpack(data):
+    """``(move, depth, flag, score)`` of one table entry's data."""
+    return (data & TT_MOVE_MASK, (data >> TT_DEPTH_SHIFT) & TT_DEPTH_MASK, (data >> TT_FLAG_SHIFT) & TT_FLAG_MASK,
+            ((data >> TT_SCORE_SHIFT) & TT_SCORE_MASK) - TT_SCORE_OFFSET)
 
 
 @njit(**COMPILE_OPTIONS)
@@ -131,12 +184,14 @@ def _tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply):
     elif score < -MATE_BOUND:
         score -= ply
     index = key & np.uint64(len(tt_keys) - 1)
-    if tt_keys[index] == key and ((tt_data[index] >> 14) & 255) > depth and flag != TT_EXACT:
-        return
-    if move == 0 and tt_keys[index] == key:
-        move = tt_data[index] & 0x3FFF
+    if tt_keys[index] == key:
+        stored_move, stored_depth, _flag, _score = _tt_unpack(tt_data[index])
+        if stored_depth > depth and flag != TT_EXACT:
+            return
+        if move == 0:
+            move = stored_move
     tt_keys[index] = key
-    tt_data[index] = (move & 0x3FFF) | ((depth & 255) << 14) | (flag << 22) | ((score + 65536) << 24)
+    tt_data[index] = _tt_pack(move, depth, flag, score)
 
 
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
@@ -170,9 +225,9 @@ def quiesce(ctx, ply, alpha, beta, checked):
     for i in range(count):
         move = _pick(moves, scores, i, count)
         if not checked:
-            victim = board[move & 127]
+            victim = board[move & MOVE_TO_MASK]
             victim = victim if victim > 0 else -victim
-            if victim != 7 and stand_pat + CAPTURE_GAIN[victim] + DELTA_MARGIN <= alpha:
+            if victim != KING and stand_pat + CAPTURE_GAIN[victim] + DELTA_MARGIN <= alpha:
                 continue  # delta pruning: even winning this piece cannot reach alpha
         captured = make_move(board, pos, keys, clocks, psq, params, move)
         if is_attacked_king(board, side, king_square(pos, side)):
@@ -224,12 +279,8 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     index = key & np.uint64(len(tt_keys) - 1)
     hash_move = 0
     if tt_keys[index] == key:
-        data = tt_data[index]
-        hash_move = data & 0x3FFF
-        stored_depth = (data >> 14) & 255
+        hash_move, stored_depth, flag, score = _tt_unpack(tt_data[index])
         if stored_depth >= depth and not is_pv:
-            flag = (data >> 22) & 3
-            score = ((data >> 24) & 0x1FFFF) - 65536
             if score > MATE_BOUND:
                 score -= ply
             elif score < -MATE_BOUND:
@@ -240,10 +291,11 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     static = -INFINITY
     if not checked and not is_pv:
         static = evaluate(board, pos, psq, params)
-        if depth <= 3 and static - 110 * depth >= beta and beta > -MATE_BOUND and beta < MATE_BOUND:
+        if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
+                and beta > -MATE_BOUND and beta < MATE_BOUND:
             return static
-        if null_ok and depth >= 3 and static >= beta and _has_big_pieces(board, side):
-            reduction = 3 if depth >= 7 else 2
+        if null_ok and depth >= NULL_MOVE_MIN_DEPTH and static >= beta and _has_big_pieces(board, side):
+            reduction = NULL_MOVE_DEEP_REDUCTION if depth >= NULL_MOVE_DEEP_DEPTH else NULL_MOVE_REDUCTION
             make_null_move(pos, keys, clocks, psq)
             score = -alphabeta(ctx, depth - 1 - reduction, ply + 1, -beta, -beta + 1, forbidden, forbidden)
             unmake_null_move(pos)
@@ -260,15 +312,16 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     best_move = 0
     legal = 0
     original_alpha = alpha
-    extension_room = ply < 2 * counters[C_ROOT_DEPTH] + 4
+    extension_room = ply < CHECK_EXTENSION_PLY_FACTOR * counters[C_ROOT_DEPTH] + CHECK_EXTENSION_PLY_SLACK
     # Frontier nodes far below alpha: quiet moves that give no check are skipped (futility), and
     # at small depths only the first quiet moves in order are tried (late-move pruning).
-    futile = static > -INFINITY and depth <= 2 and static + FUTILITY_MARGIN * depth <= alpha \
+    futile = static > -INFINITY and depth <= FUTILITY_DEPTH and static + FUTILITY_MARGIN * depth <= alpha \
         and alpha > -MATE_BOUND and alpha < MATE_BOUND
-    late_move_limit = 6 + 4 * depth * depth if (depth <= 3 and static > -INFINITY) else 1000
+    late_move_limit = LATE_MOVE_BASE + LATE_MOVE_SCALE * depth * depth \
+        if (depth <= LATE_MOVE_PRUNING_DEPTH and static > -INFINITY) else NO_LATE_MOVE_LIMIT
     for i in range(count):
         move = _pick(moves, scores, i, count)
-        is_quiet = board[move & 127] == 0
+        is_quiet = board[move & MOVE_TO_MASK] == 0
         captured = make_move(board, pos, keys, clocks, psq, params, move)
         if is_attacked_king(board, side, king_square(pos, side)):
             unmake_move(board, pos, move, captured)
@@ -287,12 +340,12 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
         else:
             reduction = 0
-            if depth >= 3 and is_quiet and not checked and not gives_check and legal > 3 \
+            if depth >= LMR_MIN_DEPTH and is_quiet and not checked and not gives_check and legal > LMR_FIRST_MOVES \
                     and move != killers[ply, 0] and move != killers[ply, 1]:
                 reduction = 1
-                if legal > 8:
+                if legal > LMR_MORE_MOVES:
                     reduction += 1
-                if depth >= 8 and legal > 16:
+                if depth >= LMR_DEEP_DEPTH and legal > LMR_DEEP_MOVES:
                     reduction += 1
                 if is_pv and reduction > 1:
                     reduction -= 1
@@ -318,7 +371,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                         if killers[ply, 0] != move:
                             killers[ply, 1] = killers[ply, 0]
                             killers[ply, 0] = move
-                        slot = (move >> 7) * 90 + (move & 127)
+                        slot = _history_slot(move)
                         history[slot] += depth * depth
                         if history[slot] > HISTORY_CAP:
                             for j in range(len(history)):
