@@ -9,6 +9,8 @@ on an engine. The contract:
 * Replies carry their request id. The worker forwards only replies to the *current* request;
   replies to a cancelled one (after a takeback, a new game, a new position) are dropped and
   announced by ``reply_dropped`` — so a late best move can never be played into the wrong position.
+  A request cancelled before the engine began it is announced the same way: every request ends in
+  exactly one of ``best_move``, ``reply_dropped`` or ``engine_failed``.
 * :meth:`stop` (finish now and report the best move) and :meth:`cancel` (finish now, drop the reply)
   set the request's ``threading.Event`` directly from the GUI thread and write ``stop`` to the
   engine; nothing waits for the worker's thread to get round to a queued slot.
@@ -158,6 +160,7 @@ class _EngineThread(QThread):
     engine_started = Signal(object)  # EngineDescription
     progress_pending = Signal(int)  # request id: its throttle has news
     search_done = Signal(int, object)  # request id, SearchResult
+    search_skipped = Signal(int)  # request id: cancelled before it started, never searched
     engine_failed = Signal(int, str)  # request id (0 outside a search), message
     log_pending = Signal()  # the log buffer has lines to show
 
@@ -195,7 +198,8 @@ class _EngineThread(QThread):
             stop = self.stop_events.get(request.request_id)
             if stop is None or stop.is_set():
                 self.stop_events.pop(request.request_id, None)
-                continue  # cancelled before it started: nobody waits for it
+                self.search_skipped.emit(request.request_id)
+                continue
             try:
                 if request.new_game:
                     engine.new_game()
@@ -300,7 +304,7 @@ class EngineWorker(QObject):
     best_move = Signal(int, object)  # request id, SearchResult (move None: the engine had none)
     engine_failed = Signal(str)  # why the engine stopped working; the worker is finished
     log_lines = Signal(object)  # tuple of str: "12:03:04.567 > sent" / "< read" / "! stderr" lines
-    reply_dropped = Signal(int)  # the id of a stale request whose reply was thrown away
+    reply_dropped = Signal(int)  # a cancelled request's id: its reply was thrown away, or it never ran
 
     def __init__(self, spec: EngineSpec, parent: Optional[QObject] = None) -> None:
         super().__init__(parent)
@@ -324,6 +328,7 @@ class EngineWorker(QObject):
         self._thread.engine_started.connect(self._on_started)
         self._thread.progress_pending.connect(self._on_progress_pending)
         self._thread.search_done.connect(self._on_search_done)
+        self._thread.search_skipped.connect(self.reply_dropped)
         self._thread.engine_failed.connect(self._on_failed)
         self._thread.log_pending.connect(self._on_log_pending)
         _workers.add(self)
