@@ -1,13 +1,13 @@
 """The built-in engine's compiled search: PVS with a transposition table, quiescence, pruning.
 
-The search context ``ctx`` is one tuple of arrays (built by
-:class:`xqdesk.engines.builtin.searcher.Searcher`): the position state of ``board_kernel``
-``(board, pos, keys, clocks, psq, params)``, the transposition table ``(tt_keys, tt_data)``, and
-``(killers, history, move_buf, score_buf, pv, pv_len, counters, stop)``. ``stop[0]`` is written by
-a watchdog thread; the search polls it every 1024 nodes, so a hard deadline is honoured within well
-under a millisecond.
+The search context ``ctx`` is a :class:`SearchContext`, a named record of arrays (built by
+:class:`xqdesk.engines.builtin.searcher.Searcher`): the position state of ``board_kernel``, the
+transposition table and the search's own tables. ``stop[0]`` is written by a watchdog thread; the
+search polls it every 1024 nodes, so a hard deadline is honoured within well under a millisecond.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, types
@@ -45,15 +45,55 @@ POLL_MASK = 1023
 C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE = range(7)
 COUNTER_COUNT = 8
 
-# The search context's type, spelled out so the recursive functions are compiled for exactly one
+
+
+class SearchContext(NamedTuple):
+    """Everything the compiled search reads and writes, one record so that the recursive functions
+    take one argument (numba compiles a named tuple of arrays as a struct of pointers)."""
+
+    board: np.ndarray
+    """The position (``board_kernel``): squares, ..."""
+    pos: np.ndarray
+    """... side to move, height, king squares and scores, ..."""
+    keys: np.ndarray
+    """... the Zobrist key of every position of the game and the search, ..."""
+    clocks: np.ndarray
+    """... the capture-free ply count of each, ..."""
+    psq: np.ndarray
+    """... the piece-square tables ..."""
+    params: np.ndarray
+    """... and the evaluation's weights."""
+    tt_keys: np.ndarray
+    """The transposition table: a key per entry ..."""
+    tt_data: np.ndarray
+    """... and its packed move, depth, bound and score (see _tt_pack)."""
+    killers: np.ndarray
+    """Two killer moves per ply."""
+    history: np.ndarray
+    """History scores, by (origin, target)."""
+    move_buf: np.ndarray
+    """Generated moves, one row per ply ..."""
+    score_buf: np.ndarray
+    """... and their ordering scores."""
+    pv: np.ndarray
+    """The triangular principal-variation table ..."""
+    pv_len: np.ndarray
+    """... and the length of each row."""
+    counters: np.ndarray
+    """Nodes, selective depth, limits and flags, indexed by the C_* constants."""
+    stop: np.ndarray
+    """``stop[0]`` != 0 asks the search to stop (set by the watchdog thread)."""
+
+
+# The context's type, spelled out so the recursive functions are compiled for exactly one
 # signature (literal-typed specialisations of recursive functions do not survive numba's disk cache).
 _INT64_1D = types.int64[::1]
 _INT64_2D = types.int64[:, ::1]
-CONTEXT_TYPE = types.Tuple((
+CONTEXT_TYPE = types.NamedTuple((
     types.int8[::1], _INT64_1D, types.uint64[::1], _INT64_1D, _INT64_1D, types.int32[::1],  # position
     types.uint64[::1], _INT64_1D,  # transposition table
     _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
-))
+), SearchContext)
 QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean)
 ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
                                   types.boolean, types.boolean)
@@ -196,8 +236,9 @@ def _tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply):
 
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
 def quiesce(ctx, ply, alpha, beta, checked):
-    (board, pos, keys, clocks, psq, params, tt_keys, tt_data, killers, history, move_buf, score_buf,
-     pv, pv_len, counters, stop) = ctx
+    board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
+    psq, params, history, move_buf = ctx.psq, ctx.params, ctx.history, ctx.move_buf
+    score_buf, counters, stop = ctx.score_buf, ctx.counters, ctx.stop
     if _tick(counters, stop):
         return 0
     if ply > counters[C_SELDEPTH]:
@@ -251,8 +292,10 @@ def quiesce(ctx, ply, alpha, beta, checked):
 def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     """Principal-variation search with TT, null move, late-move reductions and check extensions.
     Scores are from the side to move's view; mate in n plies scores ``MATE - n``."""
-    (board, pos, keys, clocks, psq, params, tt_keys, tt_data, killers, history, move_buf, score_buf,
-     pv, pv_len, counters, stop) = ctx
+    board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
+    psq, params, tt_keys, tt_data = ctx.psq, ctx.params, ctx.tt_keys, ctx.tt_data
+    killers, history, move_buf, score_buf = ctx.killers, ctx.history, ctx.move_buf, ctx.score_buf
+    pv, pv_len, counters, stop = ctx.pv, ctx.pv_len, ctx.counters, ctx.stop
     # Booleans computed at run time: a literal True/False argument would make numba compile a
     # separate specialisation of this recursive function, which its disk cache cannot reload.
     allowed = depth > -INFINITY
@@ -394,8 +437,9 @@ def search_root(ctx, root_moves, root_count, depth, alpha, beta):
     """Search the given root moves (best first) to ``depth``. Returns the best score; the best line
     is left in ``pv[0, :pv_len[0]]`` and ``counters[C_ROOT_DONE]`` counts completed root moves (so a
     stopped iteration's partial result can be judged)."""
-    (board, pos, keys, clocks, psq, params, tt_keys, tt_data, killers, history, move_buf, score_buf,
-     pv, pv_len, counters, stop) = ctx
+    board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
+    psq, params, tt_keys, tt_data = ctx.psq, ctx.params, ctx.tt_keys, ctx.tt_data
+    pv, pv_len, counters = ctx.pv, ctx.pv_len, ctx.counters
     counters[C_ROOT_DEPTH] = depth
     counters[C_ROOT_DONE] = 0
     pv_len[0] = 0

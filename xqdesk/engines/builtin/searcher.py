@@ -16,6 +16,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from xqdesk.engines.builtin import board_kernel, search_kernel
+from xqdesk.engines.builtin.search_kernel import SearchContext
 from xqdesk.engines.builtin.position import Position
 from xqdesk.errors import XqdeskError
 
@@ -78,10 +79,12 @@ class Searcher:
         self.killers[:] = 0
         self.history[:] = 0
 
-    def _context(self, position: Position) -> tuple:
-        return (position.board, position.pos, position.keys, position.clocks, position.psq, position.params,
-                self.tt_keys, self.tt_data, self.killers, self.history, self.move_buf, self.score_buf,
-                self.pv, self.pv_len, self.counters, self.stop_flag)
+    def _context(self, position: Position) -> SearchContext:
+        return SearchContext(
+            board=position.board, pos=position.pos, keys=position.keys, clocks=position.clocks,
+            psq=position.psq, params=position.params, tt_keys=self.tt_keys, tt_data=self.tt_data,
+            killers=self.killers, history=self.history, move_buf=self.move_buf, score_buf=self.score_buf,
+            pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=self.stop_flag)
 
     def iterate(self, position: Position, root_moves: Sequence[int], *, max_depth: int = board_kernel.MAX_PLY - 4,
                 node_limit: int = 0, multipv: int = 1, capture_free_draw_plies: int = 120) -> Iterator[list[Line]]:
@@ -133,7 +136,7 @@ class Searcher:
             if abs(lines[0].score) > search_kernel.MATE_BOUND and depth > search_kernel.MATE - abs(lines[0].score) + 2:
                 return  # a proven mate will not change with more depth
 
-    def _search_window(self, context: tuple, moves: np.ndarray, depth: int, guess: int
+    def _search_window(self, context: SearchContext, moves: np.ndarray, depth: int, guess: int
                        ) -> tuple[int, tuple[int, ...] | None, bool]:
         """One root search with aspiration windows around ``guess``. Returns (score, pv,
         complete); pv is None when a stop came before anything usable was proved."""
