@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "convert": ("xqdesk.cli.convert", "convert game records between formats (by file extension)"),
     "match": ("xqdesk.cli.match", "two engines or course players play N games, or the course's 6-game match"),
     "tournament": ("xqdesk.cli.tournament", "a round-robin tournament between engines, with a standings table"),
+    "play": ("xqdesk.cli.play", "play a game at the terminal: a person types moves against an engine (or a person)"),
     "analyse": ("xqdesk.cli.analyse", "analyse a position with an engine (depth, score, principal variations)"),
     "fog": ("xqdesk.cli.fog", "fog-of-war Xiangqi: 'fog see' prints what a side sees of a position"),
 }

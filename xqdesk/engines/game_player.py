@@ -18,12 +18,14 @@ class MoveReply:
 
     - ``move`` is set: the move it chose (not yet judged — it may be illegal);
     - ``timed_out``: it did not answer within the move clock (it has been stopped);
+    - ``resigned``: it gave up the game;
     - otherwise it gave no move, and ``error`` says why (exception, crash, garbage …).
     ``elapsed`` is the thinking time in seconds as measured by the asker.
     """
 
     move: Optional[Move] = None
     timed_out: bool = False
+    resigned: bool = False
     error: Optional[str] = None
     elapsed: float = 0.0
 

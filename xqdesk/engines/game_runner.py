@@ -49,6 +49,8 @@ def judge_reply(board: Board, reply: MoveReply) -> Optional[Outcome]:
     mover = board.turn
     if reply.timed_out:
         return Outcome.timeout(mover)
+    if reply.resigned:
+        return Outcome.resignation(mover)
     if reply.move is None:
         return Outcome.illegal_move(mover, reply.error or "no move")
     if not board.is_legal(reply.move):

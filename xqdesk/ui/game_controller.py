@@ -14,7 +14,9 @@ Widgets never change the game; they call the controller's methods and watch its 
 
 A live game runs on the Qt-free :class:`~xqdesk.engines.game_runner.GameRunner` the command line
 uses too: it keeps the clocks and judges every move, whether an engine's reply or a person's click
-brought it, and times out the side to move (the controller only forwards events to it). A seat
+brought it, and times out the side to move (the controller only forwards events to it). A person
+is a seat like an engine: a click becomes a move offered by the colour's
+:class:`~xqdesk.engines.person_seat.PersonSeat`, the same seat ``xqdesk play`` reads typed moves into. A seat
 that loses by a fault (timeout, crash, no or illegal move) has its engine process killed at once;
 the next game starts a fresh one.
 
@@ -39,6 +41,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from xqdesk.board import Board
 from xqdesk.engines.game_player import MoveReply
 from xqdesk.engines.game_runner import GameRunner
+from xqdesk.engines.person_seat import PersonSeat
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.uci_engine import SearchResult
 from xqdesk.fen import STARTING_FEN
@@ -108,6 +111,7 @@ class GameController(QObject):
         self._outcome: Outcome | None = None
         self._mode = Mode.PERSON_VS_PERSON
         self._seats: dict[Color, EngineProfile | None] = {RED: None, BLACK: None}
+        self._persons = {color: PersonSeat(listener=self._on_person_reply) for color in (RED, BLACK)}
         self._workers: dict[Color, EngineWorker] = {}
         self._pending: dict[Color, int] = {}
         self._fresh_workers: set[Color] = set()
@@ -309,10 +313,17 @@ class GameController(QObject):
         return True
 
     def _append(self, move: Move) -> None:
-        """A move at the end of the game: in a live game the runner judges and times it first."""
-        if self._runner is not None and not self._hand_to_runner(MoveReply(move=move)):
+        """A person's move at the end of the game: in a live game it goes through the person's
+        seat to the runner, which judges and times it first."""
+        if self._runner is not None:
+            self._persons[self._board.turn].offer(move)
             return
         self._record(move)
+
+    def _on_person_reply(self, reply: MoveReply) -> None:
+        """A person's seat offers its move in the live game."""
+        if self._hand_to_runner(reply) and reply.move is not None:
+            self._record(reply.move)
 
     def _hand_to_runner(self, reply: MoveReply) -> bool:
         """Give the live game's runner the reply of the side to move. True when it played the move

@@ -1,0 +1,128 @@
+"""``xqdesk play``: play a game at the terminal, a person against an engine (or two people, or two
+engines), under the same game runner, clocks and verdicts as the window and ``xqdesk match``.
+
+A person types moves in any notation (ICCS ``h2e2``, WXF ``C2.5``, Chinese ``炮二平五``); ``moves``
+lists the legal ones, ``resign`` gives up; the end of the input resigns too.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from typing import TextIO
+
+from xqdesk.board import Board
+from xqdesk.engines.person_seat import PersonSeat
+from xqdesk.notation import Notation, format_move, parse_move
+from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.time_control import TimeControl
+
+PERSON = "person"
+POLL_SECONDS = 0.05
+
+
+def _time_control(text: str) -> TimeControl:
+    try:
+        return TimeControl.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--red", default=PERSON, metavar="SPEC",
+                        help=f"who plays Red: '{PERSON}' (default) or an engine SPEC as for 'xqdesk match'")
+    parser.add_argument("--black", default="builtin", metavar="SPEC",
+                        help=f"who plays Black: '{PERSON}' or an engine SPEC (default builtin)")
+    parser.add_argument("--fen", default=None, help="the start position (default: the usual one)")
+    parser.add_argument("--engine-tc", type=_time_control, default=TimeControl.per_move(10.0), metavar="TC",
+                        help="an engine's clock: '10s' a move (default, the course's), '15m+5s', '20m|30s'")
+    parser.add_argument("--person-tc", type=_time_control, default=TimeControl.unlimited(), metavar="TC",
+                        help="a person's clock (default none)")
+    parser.add_argument("--notation", choices=[n.value for n in Notation], default=Notation.ICCS.value,
+                        help="how moves are printed (any notation is read)")
+    parser.add_argument("--engines", default=None, metavar="FILE", help="JSON engines file for named engines")
+
+
+def run(args: argparse.Namespace) -> int:
+    from xqdesk.engines.engine_player import EnginePlayer
+    from xqdesk.engines.errors import EngineError
+    from xqdesk.engines.game_player import GamePlayer
+    from xqdesk.engines.referee import play_game
+    from xqdesk.engines.spec import parse_spec
+
+    try:
+        board = Board(args.fen) if args.fen else Board()
+    except ValueError as error:
+        print(f"xqdesk: {error}", file=sys.stderr)
+        return 2
+    notation = Notation(args.notation)
+    seats: dict[Color, GamePlayer] = {}
+    people: dict[Color, PersonSeat] = {}
+    controls: dict[Color, TimeControl] = {}
+    try:
+        for color, text in ((RED, args.red), (BLACK, args.black)):
+            if text == PERSON:
+                people[color] = PersonSeat()
+                seats[color] = people[color]
+                controls[color] = args.person_tc
+            else:
+                seats[color] = EnginePlayer(parse_spec(text, args.engines), None)
+                controls[color] = args.engine_tc
+        for seat in seats.values():
+            seat.start()
+    except (EngineError, ValueError) as error:
+        print(f"xqdesk: {error}", file=sys.stderr)
+        for seat in seats.values():
+            seat.close()
+        return 2
+    done = threading.Event()
+    if people:
+        threading.Thread(target=_prompt_people, args=(people, notation, sys.stdin, sys.stdout, done),
+                         name="xqdesk-play-input", daemon=True).start()
+
+    def on_move(after: Board, move: object, seconds: float) -> None:
+        played = after.copy()
+        last = played.pop()
+        print(f"{_side(played.turn)}: {format_move(played, last, notation)}  ({seconds:.1f} s)", flush=True)
+
+    try:
+        record = play_game(seats[RED], seats[BLACK], board=board, time_controls=controls, on_move=on_move)
+    finally:
+        done.set()
+        for seat in seats.values():
+            seat.close()
+    print(("\n" if people else "") + record.outcome.text, flush=True)  # a prompt may be waiting
+    return 0
+
+
+def _prompt_people(people: dict[Color, PersonSeat], notation: Notation, source: TextIO, out: TextIO,
+                   done: threading.Event) -> None:
+    """Ask whichever person is to move for a move, check it against the position, offer it."""
+    while not done.is_set():
+        seat = next((s for s in people.values() if s.wait_until_asked(POLL_SECONDS)), None)
+        board = seat.position() if seat is not None else None
+        if seat is None or board is None:
+            continue
+        print(f"\n{board}\n{_side(board.turn)} to move> ", end="", file=out, flush=True)
+        line = source.readline()
+        if seat.position() is None:
+            continue  # the turn ended while the person typed (their time ran out)
+        text = line.strip()
+        if line and not source.isatty():
+            print(text, file=out, flush=True)  # echo what was read from a file or a pipe
+        if not line:
+            print(f"(end of input: {_side(board.turn)} resigns)", file=out, flush=True)
+            seat.resign()
+        elif text == "resign":
+            seat.resign()
+        elif text == "moves":
+            print(" ".join(sorted(format_move(board, m, notation) for m in board.legal_moves)), file=out)
+        elif text:
+            try:
+                seat.offer(parse_move(board, text))
+            except ValueError as error:
+                print(f"not a move here: {error}", file=out, flush=True)
+
+
+def _side(color: Color) -> str:
+    return "Red" if color == RED else "Black"
