@@ -1,7 +1,9 @@
 """The game tree without Qt: parent links, variations, promotion, cutting, boards and plies."""
+from xqdesk.board import Board
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.pgn import format_pgn, parse_pgn
 from xqdesk.game import ChildNode, Game
+from xqdesk.game_visitor import GameVisitor
 from xqdesk.move import Move
 
 
@@ -72,3 +74,57 @@ def test_nags_and_starting_comments_read_and_write_in_pgn() -> None:
     assert alternative.starting_comment == "or" and alternative.nags == {5}
     again = parse_pgn(format_pgn(game)).games[0]
     assert again == game
+
+
+class Recorder(GameVisitor[list[str]]):
+    """Every call, as text: what a writer sees of a game."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def begin_game(self, game: Game) -> None:
+        self.calls.append("begin")
+
+    def visit_comment(self, text: str) -> None:
+        self.calls.append("{" + text + "}")
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        assert board.is_legal(move)  # the position before the move comes with it
+        self.calls.append(move.iccs())
+
+    def visit_nag(self, nag: int) -> None:
+        self.calls.append(f"${nag}")
+
+    def begin_variation(self) -> None:
+        self.calls.append("(")
+
+    def end_variation(self) -> None:
+        self.calls.append(")")
+
+    def end_game(self, game: Game) -> None:
+        self.calls.append("end")
+
+    def result(self) -> list[str]:
+        return self.calls
+
+
+def test_a_visitor_sees_the_game_in_record_order() -> None:
+    text = ('{start} 1. h2e2 $1 {good} ({or} 1. c3c4 $5 1... c6c5 (1... h9g7) 2. b0c2) (1. b2e2) '
+            '1... h9g7 2. h0g2 *\n')
+    game = parse_pgn(text).games[0]
+    assert game.accept(Recorder()) == [
+        "begin", "{start}", "h2e2", "$1", "{good}",
+        "(", "{or}", "c3c4", "$5", "c6c5", "(", "h9g7", ")", "b0c2", ")",
+        "(", "b2e2", ")",
+        "h9g7", "h0g2", "end"]
+
+
+def test_a_visitor_walks_very_deep_nesting() -> None:
+    game = Game()
+    node = game
+    cycle = [m("h0g2"), m("h9g7"), m("g2h0"), m("g7h9")]
+    for index in range(3000):  # each alternative opens inside the one before it
+        node.add_variation(m("a0a1") if index % 2 == 0 else m("a9a8"))
+        node = node.add_variation(cycle[index % 4])
+    calls = game.accept(Recorder())
+    assert calls.count("(") == calls.count(")") == 3000

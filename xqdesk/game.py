@@ -8,7 +8,7 @@ ruleset and says which move of which line failed, in which position.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, TypeVar
 
 from xqdesk.board import Board
 from xqdesk.errors import IllegalMoveError
@@ -17,6 +17,11 @@ from xqdesk.move import Move
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import RED, Color
 from xqdesk.ruleset import COURSE, Ruleset
+
+if TYPE_CHECKING:
+    from xqdesk.game_visitor import GameVisitor
+
+ResultT = TypeVar("ResultT")
 
 HEADER_ORDER = ("Game", "Event", "Site", "Date", "Round", "RedTeam", "Red", "BlackTeam", "Black",
                 "Result", "ECCO", "Opening", "Variation")
@@ -245,6 +250,13 @@ class Game(GameNode):
 
     def __repr__(self) -> str:
         return f"<Game {self.headers.get('Red', '?')} vs {self.headers.get('Black', '?')}, {len(self)} plies>"
+
+    def accept(self, visitor: GameVisitor[ResultT]) -> ResultT:
+        """Walk the tree in record order through ``visitor`` (see :mod:`xqdesk.game_visitor`) and
+        return what it made."""
+        from xqdesk.game_visitor import walk
+
+        return walk(self, visitor)
 
     def start_board(self) -> Board:
         """A fresh board at the start position."""

@@ -27,6 +27,7 @@ from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
 from xqdesk.formats.outcome_text import outcome_from_result
 from xqdesk.game import ChildNode, Game, GameNode, move_label
+from xqdesk.game_visitor import GameVisitor
 from xqdesk.ruleset import RULESETS, STANDARD
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_move
@@ -331,10 +332,7 @@ def format_pgn(game: Game, notation: Notation = Notation.ICCS) -> str:
         lines.append(f'[Ruleset "{game.ruleset.name}"]')
     if game.outcome is not None and game.outcome.text != _default_text(game.outcome):
         lines.append(f'[Termination "{_escape(game.outcome.text)}"]')
-    tokens: list[str] = []
-    if game.comment:
-        tokens.append(_comment(game.comment))
-    _tree_tokens(game, board, notation, tokens)
+    tokens = game.accept(_Movetext(notation))
     tokens.append(result)
     lines.append("")
     lines.extend(_wrap(tokens))
@@ -356,41 +354,41 @@ def _comment(text: str) -> str:
     return "{" + text.replace("}", ")") + "}"
 
 
-_OPEN, _CLOSE = "(", ")"
+class _Movetext(GameVisitor[list[str]]):
+    """The movetext tokens of a game: each move with its number where one is due, its NAGs and
+    comments, alternatives in parentheses right after the move they replace."""
 
+    def __init__(self, notation: Notation) -> None:
+        self.notation = notation
+        self.tokens: list[str] = []
+        self.need_number = True
 
-def _tree_tokens(game: Game, board: Board, notation: Notation, tokens: list[str]) -> None:
-    """Append the movetext tokens of ``game``'s tree played from ``board``: each move with its NAGs
-    and comment, the alternatives to a move in parentheses right after it. Iterative, so deeply
-    nested variations cannot overflow the stack."""
-    # The stack holds parentheses still to write and lines to go on with: (board, node, need_number).
-    stack: list[str | tuple[Board, ChildNode | None, bool]] = [(board, game.next(), True)]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            tokens.append(item)
-            continue
-        position, node, need_number = item
-        if node is None:
-            continue
-        if node.starting_comment:
-            tokens.append(_comment(node.starting_comment))
-            need_number = True
-        text = format_move(position, node.move, notation)
-        if position.turn == RED:
-            text = f"{position.fullmove_number}. {text}"
-        elif need_number:
-            text = f"{position.fullmove_number}... {text}"
-        tokens.append(text)
-        tokens.extend(f"${nag}" for nag in sorted(node.nags))
-        if node.comment:
-            tokens.append(_comment(node.comment))
-        alternatives = [] if node.starts_variation() else node.parent.variations[1:]
-        after = position.copy()
-        after.push(node.move)
-        stack.append((after, node.next(), bool(node.comment or alternatives)))
-        for alternative in reversed(alternatives):
-            stack.extend((_CLOSE, (position.copy(), alternative, True), _OPEN))
+    def visit_comment(self, text: str) -> None:
+        self.tokens.append(_comment(text))
+        self.need_number = True
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        text = format_move(board, move, self.notation)
+        if board.turn == RED:
+            text = f"{board.fullmove_number}. {text}"
+        elif self.need_number:
+            text = f"{board.fullmove_number}... {text}"
+        self.tokens.append(text)
+        self.need_number = False
+
+    def visit_nag(self, nag: int) -> None:
+        self.tokens.append(f"${nag}")
+
+    def begin_variation(self) -> None:
+        self.tokens.append("(")
+        self.need_number = True
+
+    def end_variation(self) -> None:
+        self.tokens.append(")")
+        self.need_number = True
+
+    def result(self) -> list[str]:
+        return self.tokens
 
 
 def _wrap(tokens: list[str], width: int = 80) -> list[str]:
