@@ -2,15 +2,19 @@
 
 Reading copes with what real files hold: several games per file, tags in any order or missing,
 ``{}`` and ``;`` comments, ``()`` variations, ``$n`` annotations, moves in ICCS, WXF or Chinese
-(by the ``Format`` tag, or recognised move by move), full-width digits and signs, move numbers
-glued to moves (``1.炮二平五``), Black to move first (``1... h9g7`` after a ``FEN`` tag), no
+(by the ``Format`` tag, or recognised move by move) or in the SAN of WinBoard, cutechess and
+pychess.org (``[Variant "xiangqi"]``, ``Che3``; ranks 0..9 or 1..10, told apart by a rank 0 or 10
+in the game or else by legality), full-width digits and signs, move numbers glued to moves
+(``1.炮二平五``) and Chinese moves glued to each other (``1.兵七进一炮2平32.兵三进一``), tags read
+leniently as python-chess does (``[Event ""Huangshan Cup" 2002"]`` keeps its inner quotes), Black to move first (``1... h9g7`` after a ``FEN`` tag), no
 result token, text after the result (skipped up to the next game's tags or a ``1.``), and games
 with no tags at all.
 
 A bad move stops its game: the game keeps the moves before it and an error names the file, the
 game, the line, the move number and the text. Reading goes on with the next game.
 
-Written files carry the tags in the usual order, ``Format``, ``FEN`` (when the game does not start
+Written files carry the tags in the usual order, ``Format`` (or ``Variant "xiangqi"`` for SAN,
+ranks 1..10), ``FEN`` (when the game does not start
 from the start position), ``Ruleset`` (when it is not ``standard``), ``Termination`` (the outcome's
 text when it says more than the result), and the moves wrapped at 80 columns.
 """
@@ -31,19 +35,25 @@ from xqdesk.game_visitor import GameVisitor
 from xqdesk.ruleset import RULESETS, STANDARD
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_move
+from xqdesk.notation.san import SAN_PATTERN, format_san, san_candidates, san_rank_numbers
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import RED
 from xqdesk.ruleset import Ruleset
 
-STRUCTURAL_TAGS = frozenset({"FEN", "Format", "Ruleset", "Termination"})
+STRUCTURAL_TAGS = frozenset({"FEN", "Format", "Ruleset", "Termination", "Variant"})
 """Tags that set up the game rather than describe it; they are not kept in ``Game.headers``."""
 
 _FORMAT_NAMES = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE}
 _FORMAT_TAGS = {Notation.ICCS: "ICCS", Notation.WXF: "WXF", Notation.CHINESE: "Chinese"}
 _RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
 
-_TOKENS = re.compile(r"""
-    (?P<tag>^[ \t]*\[[ \t]*(?P<name>[A-Za-z0-9_]+)[ \t]*"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\][ \t\r]*$)
+# A Chinese move of four characters, so moves written with no space or number between them
+# (``1.兵七进一炮2平32.兵三进一``) split into words; longer forms (``前兵九平八``) are plain words.
+_CHINESE_MOVE = ("[前中后後一二三四五帅帥将將仕士相象马馬傌车車俥炮砲包兵卒]"
+                 "[前中后後一二三四五六七八九1-9１-９帅帥将將仕士相象马馬傌车車俥炮砲包兵卒]"
+                 "[进進退平][一二三四五六七八九1-9１-９]")
+_TOKEN_PATTERN = r"""
+    (?P<tag>^[ \t]*\[[ \t]*(?P<name>[A-Za-z0-9_]+)[ \t]*"(?P<value>[^\n]*)"[ \t]*\][ \t\r]*$)
   | (?P<comment>\{[^}]*(?:\}|\Z))
   | (?P<line_comment>;[^\n]*)
   | (?P<open>[(（])
@@ -52,9 +62,11 @@ _TOKENS = re.compile(r"""
   | (?P<number>[0-9０-９]+[ \t]*(?:[.．。][ \t]*)+(?![0-9０-９]))
   | (?P<ellipsis>(?:[.．。…][ \t]*)+)
   | (?P<nag>\$[0-9]+)
+  | (?P<chinese>{chinese}(?=[0-9０-９\s\u4e00-\u9fff]|\Z))
   | (?P<word>[^\s{}();（）\[]+)
   | (?P<stray>\S)
-""", re.MULTILINE | re.VERBOSE)
+"""
+_TOKENS = re.compile(_TOKEN_PATTERN.replace("{chinese}", _CHINESE_MOVE), re.MULTILINE | re.VERBOSE)
 
 _ICCS = re.compile(r"[a-iA-I][0-9]-?[a-iA-I][0-9]")
 _ICCS_CACHE: dict[str, Move] = {}
@@ -73,7 +85,7 @@ def parse_pgn(text: str, source: str = "<pgn>", line_offset: int = 0) -> GameFil
     games_begun = 0
     skipping = False  # after a result or an error: ignore everything up to the next tags
     for token in _TOKENS.finditer(text):
-        kind = token.lastgroup
+        kind = "word" if token.lastgroup == "chinese" else token.lastgroup
         if kind == "tag":
             name = token.group("name")
             if builder is not None and (builder.has_movetext or name in builder.tags):
@@ -127,6 +139,7 @@ class _GameBuilder:
         self.board: Board | None = None
         self.notation: Notation | None = None
         self.fast_iccs = False
+        self.san_rank_base: int | None = None  # 0 (WinBoard) or 1 (pychess.org), once known
         self.node: GameNode | None = None  # the node the next move is added after
         self.starting_comment = ""  # a comment before a variation's first move, kept for that move
         # One entry per open variation: (the node it is an alternative to, the board to return to).
@@ -209,14 +222,41 @@ class _GameBuilder:
                                f"not legal in {board.fen()!r}: {board.why_illegal(move)}")
                     return False
                 move = None  # may still be Fairy-Stockfish squares (ranks 1..10)
+        san_shaped = self.notation is None and SAN_PATTERN.fullmatch(text) is not None
+        if move is None and san_shaped:
+            move = self._san_move(board, text, position)
         if move is None:
             try:
                 move = parse_move(board, text, self.notation)
             except XqdeskError as error:
-                self._fail(self._where(position), text, str(error))
+                reason = str(error)
+                if san_shaped:
+                    dialect = {None: "0-9 or 1-10", 0: "0-9", 1: "1-10"}[self.san_rank_base]
+                    reason = f"no legal move fits this SAN move (ranks {dialect}) in {board.fen()!r}"
+                self._fail(self._where(position), text, reason)
                 return False
         self.play(board, move)
         return True
+
+    def _san_move(self, board: Board, text: str, position: int) -> Move | None:
+        """The legal move a SAN word names, telling WinBoard's ranks 0..9 from pychess.org's 1..10:
+        by a rank 10 or 0 written anywhere in the game, else by which reading is legal here (both
+        legal: 1..10, the dialect of pychess.org and Fairy-Stockfish, until the game says more).
+        None when no reading fits (the caller then reports the move)."""
+        if self.san_rank_base is None:
+            self.san_rank_base = _san_dialect_in(self.text, position)
+        if self.san_rank_base is not None:
+            found = san_candidates(board, text, self.san_rank_base)
+            return found[0] if len(found) == 1 else None
+        readings = {base: san_candidates(board, text, base) for base in (1, 0)}
+        fitting = [base for base, found in readings.items() if len(found) == 1]
+        if not fitting:
+            return None
+        if len(fitting) == 1 or readings[0] == readings[1]:
+            if len(fitting) == 1 and readings[1 - fitting[0]] == []:
+                self.san_rank_base = fitting[0]
+            return readings[fitting[0]][0]
+        return readings[1][0]
 
     def _comment(self, body: str) -> None:
         if not body:
@@ -267,6 +307,9 @@ class _GameBuilder:
         if self.game is not None:
             self.game.outcome = _outcome(self.tags, self.result_token)
             headers = self.game.headers
+            if "White" in headers and "Red" not in headers:  # chess-style PGN: White is Red
+                self.game.headers = headers = {("Red" if tag == "White" else tag): value
+                                               for tag, value in headers.items()}
             if "Result" not in headers and self.result_token:
                 headers["Result"] = self.result_token
             if headers.get("Result", "").strip() in ("*", ""):
@@ -295,6 +338,22 @@ def _outcome(tags: dict[str, str], result_token: str | None) -> Outcome | None:
     return outcome_from_result(result, tags.get("Termination", "").strip() or None)
 
 
+_NEXT_TAGS = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z]", re.MULTILINE)
+
+
+def _san_dialect_in(text: str, position: int) -> int | None:
+    """1 when a SAN move of the game from ``position`` on writes rank 10, 0 when one writes rank 0,
+    None when none does (the game's text ends at the next tag line)."""
+    end_match = _NEXT_TAGS.search(text, position)
+    body = text[position:end_match.start() if end_match else len(text)]
+    ranks = {number for word in body.split() for number in san_rank_numbers(word.strip("()"))}
+    if 10 in ranks:
+        return 1
+    if 0 in ranks:
+        return 0
+    return None
+
+
 def _move_number(token: str) -> int:
     digits = "".join(ch for ch in token if ch.isdigit())
     return int(unicodedata.normalize("NFKC", digits)) if digits else 0
@@ -313,8 +372,8 @@ def _escape(value: str) -> str:
 def format_pgn(game: Game, notation: Notation = Notation.ICCS) -> str:
     """One game as PGN text (ending with a blank line). Moves are written from the position, so
     they must be legal: call ``game.replay()`` first on an untrusted game."""
-    if notation not in _FORMAT_TAGS:
-        raise ValueError(f"PGN is written in ICCS, WXF or Chinese, not {notation!r}")
+    if notation not in _FORMAT_TAGS and notation is not Notation.SAN:
+        raise ValueError(f"PGN is written in ICCS, WXF, Chinese or SAN, not {notation!r}")
     result = game.outcome.result() if game.outcome else game.headers.get("Result", "*").strip() or "*"
     lines = []
     for tag, value in game.sorted_headers():
@@ -324,7 +383,10 @@ def format_pgn(game: Game, notation: Notation = Notation.ICCS) -> str:
             lines.append(f'[Result "{result}"]')
     if "Result" not in game.headers:
         lines.append(f'[Result "{result}"]')
-    lines.append(f'[Format "{_FORMAT_TAGS[notation]}"]')
+    if notation is Notation.SAN:  # the WinBoard / cutechess / pychess.org dialect: SAN, ranks 1..10
+        lines.append('[Variant "xiangqi"]')
+    else:
+        lines.append(f'[Format "{_FORMAT_TAGS[notation]}"]')
     board = game.start_board()
     if board.fen() != Board().fen():
         lines.append(f'[FEN "{board.fen()}"]')

@@ -1,4 +1,4 @@
-"""Move notation, both ways: ICCS, Fairy-Stockfish UCI squares, WXF and Chinese.
+"""Move notation, both ways: ICCS, Fairy-Stockfish UCI squares, WXF, Chinese and SAN.
 
 >>> board = Board()
 >>> format_move(board, Move.from_iccs("h2e2"), Notation.CHINESE)
@@ -23,6 +23,7 @@ from xqdesk.notation.coordinates import (ICCS_PATTERN, UCI_PATTERN, format_iccs,
                                          parse_iccs, parse_uci, uci_move)
 from xqdesk.notation.move_text_errors import unreadable_move, unwritable_move
 from xqdesk.notation.normalize import has_cjk, to_ascii_forms
+from xqdesk.notation.san import format_san, is_san, parse_san
 from xqdesk.notation.wxf import format_wxf, parse_wxf
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ class Notation(Enum):
     """``C2.5``, ``H8+7``, ``C+.5``."""
     CHINESE = "chinese"
     """``炮二平五``, ``马８进７``, ``前炮退二``."""
+    SAN = "san"
+    """``Che3``, ``Hxg3``: algebraic notation as pychess.org and Fairy-Stockfish write it (ranks 1..10)."""
 
 
 _FORMATTERS = {
@@ -49,12 +52,14 @@ _FORMATTERS = {
     Notation.UCI: lambda board, move: format_uci(move),
     Notation.WXF: format_wxf,
     Notation.CHINESE: format_chinese,
+    Notation.SAN: format_san,
 }
 _PARSERS = {
     Notation.ICCS: parse_iccs,
     Notation.UCI: parse_uci,
     Notation.WXF: parse_wxf,
     Notation.CHINESE: parse_chinese,
+    Notation.SAN: parse_san,
 }
 
 
@@ -77,12 +82,14 @@ def parse_move(board: Board, text: str, notation: Notation | None = None) -> Mov
     iccs = iccs_move(text)
     uci = uci_move(text)
     if iccs is None and uci is None:
-        return parse_wxf(board, text)
+        return parse_san(board, text) if is_san(text) else parse_wxf(board, text)
     # "a3d3" spells a move in both coordinate notations: ICCS wins when it is legal.
     if iccs is not None and board.is_legal(iccs):
         return iccs
     if uci is not None and board.is_legal(uci):
         return uci
+    if is_san(text) and text[:1].isupper():  # 'E1e3': an elephant's SAN, not coordinates
+        return parse_san(board, text)
     return parse_iccs(board, text) if iccs is not None else parse_uci(board, text)
 
 
@@ -96,7 +103,7 @@ def detect_notation(text: str) -> Notation:
         return Notation.ICCS
     if UCI_PATTERN.fullmatch(cleaned):
         return Notation.UCI
-    return Notation.WXF
+    return Notation.SAN if is_san(cleaned) else Notation.WXF
 
 
 def format_line(board: Board, moves: Iterable[Move], notation: Notation = Notation.ICCS) -> list[str]:
