@@ -34,7 +34,7 @@ def read_xqf(path: str | Path) -> GameFile:
         return result
     board = game.start_board()
     errors: list[GameReadError] = []
-    _add_tree(game, record.root.children, board, source, errors)
+    add_move_tree(game, record.root.children, board, source, errors)
     result.games.append(game)
     if record.error:
         errors.append(GameReadError(source, 1, "move tree", "", record.error))
@@ -59,10 +59,12 @@ def _start_game(record: XqfRecord, source: str) -> Game:
                 outcome=outcome_from_result(record.result) if record.result else None, ruleset=STANDARD)
 
 
-def _add_tree(game: Game, children: list[XqfNode], board: Board, source: str, errors: list[GameReadError]) -> None:
-    """Add the record's move tree under ``game``, checking every move (an illegal one ends its
-    line with an error); ``children[0]`` starts the main line, the others are its variations.
-    Iterative, so a tree thousands of moves deep is read like any other."""
+def add_move_tree(game: Game, children: list[XqfNode], board: Board, source: str, errors: list[GameReadError],
+                  game_number: int = 1) -> None:
+    """Add a decoded move tree under ``game``, checking every move (an illegal one ends its
+    line with an error naming game ``game_number``); ``children[0]`` starts the main line, the
+    others are its variations. Iterative, so a tree thousands of moves deep is read like any other.
+    Binary formats with the same tree (XQF, XiangQi Bridge's CBR) share it."""
     lines: list[tuple[GameNode, list[XqfNode], Board, str]] = [(game, children, board, "main line")]
     while lines:
         parent, siblings, position, line_name = lines.pop()
@@ -71,7 +73,7 @@ def _add_tree(game: Game, children: list[XqfNode], board: Board, source: str, er
             for number, alternative in reversed(list(enumerate(alternatives, start=1))):  # the first on top
                 lines.append((parent, [alternative], position.copy(),
                               f"variation {number} at {move_label(position)} of the {line_name}"))
-            move = _checked_move(first, position, source, line_name, errors)
+            move = _checked_move(first, position, source, line_name, errors, game_number)
             if move is None:
                 break
             position.push(move)
@@ -80,14 +82,14 @@ def _add_tree(game: Game, children: list[XqfNode], board: Board, source: str, er
 
 
 def _checked_move(node: XqfNode, board: Board, source: str, line_name: str,
-                  errors: list[GameReadError]) -> Move | None:
+                  errors: list[GameReadError], game_number: int) -> Move | None:
     where = f"{move_label(board)} of the {line_name}"
     if node.from_square < 0 or node.to_square < 0:
-        errors.append(GameReadError(source, 1, where, "", "a move record points off the board"))
+        errors.append(GameReadError(source, game_number, where, "", "a move record points off the board"))
         return None
     move = Move(node.from_square, node.to_square)
     if not board.is_legal(move):
-        errors.append(GameReadError(source, 1, where, move.iccs(),
+        errors.append(GameReadError(source, game_number, where, move.iccs(),
                                     f"illegal in {board.fen()!r}: {board.why_illegal(move)}"))
         return None
     return move

@@ -30,7 +30,7 @@ from xqdesk.squares import Square, square
 
 HEADER_SIZE = 1024
 _COPYRIGHT = b"[(C) Copyright Mr. Dong Shiwei.]"
-_PIECE_ORDER: tuple[PieceType, ...] = (
+PIECE_ORDER: tuple[PieceType, ...] = (
     CHARIOT, HORSE, ELEPHANT, ADVISOR, KING, ADVISOR, ELEPHANT, HORSE, CHARIOT,
     CANNON, CANNON, PAWN, PAWN, PAWN, PAWN, PAWN,
 )
@@ -129,7 +129,7 @@ def _placement(header: bytes, keys: _Keys, name: str) -> dict[Square, Piece]:
         sq = _decode_square((value - keys.piece) & 0xFF)
         if sq < 0:
             continue
-        piece = Piece(_PIECE_ORDER[index % 16], index < 16)
+        piece = Piece(PIECE_ORDER[index % 16], index < 16)
         if sq in placement:
             raise RecordFormatError(f"{name}: two pieces on one square in the XQF header "
                                     f"({placement[sq].symbol()!r} and {piece.symbol()!r} at {sq!r})")
@@ -179,7 +179,7 @@ class _TreeReader:
             comment = self._take(comment_length, "a comment").decode("gb18030", errors="replace")
         from_square = _decode_square((raw_from - 0x18 - keys.source) & 0xFF)
         to_square = _decode_square((raw_to - 0x20 - keys.target) & 0xFF)
-        return XqfNode(from_square, to_square, comment.strip()), has_next, has_variation
+        return XqfNode(from_square, to_square, comment.replace("\r\n", "\n").strip()), has_next, has_variation
 
 
 def decode_xqf(data: bytes, name: str = "<xqf>") -> XqfRecord:
