@@ -99,7 +99,7 @@ def test_convert_pgn_to_a_match_folder_and_back(tmp_path: Path) -> None:
 def test_convert_xqf_to_pgn_and_fen(tmp_path: Path) -> None:
     source = DATA / "games" / "xqf" / "cchess_ucci_test1.xqf"
     (original,) = read_games(source).games
-    for name in ("game.pgn", "game.fen"):
+    for name in ("game.pgn", "game.fen", "game.xqf", "game.ubb"):
         assert main(["convert", str(source), str(tmp_path / name)]) == 0
         (back,) = read_games(tmp_path / name).games
         assert back.mainline_moves() == original.mainline_moves()
@@ -111,7 +111,7 @@ def test_convert_refuses_what_a_format_cannot_hold(tmp_path: Path, capsys: pytes
     assert main(["convert", str(source), str(tmp_path / "one.txt")]) == 1
     assert "a course history holds one game, not 15" in capsys.readouterr().err
     assert main(["convert", str(source), str(tmp_path / "out.xqf")]) == 1
-    assert "XQF files are read, not written" in capsys.readouterr().err
+    assert "an XQF file holds one game, not 15" in capsys.readouterr().err
 
 
 def test_command_line_runs_as_a_module(tmp_path: Path) -> None:

@@ -1,31 +1,48 @@
-"""``xqdesk convert IN OUT [--notation chinese|wxf|iccs] [--encoding NAME]``.
+"""``xqdesk convert IN OUT [--notation chinese|wxf|iccs|san] [--encoding NAME]``.
 
 Reads every game of IN and writes them to OUT, each format chosen by extension: ``.pgn``,
-``.fen``, ``.txt`` (one game, as a course history), ``.xqf`` (read only) or a course match folder
-(``Player i VS Player j``). Games with an illegal or damaged move are written up to that move and
-the error is printed; the exit code is then 1.
+``.fen``, ``.txt`` (one game, as a course history), ``.xqf`` (one game), ``.ubb`` (DhtmlXQ) or a
+course match folder (``Player i VS Player j``); IN may also be a ``.cbr``/``.cbl``/``.cbf``
+XiangQi Bridge file, a PlayOK ``.wxf``, a web page or any text file, whose format is found from its
+content. IN ``-`` reads the text from standard input, and an IN that is no file but a record's
+text (it holds a line break, a ``[`` or Chinese) is read as that text: any format *Edit → Paste
+game* takes. The format read is printed. Games with an illegal or damaged move are written up to
+that move and the error is printed; the exit code is then 1.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from xqdesk.errors import XqdeskError
-from xqdesk.formats import read_games, write_games
+from xqdesk.formats import GameFile, read_games, read_games_text, write_games
 from xqdesk.notation import Notation
+from xqdesk.notation.normalize import has_cjk
 
-_NOTATIONS = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE}
+_NOTATIONS = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE, "san": Notation.SAN}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source", metavar="IN", help="record file or course match folder to read")
+    parser.add_argument("source", metavar="IN",
+                        help="record file or course match folder to read; '-' for text on standard input, "
+                             "or the text of a record itself")
     parser.add_argument("target", metavar="OUT", help="file or folder to write (format by extension)")
-    parser.add_argument("--notation", choices=sorted(_NOTATIONS), default="iccs", help="move notation for PGN")
+    parser.add_argument("--notation", choices=sorted(_NOTATIONS), default="iccs",
+                        help="move notation for PGN (san: the WinBoard / pychess.org dialect)")
     parser.add_argument("--encoding", help="text encoding of IN (detected when not given)")
 
 
+def _read(source: str, encoding: str | None) -> GameFile:
+    if source == "-":
+        return read_games_text(sys.stdin.read(), "<stdin>")
+    if not os.path.exists(source) and ("\n" in source or "[" in source or has_cjk(source)):
+        return read_games_text(source, "<text>")
+    return read_games(source, encoding)
+
+
 def run(args: argparse.Namespace) -> int:
-    game_file = read_games(args.source, args.encoding)
+    game_file = _read(args.source, args.encoding)
     for error in game_file.errors:
         print(f"error: {error}", file=sys.stderr)
     if not game_file.games:
@@ -36,5 +53,6 @@ def run(args: argparse.Namespace) -> int:
     except XqdeskError as error:
         print(f"xqdesk convert: {error}", file=sys.stderr)
         return 1
-    print(f"wrote {len(game_file.games)} games from {game_file.source} to {written.name}")
+    detected = f" ({game_file.format})" if game_file.format else ""
+    print(f"wrote {len(game_file.games)} games from {game_file.source}{detected} to {written.name}")
     return 1 if game_file.errors else 0

@@ -1,67 +1,92 @@
-"""Game record files, read and written by extension.
+"""Game record files, read and written by extension (and, for text, by content).
 
-=====================  ======================================================  ==============
-what                   how it is recognised                                    read / write
-=====================  ======================================================  ==============
-PGN                    ``.pgn``; ``.txt`` that starts with a ``[Tag "…"]``     both
-XQF (XQStudio)         ``.xqf``; any file that starts with ``XQ``              read
-FEN with moves         ``.fen``; ``.txt`` holding FENs or a plain move list    both
-course history         ``.txt`` holding ``[(9, 7, 7, 6, 0), …]``               both
-course match folder    a folder holding ``summary.txt``                        both
-=====================  ======================================================  ==============
+=========================  ==========================================================  ==========
+what                       how it is recognised                                        read/write
+=========================  ==========================================================  ==========
+PGN (xqbase, ICCS/WXF/     ``.pgn``; text starting with a ``[Tag "…"]``; SAN moves       both
+Chinese; WinBoard /        with ``[Variant "xiangqi"]`` (written with ``--notation
+cutechess / pychess SAN)   san``)
+XQF (XQStudio)             ``.xqf``; any file that starts with ``XQ``                  both
+DhtmlXQ / UBB (dpxq.com)   ``.ubb``, ``.htm(l)``; text holding ``[DhtmlXQ_movelist]``   both
+dpxq plain text            text with ``红方:`` / ``黑方:`` lines and numbered moves      read
+PlayOK WXF                 ``.wxf``; text with ``FORMAT WXF`` and ``START{``            read
+XiangQi Bridge record      ``.cbr``; a file starting ``CCBridge Record``               read
+XiangQi Bridge library     ``.cbl``; a file starting ``CCBridgeLibrary`` (many games)  read
+XiangQi Bridge XML         ``.cbf``; text with ``<ChineseChessRecord``                 read
+FEN with moves, move list  ``.fen``; other text (any notation)                         both
+course history             ``.txt`` holding ``[(9, 7, 7, 6, 0), …]``                   both
+course match folder        a folder holding ``summary.txt``                            both
+=========================  ==========================================================  ==========
 
 :func:`read_games` never raises on a bad file: the :class:`GameFile` it returns holds the games it
-could read and an error for each problem (naming the file, the game, the move and the text).
+could read and an error for each problem (naming the file, the game, the move and the text), and
+``GameFile.format`` names the format it was read as. :func:`read_games_text` does the same for a
+pasted text (see :mod:`xqdesk.formats.detect`).
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from xqdesk.errors import RecordFormatError
-from xqdesk.formats.course_history import read_course_history, write_course_history
+from xqdesk.formats.ccbridge import LIBRARY_MAGIC, RECORD_MAGIC, read_cbl, read_cbr
+from xqdesk.formats.ccbridge_xml import parse_cbf
+from xqdesk.formats.course_history import write_course_history
 from xqdesk.formats.course_match import (is_course_match_folder, match_from_games, parse_folder_name,
                                          read_match_games, write_course_match)
+from xqdesk.formats.detect import detect_text_format, read_text
+from xqdesk.formats.dhtmlxq import parse_dhtmlxq, write_dhtmlxq
 from xqdesk.formats.encoding import decode_record
-from xqdesk.formats.fen_moves import parse_fen_moves, read_fen_moves, write_fen_moves
-from xqdesk.formats.game_file import GameFile, GameReadError, source_name
-from xqdesk.formats.pgn import parse_pgn, read_pgn, write_pgn
+from xqdesk.formats.fen_moves import parse_fen_moves, write_fen_moves
+from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records, source_name
+from xqdesk.formats.pgn import parse_pgn, write_pgn
+from xqdesk.formats.playok_wxf import parse_playok_wxf
 from xqdesk.formats.xqf import read_xqf
+from xqdesk.formats.xqf_write import write_xqf
 from xqdesk.game import Game
 from xqdesk.notation import Notation
 
-__all__ = ["GameFile", "GameReadError", "read_games", "write_games", "record_kind", "READ_EXTENSIONS",
-           "WRITE_EXTENSIONS"]
+__all__ = ["GameFile", "GameReadError", "read_games", "read_games_text", "write_games", "record_kind",
+           "READ_EXTENSIONS", "WRITE_EXTENSIONS"]
 
-READ_EXTENSIONS = (".pgn", ".xqf", ".fen", ".txt")
-WRITE_EXTENSIONS = (".pgn", ".fen", ".txt")
-_HISTORY_START = re.compile(r"^\s*\[\s*(?:[(\[]|\])")
-_TAG_START = re.compile(r"^\s*\[\s*[A-Za-z]")
+READ_EXTENSIONS = (".pgn", ".xqf", ".fen", ".txt", ".ubb", ".htm", ".html", ".wxf", ".cbr", ".cbl", ".cbf")
+WRITE_EXTENSIONS = (".pgn", ".fen", ".txt", ".xqf", ".ubb")
+_TEXT_KINDS: dict[str, tuple[str, Callable[[str, str], GameFile]]] = {
+    "pgn": ("PGN", parse_pgn),
+    "fen": ("FEN and moves / move list", parse_fen_moves),
+    "dhtmlxq": ("DhtmlXQ (UBB)", parse_dhtmlxq),
+    "playok": ("PlayOK WXF", parse_playok_wxf),
+    "cbf": ("XiangQi Bridge XML (CBF)", parse_cbf),
+}
+_BY_SUFFIX = {".pgn": "pgn", ".xqf": "xqf", ".fen": "fen", ".ubb": "dhtmlxq", ".htm": "dhtmlxq",
+              ".html": "dhtmlxq", ".wxf": "playok", ".cbr": "cbr", ".cbl": "cbl", ".cbf": "cbf"}
+_BINARY_FORMATS = {"xqf": ("XQF", read_xqf), "cbr": ("XiangQi Bridge record (CBR)", read_cbr),
+                   "cbl": ("XiangQi Bridge library (CBL)", read_cbl)}
 
 
 def record_kind(path: str | Path) -> str:
-    """``'match'``, ``'pgn'``, ``'xqf'``, ``'fen'`` or ``'history'``: what :func:`read_games` will
-    read ``path`` as (by extension, then by its first bytes)."""
+    """What :func:`read_games` will read ``path`` as: ``'match'``, a binary kind (``'xqf'``,
+    ``'cbr'``, ``'cbl'``), a text kind named by the extension (``'pgn'``, ``'fen'``, ``'dhtmlxq'``,
+    ``'playok'``, ``'cbf'``), else the text format found from the file's content (``'dpxq'``,
+    ``'history'``, ``'pgn'``, ``'fen'`` … as :data:`~xqdesk.formats.detect.TEXT_FORMATS` names them)."""
     path = Path(path)
     if path.is_dir():
         return "match"
-    suffix = path.suffix.lower()
-    if suffix == ".pgn":
-        return "pgn"
-    if suffix == ".xqf":
-        return "xqf"
-    if suffix == ".fen":
-        return "fen"
-    head = path.read_bytes()[:4096] if path.is_file() else b""
+    head = path.read_bytes()[:16] if path.is_file() else b""
     if head.startswith(b"XQ"):
         return "xqf"
-    text = head.decode("utf-8", errors="ignore").lstrip("\ufeff")
-    if _HISTORY_START.match(text):
-        return "history"
-    if _TAG_START.match(text):
-        return "pgn"
-    return "fen"
+    if head.startswith(RECORD_MAGIC):
+        return "cbr"
+    if head.startswith(LIBRARY_MAGIC):
+        return "cbl"
+    kind = _BY_SUFFIX.get(path.suffix.lower())
+    if kind is not None:
+        return kind
+    try:
+        text, _encoding = decode_record(path.read_bytes()[:65536], None, source_name(path))
+    except (OSError, RecordFormatError):
+        return "fen"
+    return detect_text_format(text).kind
 
 
 def read_games(path: str | Path, encoding: str | None = None) -> GameFile:
@@ -73,38 +98,36 @@ def read_games(path: str | Path, encoding: str | None = None) -> GameFile:
                                                                  "no such file or folder")])
     kind = record_kind(path)
     if kind == "match":
-        return read_match_games(path)
-    if kind == "xqf":
-        return read_xqf(path)
-    if kind == "history":
-        return read_course_history(path)
-    if kind == "pgn":
-        return read_pgn(path, encoding)
-    return read_fen_moves(path, encoding)
+        record = read_match_games(path)
+        record.format = record.format or "course match folder"
+        return record
+    if kind in _BINARY_FORMATS:
+        name, reader = _BINARY_FORMATS[kind]
+        record = reader(path)
+        record.format = name
+        return record
+    if kind in _TEXT_KINDS and path.suffix.lower() in _BY_SUFFIX:
+        name, parse = _TEXT_KINDS[kind]
+        record = read_text_records(path, encoding, parse)
+        record.format = name
+        return record
+    return read_text_records(path, encoding, read_text)
 
 
 def read_games_text(text: str, source: str = "<text>") -> GameFile:
-    """Games pasted as text: PGN, a course history, FENs with moves or a plain move list."""
-    if _HISTORY_START.match(text):
-        from xqdesk.formats.course_history import game_from_course_history, parse_course_history
-        try:
-            history = parse_course_history(text)
-        except RecordFormatError as error:
-            return GameFile(source, errors=[GameReadError(source, 1, "", "", str(error))])
-        game, replay_error = game_from_course_history(history, source)
-        return GameFile(source, [game], [replay_error] if replay_error else [])
-    if _TAG_START.match(text):
-        return parse_pgn(text, source)
-    return parse_fen_moves(text, source)
+    """Games pasted as text, in any text format xqdesk reads (``GameFile.format`` says which)."""
+    return read_text(text, source)
 
 
 def write_games(path: str | Path, games: Sequence[Game], notation: Notation = Notation.ICCS) -> Path:
     """Write ``games`` by the extension of ``path`` and return what was written.
 
-    ``.pgn`` (moves in ``notation``), ``.fen`` (FEN and ICCS moves, one line a game), ``.txt``
-    (one game as a course history). A path named ``Player i VS Player j``, or an existing folder,
-    gets a course match folder (games with Red/Black ``Player N`` headers, Round and an outcome).
-    XQF is read only. Raises RecordFormatError when the games do not fit the format."""
+    ``.pgn`` (moves in ``notation``; ``Notation.SAN`` writes the WinBoard / pychess.org dialect),
+    ``.fen`` (FEN and ICCS moves, one line a game), ``.txt`` (one game as a course history),
+    ``.xqf`` (one game, XQStudio's unobfuscated version), ``.ubb`` (DhtmlXQ blocks). A path named
+    ``Player i VS Player j``, or an existing folder, gets a course match folder (games with
+    Red/Black ``Player N`` headers, Round and an outcome). Raises RecordFormatError when the games
+    do not fit the format."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".pgn":
@@ -119,10 +142,16 @@ def write_games(path: str | Path, games: Sequence[Game], notation: Notation = No
         write_course_history(path, games[0])
         return path
     if suffix == ".xqf":
-        raise RecordFormatError(f"{path.name}: XQF files are read, not written; write .pgn instead")
+        if len(games) != 1:
+            raise RecordFormatError(f"{path.name}: an XQF file holds one game, not {len(games)}")
+        write_xqf(path, games[0])
+        return path
+    if suffix == ".ubb":
+        write_dhtmlxq(path, games)
+        return path
     if suffix and not path.is_dir() and not _is_match_name(path.name):
-        raise RecordFormatError(f"{path.name}: unknown record format {suffix!r}; use .pgn, .fen, .txt or "
-                                f"a 'Player i VS Player j' folder")
+        raise RecordFormatError(f"{path.name}: unknown record format {suffix!r}; use .pgn, .fen, .txt, .xqf, "
+                                f".ubb or a 'Player i VS Player j' folder")
     match = match_from_games(games)
     if path.is_dir() and not _is_match_name(path.name):
         return write_course_match(path, match)

@@ -36,6 +36,8 @@ class GameFile:
     games: list[Game] = field(default_factory=list)
     errors: list[GameReadError] = field(default_factory=list)
     encoding: str | None = None
+    format: str | None = None
+    """The record format the games were read as (``'PGN'``, ``'DhtmlXQ (UBB)'`` …), when known."""
 
     @property
     def damaged_game_numbers(self) -> set[int]:
