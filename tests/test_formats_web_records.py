@@ -1,0 +1,142 @@
+"""DhtmlXQ / UBB, dpxq plain text, PlayOK WXF, glued Chinese moves and traditional characters:
+real samples from the sites, cross-checked against each other."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.datafiles import DATA
+from xqdesk.formats import read_games, read_games_text, record_kind, write_games
+from xqdesk.formats.dhtmlxq import format_dhtmlxq, parse_dhtmlxq
+from xqdesk.notation import Notation, format_move
+
+DPXQ = DATA / "games" / "dpxq"
+LIU_ZHANG_MOVES = 107
+
+
+def _chinese(game) -> list[str]:
+    board, texts = game.start_board(), []
+    for move in game.mainline_moves():
+        texts.append(format_move(board, move, Notation.CHINESE))
+        board.push(move)
+    return texts
+
+
+def test_dpxq_text_and_its_ubb_and_its_web_page_give_the_same_game():
+    text = read_games(DPXQ / "liu_yongfu_vs_zhang_yongsheng.txt")
+    ubb = read_games(DPXQ / "liu_yongfu_vs_zhang_yongsheng.ubb")
+    page = read_games(DPXQ / "liu_yongfu_vs_zhang_yongsheng.html")
+    assert (text.format, ubb.format, page.format) == ("dpxq text", "DhtmlXQ (UBB)", "DhtmlXQ (UBB)")
+    assert text.errors == ubb.errors == page.errors == []
+    moves = text.games[0].mainline_moves()
+    assert len(moves) == LIU_ZHANG_MOVES
+    assert ubb.games[0].mainline_moves() == moves == page.games[0].mainline_moves()
+    assert _chinese(text.games[0])[0] == "炮二平五" and _chinese(text.games[0])[-1] == "兵五平四"
+    for record in (text, ubb, page):
+        headers = record.games[0].headers
+        assert (headers["Red"], headers["Black"], headers["Result"]) == ("北京 刘永富", "北京 张永生", "0-1")
+        assert headers["Event"] == "2026年第137届龙马鹏程大兴月赛" and headers["Round"] == "第07轮"
+
+
+def test_dhtmlxq_variations_and_comments():
+    record = read_games(DPXQ / "yilin_xinbian_variations.ubb")
+    assert record.errors == []
+    game = record.games[0]
+    assert len(game) == 63
+    assert sum(1 for _ in game.walk()) - 1 == 232  # every move of the 23 variations ([DhtmlXQ_length])
+    assert sum(1 for node in game.walk() if node.parent is not None and node.starts_variation()) == 23
+    assert game.comment.startswith("《弈林新编》杨官璘编著\n\n\n中炮巡河炮对屏风马")
+    assert game.mainline()[18].comment.startswith("如图局势，黑方可走")  # [DhtmlXQ_comment19]
+    # [DhtmlXQ_move_0_15_23] is an alternative to ply 15; its comment23_17 sits on its third move.
+    ply_15 = game.mainline()[13]
+    alternative = ply_15.variations[1]
+    assert alternative.move.iccs() == "g4g5" and alternative.next().next().comment.startswith("演成“车换马炮局”")
+    assert game.headers["Result"] == "1-0" and game.headers["Annotator"] == "杨官璘"
+
+
+@pytest.mark.parametrize("name", ["yilin_xinbian_variations.ubb", "liu_yongfu_vs_zhang_yongsheng.ubb"])
+def test_dhtmlxq_round_trips(name: str, tmp_path: Path):
+    game = read_games(DPXQ / name).games[0]
+    again = parse_dhtmlxq(format_dhtmlxq(game))
+    assert again.errors == [] and again.games[0] == game
+    write_games(tmp_path / "out.ubb", [game, game])
+    both = read_games(tmp_path / "out.ubb")
+    assert both.errors == [] and both.games == [game, game]
+
+
+@pytest.mark.parametrize("text, result", [("红胜", "1-0"), ("紅勝", "1-0"), ("黑胜", "0-1"), ("黑勝", "0-1"),
+                                          ("和棋", "1/2-1/2"), ("和局", "1/2-1/2"), ("未知", None)])
+def test_dhtmlxq_results_in_simplified_and_traditional_characters(text: str, result: str | None):
+    record = parse_dhtmlxq(f"[DhtmlXQ][DhtmlXQ_result]{text}[/DhtmlXQ_result]"
+                           "[DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]")
+    assert record.games[0].headers.get("Result") == result
+
+
+def test_dhtmlxq_binit_black_to_move_and_bad_moves_are_reported():
+    slots = ["99"] * 32
+    slots[4], slots[20] = "39", "41"  # Red's king on d0, Black's on e8: the kings' slots
+    endgame = (f"[DhtmlXQ][DhtmlXQ_binit]{''.join(slots)}[/DhtmlXQ_binit]"
+               "[DhtmlXQ_movelist]41423938[/DhtmlXQ_movelist][/DhtmlXQ]")
+    record = parse_dhtmlxq(endgame)
+    assert record.errors == []
+    game = record.games[0]
+    assert game.start_fen == "9/4k4/9/9/9/9/9/9/9/3K5 b - - 0 1"  # Black's king moves first
+    assert [move.iccs() for move in game.mainline_moves()] == ["e8e7", "d0d1"]
+    assert parse_dhtmlxq(format_dhtmlxq(game)).games[0] == game
+    bad = parse_dhtmlxq("[DhtmlXQ][DhtmlXQ_movelist]774770627945[/DhtmlXQ_movelist][/DhtmlXQ]", "bad.ubb")
+    assert len(bad.games[0]) == 2
+    message = str(bad.errors[0])
+    assert "bad.ubb, game 1" in message and "ply 3 of the main line" in message and "'7945'" in message and "not legal" in message
+
+
+def test_playok_wxf_file():
+    record = read_games(DATA / "games" / "playok" / "tmt6838g_vs_computerhuang.wxf")
+    assert record.format == "PlayOK WXF" and record.errors == []
+    game = record.games[0]
+    assert len(game) == 55
+    assert _chinese(game)[:4] == ["炮八平五", "炮２平５", "马八进七", "马２进３"]
+    assert game.headers["Red"] == "tmt6838g" and game.headers["RedElo"] == "1137"
+    assert game.headers["TimeControl"] == "10m+0s" and game.outcome is not None and game.outcome.result() == "1-0"
+
+
+GLUED = ("1.兵七进一炮2平32.兵三进一炮8平53.马二进三马8进74.马八进七车9平85.车一平二马2进16.车九平八车8进4"
+         "7.炮二平一车8进58.马三退二车1平29.马二进三车2进410.炮八平九车2平811.马七进六卒7进1")
+
+
+def test_chinese_moves_glued_together():
+    record = read_games_text(GLUED)
+    assert record.errors == [] and record.format == "FEN and moves / move list"
+    assert len(record.games[0]) == 22
+    assert _chinese(record.games[0])[:3] == ["兵七进一", "炮２平３", "兵三进一"]
+
+
+def test_traditional_characters_and_dashed_coordinates():
+    traditional = read_games_text("1. 俥一進一 象７進５\n2. 砲二平五 傌８進７\n3. 傌二進三 車９平８\n")
+    assert traditional.errors == []
+    assert _chinese(traditional.games[0]) == ["车一进一", "象７进５", "炮二平五", "马８进７", "马二进三", "车９平８"]
+    dashed = read_games_text("1. H2-E2 H9-G7\n2. H0-G2 I9-H9\n")
+    assert [m.iccs() for m in dashed.games[0].mainline_moves()] == ["h2e2", "h9g7", "h0g2", "i9h9"]
+    dpxq_traditional = read_games_text("紅方: 甲\n黑方: 乙\n結果: 紅勝\n\n  1.炮二平五      馬８進７\n")
+    assert dpxq_traditional.format == "dpxq text"
+    assert dpxq_traditional.games[0].headers["Result"] == "1-0" and len(dpxq_traditional.games[0]) == 2
+
+
+def test_text_file_kinds_come_from_the_content(tmp_path: Path):
+    for name, content, kind in (("a.txt", (DPXQ / "liu_yongfu_vs_zhang_yongsheng.ubb").read_text("utf-8"), "dhtmlxq"),
+                                ("b.txt", (DPXQ / "liu_yongfu_vs_zhang_yongsheng.txt").read_text("utf-8"), "dpxq"),
+                                ("c.txt", GLUED, "fen")):
+        path = tmp_path / name
+        path.write_text(content, encoding="gb18030")
+        assert record_kind(path) == kind
+        assert read_games(path).errors == []
+
+
+def test_text_in_no_format_names_the_formats_tried():
+    record = read_games_text("hello world, no game here", "clipboard")
+    assert record.games == [] and len(record.errors) == 1
+    message = str(record.errors[0])
+    for name in ("DhtmlXQ (UBB)", "XiangQi Bridge XML (CBF)", "PlayOK WXF", "dpxq text", "course history", "PGN",
+                 "move list"):
+        assert name in message
+    assert "clipboard" in message and "'hello'" in message
