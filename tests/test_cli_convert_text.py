@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.datafiles import DATA
+from datafiles import DATA
 from xqdesk.cli import main
 from xqdesk.formats import read_games
 

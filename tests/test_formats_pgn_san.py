@@ -4,7 +4,7 @@ from __future__ import annotations
 import pyffish
 import pytest
 
-from tests.datafiles import DATA
+from datafiles import DATA
 from xqdesk.formats import read_games
 from xqdesk.formats.pgn import format_pgn, parse_pgn
 from xqdesk.notation import Notation, format_move, parse_move

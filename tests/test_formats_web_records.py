@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.datafiles import DATA
+from datafiles import DATA
 from xqdesk.formats import read_games, read_games_text, record_kind, write_games
 from xqdesk.formats.dhtmlxq import format_dhtmlxq, parse_dhtmlxq
 from xqdesk.notation import Notation, format_move

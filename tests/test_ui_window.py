@@ -191,3 +191,28 @@ def test_the_score_graph_has_room_beside_the_engine_lines(qtbot, window):
     assert graph.height() >= 120
     assert graph.geometry().left() >= lines.geometry().right()  # beside the lines, not a strip below
     assert window.board_view.height() >= 400
+
+
+def test_paste_game_reads_any_record_format_and_says_which(qtbot, window):
+    ubb = (DATA / "games" / "dpxq" / "yilin_xinbian_variations.ubb").read_text("utf-8")
+    QGuiApplication.clipboard().setText(ubb)
+    window.action("Paste game").trigger()
+    game = window.controller.game()
+    assert len(game.mainline_moves()) == 63 and sum(1 for _ in game.walk()) == 233
+    assert "DhtmlXQ (UBB)" in window.statusBar().currentMessage()
+    QGuiApplication.clipboard().setText((DATA / "games" / "playok" / "tmt6838g_vs_computerhuang.wxf").read_text("utf-8"))
+    window.action("Paste game").trigger()
+    assert len(window.controller.game().mainline_moves()) == 55
+    assert "PlayOK WXF" in window.statusBar().currentMessage()
+    QGuiApplication.clipboard().setText("just some words")
+    window.action("Paste game").trigger()
+    message = window.statusBar().currentMessage()
+    assert "not a game record in any known format" in message and "DhtmlXQ (UBB)" in message
+    assert len(window.controller.game().mainline_moves()) == 55  # the game on show is kept
+
+
+def test_paste_game_with_several_games_lists_them(qtbot, window):
+    QGuiApplication.clipboard().setText((DATA / "games" / "notation_15" / "chinese.pgn").read_text("utf-8"))
+    window.action("Paste game").trigger()
+    assert window.files.game_table is not None and window.files.game_table.table.rowCount() == 15
+    assert "15" in window.statusBar().currentMessage() and "PGN" in window.statusBar().currentMessage()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPoint, QStandardPaths, QTimer
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView, QDialog, QFileDialog, QHeaderView, QLabel, QTableWidget, QTableWidgetItem,
     QVBoxLayout, QWidget,
@@ -28,8 +29,9 @@ if TYPE_CHECKING:
 
 AUTOSAVE_DELAY_MS = 300
 AUTOSAVE_NAME = "autosave.pgn"
-OPEN_FILTER = "*.pgn *.PGN *.xqf *.XQF *.txt *.fen *.FEN"
-SAVE_FILTERS = ("PGN (*.pgn)", "Course history (*.txt)", "FEN and moves (*.fen)")
+OPEN_FILTER = ("*.pgn *.PGN *.xqf *.XQF *.txt *.fen *.FEN *.ubb *.htm *.html *.wxf *.cbr *.CBR *.cbl *.CBL "
+               "*.cbf *.CBF")
+SAVE_FILTERS = ("PGN (*.pgn)", "Course history (*.txt)", "FEN and moves (*.fen)", "XQF (*.xqf)", "DhtmlXQ (*.ubb)")
 
 
 def default_autosave_path() -> Path:
@@ -136,7 +138,28 @@ class FileManager(QObject):
         self.current_path = path
         self._window.update_settings(recent_files=self._window.settings.with_recent_file(str(path)).recent_files,
                                      last_directory=str(path.parent))
-        if len(record.games) == 1 and not path.is_dir():
+        return self.show_record(record, as_table=path.is_dir())
+
+    def paste_game(self) -> bool:
+        """*Edit → Paste game*: read the clipboard's text in whichever record format it is (PGN,
+        DhtmlXQ, dpxq text, PlayOK WXF, XiangQi Bridge XML, FEN and moves, a move list …), show its
+        games and say which format was found; a text in no format gets the reader's error."""
+        from xqdesk.formats import read_games_text  # the formats package finds the format
+
+        record = read_games_text(QGuiApplication.clipboard().text(), tr("clipboard"))
+        if not record.games:
+            reason = record.errors[0] if record.errors else tr("no game in it")
+            self._window.show_status(tr("Could not paste a game: {reason}").format(reason=reason))
+            return False
+        shown = self.show_record(record)
+        if shown and not any(error.game_number == 1 for error in record.errors):
+            self._window.show_status(tr("Pasted {count} games ({format})").format(
+                count=len(record.games), format=record.format or "?"))
+        return shown
+
+    def show_record(self, record: GameFile, as_table: bool = False) -> bool:
+        """Show the games read: one at once, several (or a folder's) in a table of games."""
+        if len(record.games) == 1 and not as_table:
             return self.show_game(record, 0)
         if self.game_table is not None:
             self.game_table.close()
@@ -198,7 +221,8 @@ class FileManager(QObject):
         if not path:
             return
         if not Path(path).suffix:
-            path += {SAVE_FILTERS[1]: ".txt", SAVE_FILTERS[2]: ".fen"}.get(chosen, ".pgn")
+            path += {SAVE_FILTERS[1]: ".txt", SAVE_FILTERS[2]: ".fen", SAVE_FILTERS[3]: ".xqf",
+                     SAVE_FILTERS[4]: ".ubb"}.get(chosen, ".pgn")
         self.save_to(path)
 
     # --- autosave ----------------------------------------------------------------------------------

@@ -284,6 +284,7 @@ class MainWindow(QMainWindow):
         self._action("Paste FEN", self.paste_fen)
         self._action("Copy moves", self.copy_moves, QKeySequence.StandardKey.Copy)
         self._action("Paste moves", self.paste_moves, QKeySequence.StandardKey.Paste)
+        self._action("Paste game", self.files.paste_game, "Ctrl+Shift+V")
         self._action("Edit position…", self.edit_position)
         self._action("Manage engines…", self.manage_engines)
         self._action("Analysis engines…", self.choose_analysis_engines)
@@ -311,7 +312,7 @@ class MainWindow(QMainWindow):
         layout: dict[str, list[str | None]] = {
             "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", None, "Save", "Save as…",
                       None, "Quit"],
-            "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", None, "Edit position…"],
+            "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", "Paste game", None, "Edit position…"],
             "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
                       "Engine vs engine", "Fog of war…", "Analysis", "Stop analysis", "Replay", None, "Take back",
                       "Hint", "Resign"],
