@@ -39,6 +39,15 @@ def test_dpxq_text_and_its_ubb_and_its_web_page_give_the_same_game():
         assert headers["Event"] == "2026年第137届龙马鹏程大兴月赛" and headers["Round"] == "第07轮"
 
 
+def test_dpxq_text_with_full_width_spaces_ends_where_another_reader_ends():
+    record = read_games(DPXQ / "wang_tianyi_vs_wu_junqiang.txt")
+    assert record.format == "dpxq text" and record.errors == []
+    game = record.games[0]
+    assert len(game) == 83 and game.headers["Result"] == "1/2-1/2" and game.headers["Red"] == "杭州环境集团队 王天一"
+    # The position XiangqiCore's test of the same record expects after 42. 相九退七:
+    assert game.end_board().fen() == "4kab2/4a4/4b4/7N1/4p3p/2P2n3/2c1P4/4BC3/4A4/2BAK4 b - - 3 42"
+
+
 def test_dhtmlxq_variations_and_comments():
     record = read_games(DPXQ / "yilin_xinbian_variations.ubb")
     assert record.errors == []
