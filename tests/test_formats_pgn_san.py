@@ -64,10 +64,11 @@ def test_san_pgn_round_trips_with_variations_and_comments():
     first = source.variations[0]
     source.add_variation(parse_move(source.start_board(), "b2e2"), comment="also good")
     first.comment = "the usual"
+    source.headers["Red"] = "A"
     text = format_pgn(source, Notation.SAN)
-    assert '[Variant "xiangqi"]' in text and "[Format" not in text
+    assert '[Variant "xiangqi"]' in text and "[Format" not in text and '[White "A"]' in text
     again = parse_pgn(text).games[0]
-    assert again.mainline_moves() == source.mainline_moves()
+    assert again.mainline_moves() == source.mainline_moves() and again.headers["Red"] == "A"
     assert again.variations[1].move.iccs() == "b2e2" and again.variations[1].comment == "also good"
     assert again.variations[0].comment == "the usual"
 

@@ -216,3 +216,15 @@ def test_paste_game_with_several_games_lists_them(qtbot, window):
     window.action("Paste game").trigger()
     assert window.files.game_table is not None and window.files.game_table.table.rowCount() == 15
     assert "15" in window.statusBar().currentMessage() and "PGN" in window.statusBar().currentMessage()
+
+
+def test_a_xiangqi_bridge_library_opens_as_a_table_of_games(qtbot, window):
+    assert window.files.open_path(DATA / "games" / "ccbridge" / "1956_national_championship_first5.cbl")
+    table = window.files.game_table
+    assert table is not None and table.table.rowCount() == 5
+    assert table.table.item(0, 1).text() == "保定邓裕如" and table.table.item(0, 3).text() == "0-1"
+    qtbot.waitExposed(table)
+    table.table.scrollToItem(table.table.item(2, 0))
+    qtbot.mouseClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(2))
+    qtbot.mouseDClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(2))
+    assert len(window.controller.game().mainline_moves()) == 93

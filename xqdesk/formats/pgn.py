@@ -13,8 +13,8 @@ with no tags at all.
 A bad move stops its game: the game keeps the moves before it and an error names the file, the
 game, the line, the move number and the text. Reading goes on with the next game.
 
-Written files carry the tags in the usual order, ``Format`` (or ``Variant "xiangqi"`` for SAN,
-ranks 1..10), ``FEN`` (when the game does not start
+Written files carry the tags in the usual order (SAN files name Red ``White``, as chess-style PGN
+does), ``Format`` (or ``Variant "xiangqi"`` for SAN, ranks 1..10), ``FEN`` (when the game does not start
 from the start position), ``Ruleset`` (when it is not ``standard``), ``Termination`` (the outcome's
 text when it says more than the result), and the moves wrapped at 80 columns.
 """
@@ -378,6 +378,8 @@ def format_pgn(game: Game, notation: Notation = Notation.ICCS) -> str:
     lines = []
     for tag, value in game.sorted_headers():
         if tag != "Result" and tag not in STRUCTURAL_TAGS:
+            if tag == "Red" and notation is Notation.SAN:
+                tag = "White"  # chess-style PGN, as cutechess and pychess.org write it (read back as Red)
             lines.append(f'[{tag} "{_escape(value)}"]')
         elif tag == "Result":
             lines.append(f'[Result "{result}"]')
