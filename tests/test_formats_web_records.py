@@ -149,3 +149,14 @@ def test_text_in_no_format_names_the_formats_tried():
                  "move list"):
         assert name in message
     assert "clipboard" in message and "'hello'" in message
+
+
+def test_errors_in_pasted_site_texts_name_the_line_move_and_text():
+    wxf = (DATA / "games" / "playok" / "tmt6838g_vs_computerhuang.wxf").read_text("utf-8")
+    two = read_games_text(wxf + wxf.replace("H7+5 r6+2", "H7+5 r6+9"), "two.wxf")
+    assert [len(game) for game in two.games] == [55, 15]
+    assert str(two.errors[0]).startswith("two.wxf, game 2, line 27, move 8 (Black): 'r6+9'")
+    text = (DPXQ / "liu_yongfu_vs_zhang_yongsheng.txt").read_text("utf-8").replace("车６进５", "车６进９")
+    record = read_games_text(text, "d.txt")
+    assert len(record.games[0]) == 23
+    assert str(record.errors[0]).startswith("d.txt, game 1, line 34, move 12 (Black): '车６进９'")

@@ -68,8 +68,7 @@ def parse_dpxq_text(text: str, source: str = "<dpxq>") -> GameFile:
                                                                          "(like '1.炮二平五 马８进７') in the text")])
     pgn = "".join(f'[{tag} "{value.replace(chr(34), chr(39))}"]\n' for tag, value in tags.items())
     body = "\n".join(move_lines)
-    return parse_pgn(pgn + "\n" * max(1, first_move_line - 1 - len(tags)) + body, source,
-                     line_offset=0)
+    return parse_pgn(pgn + body, source, line_offset=first_move_line - len(tags) - 1)
 
 
 def read_dpxq_text(path: str | Path, encoding: str | None = None) -> GameFile:

@@ -66,8 +66,8 @@ def parse_playok_wxf(text: str, source: str = "<wxf>") -> GameFile:
             elif key in ("RESULT", "DATE", "SITE", "ROUND", "FEN"):
                 tags[key.title() if key != "FEN" else "FEN"] = value
         pgn = "".join(f'[{tag} "{value.replace(chr(34), chr(39))}"]\n' for tag, value in tags.items())
-        moves_line = line_offset + chunk.count("\n", 0, moves.start(1))
-        part = parse_pgn(pgn + "\n" * max(1, moves_line - len(tags)) + moves.group(1), source)
+        moves_line = line_offset + chunk.count("\n", 0, moves.start(1)) + 1  # where 'START{' stands
+        part = parse_pgn(pgn + moves.group(1), source, line_offset=moves_line - len(tags) - 1)
         result.games.extend(part.games)
         result.errors.extend(GameReadError(source, index, error.where, error.text, error.reason)
                              for error in part.errors)
