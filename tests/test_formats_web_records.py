@@ -160,3 +160,13 @@ def test_errors_in_pasted_site_texts_name_the_line_move_and_text():
     record = read_games_text(text, "d.txt")
     assert len(record.games[0]) == 23
     assert str(record.errors[0]).startswith("d.txt, game 1, line 34, move 12 (Black): '车６进９'")
+
+
+def test_fifteen_master_games_glued_together_read_back():
+    for game in read_games(DATA / "games" / "notation_15" / "chinese.pgn").games:
+        board, text = game.start_board(), ""
+        for ply, move in enumerate(game.mainline_moves()):
+            text += (f"{ply // 2 + 1}." if ply % 2 == 0 else "") + format_move(board, move, Notation.CHINESE)
+            board.push(move)
+        record = read_games_text(text)
+        assert record.errors == [] and record.games[0].mainline_moves() == game.mainline_moves()

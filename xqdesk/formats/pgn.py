@@ -47,11 +47,12 @@ _FORMAT_NAMES = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation
 _FORMAT_TAGS = {Notation.ICCS: "ICCS", Notation.WXF: "WXF", Notation.CHINESE: "Chinese"}
 _RESULTS = {"1-0", "0-1", "1/2-1/2", "*"}
 
-# A Chinese move of four characters, so moves written with no space or number between them
-# (``1.兵七进一炮2平32.兵三进一``) split into words; longer forms (``前兵九平八``) are plain words.
-_CHINESE_MOVE = ("[前中后後一二三四五帅帥将將仕士相象马馬傌车車俥炮砲包兵卒]"
+# A Chinese move (four characters, or five for a tandem pawn with its file: ``前兵九平八``), so
+# moves written with no space or number between them (``1.兵七进一炮2平32.兵三进一``) split into words.
+_CHINESE_MOVE = ("(?:[前中后後一二三四五][兵卒][一二三四五六七八九1-9１-９][进進退平][一二三四五六七八九1-9１-９]"
+                 "|[前中后後一二三四五帅帥将將仕士相象马馬傌车車俥炮砲包兵卒]"
                  "[前中后後一二三四五六七八九1-9１-９帅帥将將仕士相象马馬傌车車俥炮砲包兵卒]"
-                 "[进進退平][一二三四五六七八九1-9１-９]")
+                 "[进進退平][一二三四五六七八九1-9１-９])")
 _TOKEN_PATTERN = r"""
     (?P<tag>^[ \t]*\[[ \t]*(?P<name>[A-Za-z0-9_]+)[ \t]*"(?P<value>[^\n]*)"[ \t]*\][ \t\r]*$)
   | (?P<comment>\{[^}]*(?:\}|\Z))
