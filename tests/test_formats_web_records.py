@@ -170,3 +170,12 @@ def test_fifteen_master_games_glued_together_read_back():
             board.push(move)
         record = read_games_text(text)
         assert record.errors == [] and record.games[0].mainline_moves() == game.mainline_moves()
+
+
+def test_a_bare_fen_is_a_record_and_angle_brackets_in_a_ubb_comment_stay():
+    fen = "4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1"
+    record = read_games_text(fen)
+    assert record.errors == [] and record.games[0].start_fen == fen
+    ubb = ("[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]"
+           "[DhtmlXQ_comment1]红方 > 黑方 <稍优>[/DhtmlXQ_comment1][/DhtmlXQ]")
+    assert read_games_text(ubb).games[0].variations[0].comment == "红方 > 黑方 <稍优>"

@@ -194,9 +194,11 @@ def test_the_score_graph_has_room_beside_the_engine_lines(qtbot, window):
 
 
 def test_paste_game_reads_any_record_format_and_says_which(qtbot, window):
+    assert window.files.open_path(XQF_GAME) and window.files.current_path == XQF_GAME
     ubb = (DATA / "games" / "dpxq" / "yilin_xinbian_variations.ubb").read_text("utf-8")
     QGuiApplication.clipboard().setText(ubb)
     window.action("Paste game").trigger()
+    assert window.files.current_path is None  # Save must not overwrite the file opened before
     game = window.controller.game()
     assert len(game.mainline_moves()) == 63 and sum(1 for _ in game.walk()) == 233
     assert "DhtmlXQ (UBB)" in window.statusBar().currentMessage()

@@ -73,7 +73,8 @@ def read_text(text: str, source: str = "<text>") -> GameFile:
     found = detect_text_format(text)
     record = found.parse(text, source)
     record.format = found.name
-    if found is MOVE_LIST and not any(len(game.variations) for game in record.games):
+    if found is MOVE_LIST and not any(game.variations for game in record.games) and (
+            record.errors or not record.games):  # no move read (a bare FEN is a record)
         tried = ", ".join(candidate.name for candidate in TEXT_FORMATS)
         detail = f" (as a move list: {record.errors[0].reason})" if record.errors else ""
         record = GameFile(source, errors=[GameReadError(source, 1, "", text.strip()[:40],

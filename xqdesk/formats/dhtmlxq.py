@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterable
 
 from xqdesk.board import Board
-from xqdesk.errors import InvalidFenError, XqdeskError
+from xqdesk.errors import InvalidFenError, RecordFormatError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
 from xqdesk.formats.outcome_text import outcome_from_result
@@ -48,6 +48,7 @@ _FIELD = re.compile(r"\[DhtmlXQ_([A-Za-z0-9_]+)\](.*?)\[/DhtmlXQ_\1\]", re.IGNOR
 _BRANCH = re.compile(r"move_(\d+)_(\d+)_(\d+)", re.IGNORECASE)
 _COMMENT = re.compile(r"comment(?:(\d+)_)?(\d+)", re.IGNORECASE)
 _HTML_TAG = re.compile(r"<[^<>]*>")
+_HTML_MARK = re.compile(r"<\s*/?\s*(?:html|head|body|div|br|p|td|tr|table|textarea|script|span|pre)\b", re.IGNORECASE)
 _HEADERS = {"title": "Title", "event": "Event", "date": "Date", "place": "Site", "round": "Round",
             "red": "Red", "black": "Black", "redteam": "RedTeam", "blackteam": "BlackTeam",
             "open": "Opening", "remark": "Annotator", "author": "Author"}
@@ -70,7 +71,7 @@ def read_dhtmlxq(path: str | Path, encoding: str | None = None) -> GameFile:
 
 def parse_dhtmlxq(text: str, source: str = "<dhtmlxq>") -> GameFile:
     """Every DhtmlXQ game in ``text``; a text with fields but no ``[DhtmlXQ]`` around them is one game."""
-    if "<" in text and ">" in text:
+    if _HTML_MARK.search(text):
         text = html.unescape(_HTML_TAG.sub("\n", text))
     blocks = [match.group(1) for match in _BLOCK.finditer(text)] or [text]
     result = GameFile(source)
@@ -244,8 +245,8 @@ def _add_branch(game: Game, branches: dict[int, _Branch], branch: _Branch, sourc
 # --- writing ------------------------------------------------------------------------------------
 
 def binit_of(board: Board) -> str:
-    """``binit`` digits for the position on ``board``. Raises RecordFormatError-like XqdeskError
-    when a side has more pieces of a kind than DhtmlXQ has slots for."""
+    """``binit`` digits for the position on ``board``. Raises RecordFormatError when a side has
+    more pieces of a kind than DhtmlXQ has slots for."""
     digits = ["99"] * 32
     for color, offset in ((RED, 0), (BLACK, 16)):
         for sq in sorted(board.pieces(color)):
@@ -255,7 +256,7 @@ def binit_of(board: Board) -> str:
             slot = next((offset + i for i, kind in enumerate(BINIT_ORDER)
                          if kind == piece.piece_type and digits[offset + i] == "99"), None)
             if slot is None:
-                raise XqdeskError(f"DhtmlXQ has no slot for another {piece.symbol()!r} in {board.fen()!r}")
+                raise RecordFormatError(f"DhtmlXQ has no slot for another {piece.symbol()!r} in {board.fen()!r}")
             digits[slot] = f"{square_file(sq)}{9 - square_rank(sq)}"
     return "".join(digits)
 

@@ -152,6 +152,8 @@ class FileManager(QObject):
             self._window.show_status(tr("Could not paste a game: {reason}").format(reason=reason))
             return False
         shown = self.show_record(record)
+        if shown:
+            self.current_path = None  # Save asks where: the pasted game is no file's
         if shown and not any(error.game_number == 1 for error in record.errors):
             self._window.show_status(tr("Pasted {count} games ({format})").format(
                 count=len(record.games), format=record.format or "?"))
