@@ -179,3 +179,23 @@ def test_a_bare_fen_is_a_record_and_angle_brackets_in_a_ubb_comment_stay():
     ubb = ("[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]"
            "[DhtmlXQ_comment1]红方 > 黑方 <稍优>[/DhtmlXQ_comment1][/DhtmlXQ]")
     assert read_games_text(ubb).games[0].variations[0].comment == "红方 > 黑方 <稍优>"
+
+
+def test_dhtmlxq_writes_alternatives_to_the_first_move_and_nested_ones():
+    from xqdesk.game import GameNode
+    from xqdesk.notation import parse_move
+
+    game = read_games(DATA / "games" / "notation_15" / "iccs.pgn").games[0]
+    first_alternative = game.add_variation(parse_move(game.start_board(), "b2e2"), comment="alt")
+    first_alternative.add_variation(parse_move(first_alternative.board(), "h9g7"))
+    game.add_variation(parse_move(game.start_board(), "c3c4"))
+    reply = game.variations[0].add_variation(parse_move(game.variations[0].board(), "b9c7"))
+    deeper = reply.add_variation(parse_move(reply.board(), "h0g2"))
+    deeper.add_variation(parse_move(deeper.board(), "a9b9"))
+    deeper.add_variation(parse_move(deeper.board(), "h9g7"), comment="nested")
+    game.replay()
+    text = format_dhtmlxq(game)
+    assert "[DhtmlXQ_move_0_1_1]17477062[/DhtmlXQ_move_0_1_1]" in text
+    assert "[DhtmlXQ_move_0_1_2]2625[/DhtmlXQ_move_0_1_2]" in text
+    again = parse_dhtmlxq(text)
+    assert again.errors == [] and GameNode.__eq__(again.games[0], game)
