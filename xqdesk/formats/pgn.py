@@ -35,7 +35,7 @@ from xqdesk.game_visitor import GameVisitor
 from xqdesk.ruleset import RULESETS, STANDARD
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_move
-from xqdesk.notation.san import SAN_PATTERN, format_san, san_candidates, san_rank_numbers
+from xqdesk.notation.san import SAN_PATTERN, san_candidates, san_rank_numbers
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import RED
 from xqdesk.ruleset import Ruleset
