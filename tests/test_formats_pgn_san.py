@@ -93,3 +93,11 @@ def test_lenient_tag_with_inner_quotes_does_not_garble_the_next_game():
     assert record.errors == []
     assert [game.headers["Event"] for game in record.games] == ['"Huangshan Cup" 2002', "Next"]
     assert [len(game) for game in record.games] == [2, 1]
+
+
+def test_dialect_named_by_the_site_tag():
+    # The site is taken at its word: WinBoard's 'Che2' is h2e2; read as pychess.org's ranks 1-10 it is no legal move.
+    winboard = parse_pgn('[Site "WinBoard"]\n[Variant "xiangqi"]\n\n1. Che2 Hg7 2. Hg2 *\n')
+    pychess = parse_pgn('[Site "https://www.pychess.org/abc"]\n[Variant "xiangqi"]\n\n1. Che2 *\n')
+    assert [m.iccs() for m in winboard.games[0].mainline_moves()] == ["h2e2", "h9g7", "h0g2"]
+    assert pychess.games[0].mainline_moves() == [] and "ranks 1-10" in str(pychess.errors[0])

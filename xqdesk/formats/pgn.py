@@ -241,9 +241,12 @@ class _GameBuilder:
 
     def _san_move(self, board: Board, text: str, position: int) -> Move | None:
         """The legal move a SAN word names, telling WinBoard's ranks 0..9 from pychess.org's 1..10:
-        by a rank 10 or 0 written anywhere in the game, else by which reading is legal here (both
+        by the site the tags name, by a rank 10 or 0 written anywhere in the game, else by which
+        reading is legal here (both
         legal: 1..10, the dialect of pychess.org and Fairy-Stockfish, until the game says more).
         None when no reading fits (the caller then reports the move)."""
+        if self.san_rank_base is None:
+            self.san_rank_base = _san_dialect_of(self.tags) if self.tags else None
         if self.san_rank_base is None:
             self.san_rank_base = _san_dialect_in(self.text, position)
         if self.san_rank_base is not None:
@@ -340,6 +343,18 @@ def _outcome(tags: dict[str, str], result_token: str | None) -> Outcome | None:
 
 
 _NEXT_TAGS = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z]", re.MULTILINE)
+_ONE_BASED_SITES = ("pychess", "elephantchess", "lichess", "fairy-stockfish")
+_ZERO_BASED_SITES = ("winboard", "xboard")
+
+
+def _san_dialect_of(tags: dict[str, str]) -> int | None:
+    """1 or 0 when the ``Site`` or ``Event`` tag names a program or site of one rank dialect."""
+    said = f"{tags.get('Site', '')} {tags.get('Event', '')}".lower()
+    if any(name in said for name in _ONE_BASED_SITES):
+        return 1
+    if any(name in said for name in _ZERO_BASED_SITES):
+        return 0
+    return None
 
 
 def _san_dialect_in(text: str, position: int) -> int | None:
