@@ -3,8 +3,8 @@
 Reading copes with what real files hold: several games per file, tags in any order or missing,
 ``{}`` and ``;`` comments, ``()`` variations, ``$n`` annotations, moves in ICCS, WXF or Chinese
 (by the ``Format`` tag, or recognised move by move) or in the SAN of WinBoard, cutechess and
-pychess.org (``[Variant "xiangqi"]``, ``Che3``; ranks 0..9 or 1..10, told apart by a rank 0 or 10
-in the game or else by legality), full-width digits and signs, move numbers glued to moves
+pychess.org (``[Variant "xiangqi"]``, ``Che3``; ranks 0..9 or 1..10, told apart by the site the
+``Site`` tag names, a rank 0 or 10 in the game, or else by legality), full-width digits and signs, move numbers glued to moves
 (``1.炮二平五``) and Chinese moves glued to each other (``1.兵七进一炮2平32.兵三进一``), tags read
 leniently as python-chess does (``[Event ""Huangshan Cup" 2002"]`` keeps its inner quotes), Black to move first (``1... h9g7`` after a ``FEN`` tag), no
 result token, text after the result (skipped up to the next game's tags or a ``1.``), and games
