@@ -72,6 +72,12 @@ def test_xqf_writes_one_game_only(tmp_path: Path):
     games = read_games(DATA / "games" / "notation_15" / "iccs.pgn").games
     with pytest.raises(ValueError, match="one game, not 15"):
         write_games(tmp_path / "many.xqf", games)
-    places = format_xqf(games[0])[16:48]  # x * 10 + y, slots chariot, horse, elephant, advisor, king …
-    assert (places[0], places[4], places[8], places[9]) == (0, 40, 80, 12)  # a0, e0, i0 and the cannon on b2
-    assert (places[16], places[20]) == (9, 49)  # Black's chariot on a9, king on e9
+    # The start position's piece places exactly as XQStudio wrote them in a real file.
+    real = (XQF / "cchess_BadMoveTest1.xqf").read_bytes()
+    assert format_xqf(games[0])[16:48] == real[16:48]
+
+
+def test_xqf_header_is_byte_for_byte_the_one_xqstudio_wrote():
+    real = (XQF / "cchess_BadMoveTest1.xqf").read_bytes()  # a version 0x0A file: no obfuscation
+    game = read_games(XQF / "cchess_BadMoveTest1.xqf").games[0]
+    assert format_xqf(game)[:1024] == real[:1024]

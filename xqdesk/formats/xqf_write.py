@@ -38,7 +38,10 @@ def _place(sq: int) -> int:
 def _placement(board: Board) -> bytes:
     places = [_OFF_BOARD] * 32
     for color, offset in ((RED, 0), (BLACK, 16)):
-        for sq in sorted(board.pieces(color)):
+        # XQStudio's order: Red's pieces from the i-file, Black's from the a-file (so the start
+        # position gets exactly the places XQStudio writes).
+        for sq in sorted(board.pieces(color), key=lambda sq: (-square_file(sq) if color == RED else square_file(sq),
+                                                              square_rank(sq))):
             piece = board.piece_at(sq)
             if piece is None:
                 continue
@@ -73,7 +76,7 @@ def format_xqf(game: Game) -> bytes:
     header[50] = 0 if board.turn == RED else 1
     result = game.outcome.result() if game.outcome else game.headers.get("Result", "")
     header[51] = _RESULT_BYTES.get(result, 0)
-    header[56:60] = HEADER_SIZE.to_bytes(4, "little")
+    # bytes 56..59 (where the tree starts) stay 0, meaning right after the header, as XQStudio writes
     for tag, offset, size in _TEXT_FIELDS:
         if game.headers.get(tag):
             header[offset:offset + size] = _pascal(game.headers[tag], size)
