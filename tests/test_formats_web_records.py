@@ -8,7 +8,7 @@ import pytest
 
 from datafiles import DATA
 from xqdesk.formats import read_games, read_games_text, record_kind, write_games
-from xqdesk.formats.dhtmlxq import format_dhtmlxq, parse_dhtmlxq
+from xqdesk.formats.dhtmlxq import START_BINIT, format_dhtmlxq, parse_dhtmlxq
 from xqdesk.notation import Notation, format_move
 
 DPXQ = DATA / "games" / "dpxq"
@@ -197,5 +197,6 @@ def test_dhtmlxq_writes_alternatives_to_the_first_move_and_nested_ones():
     text = format_dhtmlxq(game)
     assert "[DhtmlXQ_move_0_1_1]17477062[/DhtmlXQ_move_0_1_1]" in text
     assert "[DhtmlXQ_move_0_1_2]2625[/DhtmlXQ_move_0_1_2]" in text
+    assert f"[DhtmlXQ_binit]{START_BINIT}[/DhtmlXQ_binit]" in text  # dpxq's own start position
     again = parse_dhtmlxq(text)
     assert again.errors == [] and GameNode.__eq__(again.games[0], game)

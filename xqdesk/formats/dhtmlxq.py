@@ -249,7 +249,10 @@ def binit_of(board: Board) -> str:
     more pieces of a kind than DhtmlXQ has slots for."""
     digits = ["99"] * 32
     for color, offset in ((RED, 0), (BLACK, 16)):
-        for sq in sorted(board.pieces(color)):
+        # dpxq's order: Red's pieces from the i-file, Black's from the a-file (the start position
+        # gets dpxq's own binit).
+        for sq in sorted(board.pieces(color), key=lambda sq: (-square_file(sq) if color == RED else square_file(sq),
+                                                              square_rank(sq))):
             piece = board.piece_at(sq)
             if piece is None:
                 continue
