@@ -48,6 +48,15 @@ def test_dpxq_text_with_full_width_spaces_ends_where_another_reader_ends():
     assert game.end_board().fen() == "4kab2/4a4/4b4/7N1/4p3p/2P2n3/2c1P4/4BC3/4A4/2BAK4 b - - 3 42"
 
 
+def test_dpxq_text_whose_opening_header_reads_like_moves():
+    record = read_games(DPXQ / "gao_zhibin_vs_zhao_ying.txt")  # 布局: D36 中炮进三兵对左炮封车…
+    assert record.errors == [] and record.games[0].headers["Opening"].startswith("D36 中炮进三兵")
+    moves = _chinese(record.games[0])
+    assert len(moves) == 92
+    # The plies another reader's test of this record checks (Black's digits written full-width here):
+    assert (moves[27], moves[42], moves[60], moves[91]) == ("后车进２", "后马进五", "马三进五", "马２退４")
+
+
 def test_dhtmlxq_variations_and_comments():
     record = read_games(DPXQ / "yilin_xinbian_variations.ubb")
     assert record.errors == []
