@@ -101,3 +101,13 @@ def test_dialect_named_by_the_site_tag():
     pychess = parse_pgn('[Site "https://www.pychess.org/abc"]\n[Variant "xiangqi"]\n\n1. Che2 *\n')
     assert [m.iccs() for m in winboard.games[0].mainline_moves()] == ["h2e2", "h9g7", "h0g2"]
     assert pychess.games[0].mainline_moves() == [] and "ranks 1-10" in str(pychess.errors[0])
+
+
+def test_san_of_fifteen_master_games_is_fairy_stockfish_s():
+    for game in read_games(DATA / "games/notation_15/iccs.pgn").games:
+        board, ours = game.start_board(), []
+        for move in game.mainline_moves():
+            ours.append(format_san(board, move))
+            assert parse_san(board, ours[-1]) == move
+            board.push(move)
+        assert ours == pyffish.get_san_moves("xiangqi", game.start_fen, _uci_line(game))
