@@ -1,4 +1,5 @@
 """The match, tournament and analyse commands, run as a user runs them (real engine processes)."""
+import re
 import shutil
 import subprocess
 import sys
@@ -157,7 +158,8 @@ def test_analyse_prints_scores_from_the_view_asked_for():
 def test_a_time_control_is_kept_by_the_referee_and_told_to_the_engines() -> None:
     done = xqdesk("match", "--red", "builtin:Level=2", "--black", "random", "--games", "2", "--tc", "2m+1s")
     assert done.returncode == 0, done.stderr
-    assert "timeout" not in done.stdout and "builtin:Level=2 vs random: +2 =0 -0" in done.stdout
+    # no game lost on time (a weak level may fail to convert against random within 120 plies: a draw)
+    assert "timeout" not in done.stdout and re.search(r"builtin:Level=2 vs random: \+\d =\d -0", done.stdout)
     slow = xqdesk("match", "--red", f"player:{PLAYERS / 'sleeps'}", "--black", "random", "--games", "1", "--tc", "1s")
     assert "Red timeout, Black wins!" in slow.stdout
     bad = xqdesk("match", "--red", "random", "--black", "random", "--tc", "soon")
