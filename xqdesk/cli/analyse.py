@@ -55,13 +55,15 @@ def run(args: argparse.Namespace) -> int:
     engine = None
     try:
         spec = parse_spec(args.engine, args.engines)
-        options = dict(spec.options)
-        if args.multipv > 1:
-            options["MultiPV"] = str(args.multipv)
-        engine = UciEngine(spec.command, cwd=spec.workdir, options=options, env=spec.env,
-                           memory_limit_mb=args.memory_limit or DEFAULT_MEMORY_LIMIT_MB)
+        engine = UciEngine(spec.command, cwd=spec.workdir, options=dict(spec.options), env=spec.env,
+                           memory_limit_mb=args.memory_limit or DEFAULT_MEMORY_LIMIT_MB, protocol=spec.protocol)
         identity = engine.start()
-        print(f"Engine: {identity.name or spec.name}  Position: {board.fen()}")
+        print(f"Engine: {identity.name or spec.name} ({identity.protocol_name})  Position: {board.fen()}")
+        if args.multipv > 1:
+            if any(name.lower() == "multipv" for name in identity.options):
+                engine.set_option("MultiPV", str(args.multipv))
+            else:
+                print("The engine offers no MultiPV option: one line")
         view = RED if args.score_view == "red" else board.turn
         print(f"Scores from {'Red' if view == RED else 'Black'}'s view"
               + (" (the side to move)" if view == board.turn else ""))

@@ -2,7 +2,8 @@
 match (``--course``) written as the course's match folder.
 
 Engines are named by SPEC (see :mod:`xqdesk.engines.spec`): ``builtin[:OPTIONS]``, ``random``,
-``greedy``, ``player:PATH``, ``uci:PATH[:OPTIONS]`` or a name from an engines file.
+``greedy``, ``player:PATH``, ``uci:PATH[:OPTIONS]``, ``ucci:PATH[:OPTIONS]``, ``engine:PATH[:OPTIONS]``
+or a name from an engines file.
 """
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ SPEC_HELP = """SPEC is one of:
                          fog-ubsa, fog-pbsa
   player:PATH            a course Player folder or player_N.py file
   uci:PATH[:OPTIONS]     a UCI engine (Fairy-Stockfish or Pikafish style)
+  ucci:PATH[:OPTIONS]    a UCCI engine (ElephantEye and most Chinese engines)
+  engine:PATH[:OPTIONS]  either: UCI is tried, then UCCI
   NAME                   an entry of the engines file (--engines)
 OPTIONS are Name=value pairs joined by commas, e.g. uci:/usr/games/fairy-stockfish:Hash=16,Skill Level=3"""
 
@@ -133,6 +136,8 @@ class Progress:
         verdict = f"{winner} wins" if winner else "draw"
         print(f"Game {played.scheduled.number}: {record.red} (red) vs {record.black} (black), "
               f"{len(record.moves)} plies: {verdict}: {record.outcome.text}", flush=True)
+        for index, remark in record.remarks:
+            print(f"  ply {index + 1}: {remark}", flush=True)
         if self.live:
             sys.stderr.write(self.line())
             sys.stderr.flush()

@@ -1,4 +1,4 @@
-"""A seat played by any engine process (built-in, random, greedy, course player, external UCI).
+"""A seat played by any engine process (built-in, random, greedy, course player, external UCI or UCCI).
 
 The move clock is enforced here, outside the engine: the reply must arrive within the limit or the
 process is killed. A killed or crashed engine is started again for the next game.
@@ -10,12 +10,13 @@ import time
 from typing import Callable, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.errors import EngineCrashedError, EngineProtocolError, EngineStartError, EngineTimeoutError
+from xqdesk.engines.errors import (EngineCrashedError, EnginePositionError, EngineProtocolError, EngineStartError,
+                                   EngineTimeoutError)
 from xqdesk.engines.game_player import MoveReply
 from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import EngineSpec
-from xqdesk.engines.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
+from xqdesk.engines.uci_engine import HANDSHAKE_TIMEOUT, SearchResult, UciEngine
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import RED, Color
 
@@ -41,12 +42,12 @@ class EnginePlayer:
         """Start the process and do the handshake (EngineStartError says why it failed)."""
         engine = UciEngine(self.spec.command, cwd=self.spec.workdir, options=self.spec.options,
                            memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout,
-                           env=self.spec.env)
+                           env=self.spec.env, protocol=self.spec.protocol)
         engine.start()
         if self.spec.verify:
             engine.verify_xiangqi(self.handshake_timeout)
         self.engine = engine
-        if engine.identity.name and self.spec.name.startswith(("player:", "uci:")):
+        if engine.identity.name and self.spec.name.startswith(("player:", "uci:", "ucci:", "engine:")):
             self.name = f"{self.spec.name} ({engine.identity.name})"
 
     def _running_engine(self) -> UciEngine:
@@ -81,14 +82,16 @@ class EnginePlayer:
             result = engine.wait_bestmove(None if time_limit is None else started + time_limit, self.on_info)
         except EngineTimeoutError:
             return MoveReply(timed_out=True, elapsed=time.monotonic() - started)
-        except (EngineCrashedError, EngineProtocolError, EngineStartError) as error:
+        except (EngineCrashedError, EngineProtocolError, EngineStartError, EnginePositionError) as error:
             if self.engine is not None and isinstance(error, EngineProtocolError):
                 self.engine.kill()
             return MoveReply(error=str(error), elapsed=time.monotonic() - started)
         if result.move is None:
-            reason = result.error or f"engine {self.name!r} answered bestmove {result.best.text!r}"
+            answer = "nobestmove" if result.best.text == "nobestmove" else f"bestmove {result.best.text!r}"
+            reason = result.error or f"engine {self.name!r} answered {answer}" + (
+                " (also when asked again without the history)" if result.asked_again else "")
             return MoveReply(error=reason, elapsed=result.elapsed)
-        return MoveReply(move=result.move, elapsed=result.elapsed)
+        return MoveReply(move=result.move, elapsed=result.elapsed, remark=search_remark(self.name, result))
 
     def game_over(self, outcome: Outcome) -> None:
         """A seat that lost by a fault (a timeout, a crash, no or an illegal move) has its process
@@ -102,3 +105,16 @@ class EnginePlayer:
         if self.engine is not None:
             self.engine.quit(grace=0.5)
             self.engine = None
+
+
+def search_remark(name: str, result: SearchResult) -> Optional[str]:
+    """What to report about a search besides its move: a UCCI engine's draw offer or resignation
+    wish (never taken as the move), and a ``nobestmove`` answered by asking again."""
+    notes = []
+    if result.asked_again:
+        notes.append(f"{name} answered nobestmove (it judged the position drawn); asked again without the history")
+    if result.best.offer == "draw":
+        notes.append(f"{name} offers a draw")
+    elif result.best.offer == "resign":
+        notes.append(f"{name} would resign")
+    return "; ".join(notes) or None

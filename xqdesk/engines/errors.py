@@ -33,3 +33,8 @@ class EngineCrashedError(EngineError):
 
 class EngineTimeoutError(EngineError):
     """The engine did not answer in time; the process has been killed."""
+
+
+class EnginePositionError(EngineError):
+    """A position the engine cannot be given (an impossible position for an engine that refuses
+    them); nothing was sent."""

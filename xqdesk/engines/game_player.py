@@ -20,7 +20,8 @@ class MoveReply:
     - ``timed_out``: it did not answer within the move clock (it has been stopped);
     - ``resigned``: it gave up the game;
     - otherwise it gave no move, and ``error`` says why (exception, crash, garbage …).
-    ``elapsed`` is the thinking time in seconds as measured by the asker.
+    ``elapsed`` is the thinking time in seconds as measured by the asker. ``remark`` is what the
+    seat said besides its move (a UCCI engine's draw offer or resignation wish), for the record.
     """
 
     move: Optional[Move] = None
@@ -28,6 +29,7 @@ class MoveReply:
     resigned: bool = False
     error: Optional[str] = None
     elapsed: float = 0.0
+    remark: Optional[str] = None
 
 
 class GamePlayer(Protocol):

@@ -82,6 +82,8 @@ class GameRunner:
                                     else untimed_engine_time)
         self.outcome: Optional[Outcome] = None
         self.move_times: list[float] = []
+        self.remarks: list[tuple[int, str]] = []
+        """(index of the move in :attr:`moves`, what its seat said besides the move)."""
         self._turn: Optional[Turn] = None
 
     # --- reading ---------------------------------------------------------------------------------
@@ -135,6 +137,8 @@ class GameRunner:
         if outcome is None and reply.move is not None:
             self._board.push(reply.move)
             self.move_times.append(used)
+            if reply.remark:
+                self.remarks.append((len(self.move_times) - 1, reply.remark))
             outcome = self._board.outcome()
         self.outcome = outcome
         return outcome
@@ -165,6 +169,7 @@ class GameRunner:
         for _ in range(plies):
             self._board.pop()
             self.move_times.pop()
+        self.remarks = [(index, text) for index, text in self.remarks if index < len(self.move_times)]
         self.outcome = None
 
     # --- what engines are told -------------------------------------------------------------------

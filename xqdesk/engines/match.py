@@ -166,7 +166,8 @@ class MatchRunner:
         record = play_game(players[0], players[1], ruleset=self.ruleset, move_time_limit=self.move_time_limit,
                            time_controls=controls)
         return GameRecord(red=names[0], black=names[1], start_fen=record.start_fen, moves=record.moves,
-                          history=record.history, outcome=record.outcome, move_times=record.move_times)
+                          history=record.history, outcome=record.outcome, move_times=record.move_times,
+                          remarks=record.remarks)
 
     def _play_fog(self, players: list, names: tuple[str, str]) -> GameRecord:
         """A fog-of-war game (the seats are fog players: they are shown observations only)."""
@@ -218,9 +219,14 @@ def play_course_match(runner: MatchRunner, id_i: int, id_j: int, *,
 
 def to_game(played: PlayedGame, event: str, ruleset: Optional[Ruleset] = None) -> Game:
     """A played game as a record for PGN (headers Event, Round, Red, Black; the course's text as
-    the termination), under ``ruleset`` (default the course's)."""
+    the termination; what a seat said besides a move as that move's comment), under ``ruleset``
+    (default the course's)."""
     record = played.record
     headers = {"Event": event, "Round": str(played.scheduled.number), "Red": record.red, "Black": record.black}
     game = Game.from_moves(record.moves, record.start_fen, headers=headers, outcome=record.outcome)
     game.ruleset = ruleset or COURSE
+    nodes = game.mainline()
+    for index, remark in record.remarks:
+        if 0 <= index < len(nodes):
+            nodes[index].comment = " ".join(filter(None, (nodes[index].comment, remark)))
     return game

@@ -32,6 +32,8 @@ class GameRecord:
     history: tuple[tuple[int, int, int, int, int], ...]
     outcome: Outcome
     move_times: tuple[float, ...] = ()
+    remarks: tuple[tuple[int, str], ...] = ()
+    """(index of a move, what its seat said besides it: a draw offer, a resignation wish …)."""
 
     @property
     def winner_side(self) -> str:
@@ -78,7 +80,8 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
         seat.game_over(final)
     end = runner.board()
     return GameRecord(red=red.name, black=black.name, start_fen=runner.start_fen, moves=runner.moves,
-                      history=tuple(end.course_history()), outcome=final, move_times=tuple(runner.move_times))
+                      history=tuple(end.course_history()), outcome=final, move_times=tuple(runner.move_times),
+                      remarks=tuple(runner.remarks))
 
 
 def _start_seats(seats: dict[Color, GamePlayer]) -> Optional[Outcome]:

@@ -8,6 +8,8 @@
     fog-KIND[:OPTIONS]       a fog-of-war agent: fog-random, fog-greedy, fog-ubsa, fog-pbsa
     player:PATH              a course Player folder or player_N.py file
     uci:PATH[:OPTIONS]       any UCI engine             e.g. uci:/usr/games/fairy-stockfish:Hash=16
+    ucci:PATH[:OPTIONS]      any UCCI engine            e.g. ucci:/opt/eleeye/eleeye:hashsize=64
+    engine:PATH[:OPTIONS]    an engine of either kind: UCI is tried, then UCCI
     NAME                     an entry of the user's engines file
 
 ``OPTIONS`` is ``Name=value`` pairs joined by commas (``Skill Level=3,Hash=16``).
@@ -17,7 +19,8 @@ The engines file is JSON, a list of entries like those of other engine GUIs::
     [{"name": "fsf", "command": ["/usr/games/fairy-stockfish"], "protocol": "uci",
       "options": {"Hash": "16"}, "workdir": null}]
 
-``command`` may also be a single string (split like a shell would); ``protocol`` must be ``uci``.
+``command`` may also be a single string (split like a shell would); ``protocol`` is ``uci``
+(the default), ``ucci`` or ``auto`` (try UCI, then UCCI).
 """
 from __future__ import annotations
 
@@ -30,10 +33,13 @@ from pathlib import Path
 from typing import Mapping, Optional
 
 from xqdesk.engines.errors import EngineStartError
+from xqdesk.engines.protocol import ProtocolName, parse_protocol_name
 
 FOG_KINDS = ("fog-random", "fog-greedy", "fog-ubsa", "fog-pbsa")
 """Fog-of-war agents (:mod:`xqdesk.engines.fog`): they play only ``--variant fog`` games."""
 HOST_KINDS = ("builtin", "random", "greedy") + FOG_KINDS
+EXTERNAL_KINDS = {"uci": ProtocolName.UCI, "ucci": ProtocolName.UCCI, "engine": ProtocolName.AUTO}
+"""Spec prefixes of external executables, and the protocol each asks for."""
 DEFAULT_ENGINES_FILE = Path("~/.config/xqdesk/engines.json")
 """Where user engines are listed unless ``--engines FILE`` says otherwise."""
 
@@ -49,6 +55,8 @@ class EngineSpec:
     env: Optional[Mapping[str, str]] = None
     verify: bool = False
     """Check at start that the engine plays Xiangqi (for external engines of unknown kind)."""
+    protocol: ProtocolName = ProtocolName.UCI
+    """What the process speaks: UCI, UCCI, or AUTO (detected at start: UCI, then UCCI)."""
 
     def __str__(self) -> str:
         return self.name
@@ -99,9 +107,10 @@ def load_engines_file(path: str | os.PathLike[str]) -> dict[str, EngineSpec]:
         where = f"engines file {str(path)!r}, entry {number}"
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or "command" not in entry:
             raise EngineStartError(f"{where}: needs a 'name' and a 'command', got {entry!r}")
-        protocol = entry.get("protocol", "uci")
-        if protocol != "uci":
-            raise EngineStartError(f"{where}: protocol {protocol!r} is not supported (only 'uci')")
+        try:
+            protocol = parse_protocol_name(str(entry.get("protocol", "uci")), where)
+        except ValueError as error:
+            raise EngineStartError(str(error)) from None
         command = entry["command"]
         argv = shlex.split(command) if isinstance(command, str) else command
         if not isinstance(argv, list) or not argv or not all(isinstance(word, str) for word in argv):
@@ -110,7 +119,7 @@ def load_engines_file(path: str | os.PathLike[str]) -> dict[str, EngineSpec]:
         if not isinstance(options, dict):
             raise EngineStartError(f"{where}: 'options' must be an object, got {options!r}")
         engines[entry["name"]] = EngineSpec(entry["name"], tuple(argv), {str(k): str(v) for k, v in options.items()},
-                                            entry.get("workdir"), verify=True)
+                                            entry.get("workdir"), verify=True, protocol=protocol)
     return engines
 
 
@@ -128,19 +137,20 @@ def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None)
         label = player_file.parent.name if Path(rest).expanduser().is_dir() else player_file.stem
         return EngineSpec(f"player:{label}", host_command("player", str(player_file)),
                           workdir=str(player_file.parent), env=host_environment())
-    if kind == "uci":
+    if kind in EXTERNAL_KINDS:
         path, options = rest, {}
         head, colon, tail = rest.rpartition(":")
         if colon and "=" in tail:
             path, options = head, parse_options(tail, text)
         executable = Path(path).expanduser()
         if not path:
-            raise EngineStartError(f"{text!r}: say which engine, e.g. uci:/usr/games/fairy-stockfish")
+            raise EngineStartError(f"{text!r}: say which engine, e.g. {kind}:/usr/games/fairy-stockfish")
         if not executable.is_file():
             raise EngineStartError(f"{text!r}: no such engine file {path!r}")
         if not os.access(executable, os.X_OK):
             raise EngineStartError(f"{text!r}: engine file {path!r} is not executable")
-        return EngineSpec(f"uci:{executable.name}", (str(executable.resolve()),), options, verify=True)
+        return EngineSpec(f"{kind}:{executable.name}", (str(executable.resolve()),), options, verify=True,
+                          protocol=EXTERNAL_KINDS[kind])
     candidates = [Path(engines_file)] if engines_file else [DEFAULT_ENGINES_FILE.expanduser()]
     for candidate in candidates:
         if candidate.is_file() or engines_file:
@@ -148,6 +158,7 @@ def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None)
             if text in engines:
                 return engines[text]
             raise EngineStartError(f"unknown engine {text!r}: not builtin, random, greedy, player:PATH, "
-                                   f"uci:PATH, nor a name in {str(candidate)!r} ({', '.join(engines) or 'empty'})")
-    raise EngineStartError(f"unknown engine {text!r}: expected builtin, random, greedy, player:PATH, uci:PATH "
+                                   f"uci:PATH, ucci:PATH, engine:PATH, nor a name in {str(candidate)!r} ({', '.join(engines) or 'empty'})")
+    raise EngineStartError(f"unknown engine {text!r}: expected builtin, random, greedy, player:PATH, uci:PATH, "
+                           "ucci:PATH, engine:PATH "
                            f"or a name from an engines file ({str(DEFAULT_ENGINES_FILE)} or --engines FILE)")

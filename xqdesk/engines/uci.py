@@ -12,8 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, Union
 
-from xqdesk.engines.errors import EngineOptionError, EngineProtocolError
+from xqdesk.engines.errors import EngineOptionError, EnginePositionError, EngineProtocolError
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.fen import parse_fen
 from xqdesk.move import Move
 from xqdesk.pieces import Color
 from xqdesk.score import Cp, Mate, MateGiven, PovScore
@@ -309,7 +310,8 @@ def parse_info(line: str, dialect: UciDialect, turn: Color) -> SearchInfo:
 
 @dataclass(frozen=True)
 class BestMove:
-    """A ``bestmove`` reply: ``move`` is None for a null move (``0000``, ``(none)``).
+    """A ``bestmove`` reply: ``move`` is None for a null move (``0000``, ``(none)``) or UCCI's
+    ``nobestmove``.
 
     ``text`` is what the engine wrote after ``bestmove``, for error messages.
     """
@@ -317,6 +319,8 @@ class BestMove:
     move: Optional[Move]
     text: str
     ponder: Optional[Move] = None
+    offer: Optional[str] = None
+    """``"draw"`` or ``"resign"`` when the engine offered it with its move (UCCI)."""
 
 
 def parse_bestmove(line: str, dialect: UciDialect) -> BestMove:
@@ -414,6 +418,52 @@ def format_score(score: PovScore) -> str:
     return f"score mate {mate}" if mate is not None else f"score cp {relative.score()}"
 
 
+PIKAFISH_MAX_RULE60 = 119
+"""The largest capture-free ply counter Pikafish accepts in a FEN (its 60-move rule draws at 120)."""
+
+
+def pikafish_fen(start_fen: str, moves: Sequence[Move]) -> str:
+    """``start_fen`` as a Pikafish-style engine accepts it: the letters RNBAKCP, and a capture-free
+    counter low enough that it stays at most 119 through ``moves`` up to their first capture.
+
+    Raises EnginePositionError with every reason when the position cannot occur (such engines
+    refuse, or crash on, impossible positions).
+    """
+    from xqdesk.board import Board
+    from xqdesk.fen import format_fen
+    from xqdesk.position_check import position_problems
+
+    fields = parse_fen(start_fen, check_position=False)
+    problems = position_problems(fields.codes, fields.turn)
+    if problems:
+        raise EnginePositionError(f"Pikafish-style engines refuse impossible positions: {start_fen!r}: "
+                                  + "; ".join(problems))
+    board = Board(start_fen)
+    quiet = 0
+    for move in moves:
+        if board.is_capture(move):
+            break
+        board.push(move)
+        quiet += 1
+    clock = min(fields.halfmove_clock, max(0, PIKAFISH_MAX_RULE60 - quiet))
+    return format_fen(fields.codes, fields.turn, clock, fields.fullmove_number)
+
+
+_NETWORK_WORDS = re.compile(r"\.nnue\b|network", re.IGNORECASE)
+
+
+def network_file_problem(lines: Iterable[str]) -> Optional[str]:
+    """The engine's own complaint that its neural network file could not be loaded (Pikafish and
+    other NNUE engines write ``info string ERROR: … network …`` and exit), or None."""
+    found = [line for line in lines if "error" in line.lower() and _NETWORK_WORDS.search(line)]
+    if not found:
+        return None
+    line = next((line for line in found if ".nnue" in line.lower()), found[0])  # the one naming the file
+    text = line.split("string", 1)[1].strip() if line.startswith("info string") else line.strip()
+    return (f"its network file is missing or unreadable ({text}); put the engine's .nnue file "
+            "next to the engine (or name it with the EvalFile option)")
+
+
 def detect_dialect(options: Sequence[UciOption]) -> Optional[UciDialect]:
     """FAIRY when the engine offers ``UCI_Variant`` with ``xiangqi``, PIKAFISH when it has no
     variant option, None when it has variants but not Xiangqi (so it cannot play Xiangqi)."""
@@ -429,4 +479,4 @@ __all__ = ["UciDialect", "UciOption", "OptionValue", "BestMove", "NULL_MOVES", "
            "format_option", "format_option_value", "find_option",
            "format_position", "format_go", "format_setoption", "parse_id", "parse_option",
            "parse_info", "parse_bestmove", "detect_dialect", "parse_position", "parse_go",
-           "format_info", "format_score"]
+           "format_info", "format_score", "pikafish_fen", "network_file_problem", "PIKAFISH_MAX_RULE60"]

@@ -115,7 +115,7 @@ class FogEnginePlayer:
     def start(self) -> None:
         engine = UciEngine(self.spec.command, cwd=self.spec.workdir, options=self.spec.options,
                            memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout,
-                           env=self.spec.env)
+                           env=self.spec.env, protocol=self.spec.protocol)
         engine.start()
         self.engine = engine
 
