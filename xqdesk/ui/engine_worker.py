@@ -1,4 +1,4 @@
-"""One engine seat of the window: a UCI engine process driven from its own ``QThread``.
+"""One engine seat of the window: a UCI or UCCI engine process driven from its own ``QThread``.
 
 All blocking I/O (starting the process, the handshake, reading a search's output) happens in the
 worker's thread; the GUI thread only queues requests and reads signals, so the window never waits
@@ -54,11 +54,13 @@ SHUTDOWN_GRACE = 2.0
 
 @dataclass(frozen=True)
 class EngineDescription:
-    """What a started engine said about itself: its name, author and declared options."""
+    """What a started engine said about itself: its name, author and declared options, and the
+    protocol it answered (``"UCI"`` or ``"UCCI"``)."""
 
     name: str
     author: str
     options: tuple[UciOption, ...]
+    protocol: str = "UCI"
 
 
 @dataclass(frozen=True)
@@ -179,7 +181,7 @@ class _EngineThread(QThread):
     def run(self) -> None:  # noqa: D102 - QThread entry point
         spec = self.spec
         engine = UciEngine(spec.command, cwd=spec.workdir, options=dict(spec.options), env=spec.env,
-                           on_line=self._logged)
+                           on_line=self._logged, protocol=spec.protocol)
         self.engine = engine
         self._note("$ " + " ".join(spec.command))
         try:
@@ -188,7 +190,7 @@ class _EngineThread(QThread):
             self.engine_failed.emit(0, str(error))
             return
         self.engine_started.emit(EngineDescription(identity.name or spec.name, identity.author,
-                                                   tuple(identity.options.values())))
+                                                   tuple(identity.options.values()), identity.protocol_name))
         multipv = 1
         while True:
             request = self.requests.get()

@@ -1,8 +1,9 @@
 """The engines dialog: the user's list of engines, with names, levels and UCI options.
 
-Three kinds can be added: a course ``Player`` (a ``player_N.py`` file or a folder holding one), a
-UCI engine executable, and the built-in engine with a level. A UCI engine is started once, in the
-background, to read the options it declares (its own ``option`` lines); the table then shows them
+Three kinds can be added: a course ``Player`` (a ``player_N.py`` file or a folder holding one), an
+engine executable, and the built-in engine with a level. An executable is started once, in the
+background, to find which protocol it speaks (UCI is tried, then UCCI; the status line says which
+it found) and to read the options it declares (its own ``option`` lines); the table then shows them
 with their defaults, and only values the user changed are kept. The list is saved with the rest
 of the settings (QSettings) when the dialog is accepted.
 """
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayo
 
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.course_player import find_player_file
+from xqdesk.engines.protocol import ProtocolName
 from xqdesk.engines.uci import UciOption
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker
 from xqdesk.ui.i18n import follow_language, tr
@@ -32,7 +34,7 @@ HIDDEN_OPTIONS = frozenset({"uci_variant", "uci_chess960", "multipv"})
 """Options the window sets itself (the variant, the number of analysis lines)."""
 
 KIND_LABELS = {EngineKind.PLAYER: "Course player", EngineKind.UCI: "UCI engine",
-               EngineKind.BUILTIN: "Built-in engine"}
+               EngineKind.UCCI: "UCCI engine", EngineKind.BUILTIN: "Built-in engine"}
 
 
 def unique_name(wanted: str, taken: set[str]) -> str:
@@ -141,7 +143,7 @@ class EnginesDialog(QDialog):
         self.add_player_button.setText(tr("Add course player…"))
         self.player_file_action.setText(tr("Player file…"))
         self.player_folder_action.setText(tr("Player folder…"))
-        self.add_uci_button.setText(tr("Add UCI engine…"))
+        self.add_uci_button.setText(tr("Add engine (UCI or UCCI)…"))
         self.add_builtin_button.setText(tr("Add built-in engine"))
         self.remove_button.setText(tr("Remove"))
         self.name_caption.setText(tr("Name"))
@@ -172,12 +174,15 @@ class EnginesDialog(QDialog):
         self._probe(profile, adopt_name=False)  # loads it once: a player that cannot load says why now
         return profile
 
-    def add_uci_engine(self, path: str) -> EngineProfile:
-        """Add the UCI engine at ``path`` and read its options in the background
-        (``options_loaded`` or ``options_failed`` follows; the name becomes the engine's own)."""
+    def add_engine(self, path: str) -> EngineProfile:
+        """Add the engine executable at ``path``: in the background, find whether it speaks UCI
+        or UCCI (UCI is tried first) and read its options (``options_loaded`` or
+        ``options_failed`` follows; the kind becomes the protocol found, the name the engine's own)."""
         profile = self._add(EngineProfile(self._free_name(Path(path).name), EngineKind.UCI, path))
-        self._probe(profile)
+        self._probe(profile, detect=True)
         return profile
+
+    add_uci_engine = add_engine
 
     def add_builtin(self, level: int) -> EngineProfile:
         """Add the built-in engine at ``level``."""
@@ -226,11 +231,12 @@ class EnginesDialog(QDialog):
         raise ValueError(f"no engine named {name!r} in the dialog; known: {[p.name for p in self._profiles]}")
 
     # -- reading a UCI engine's options ------------------------------------------------------------
-    def _probe(self, profile: EngineProfile, adopt_name: bool = True) -> None:
-        worker = EngineWorker(profile.to_spec(), self)
+    def _probe(self, profile: EngineProfile, adopt_name: bool = True, detect: bool = False) -> None:
+        spec = profile.to_spec()
+        worker = EngineWorker(replace(spec, protocol=ProtocolName.AUTO) if detect else spec, self)
         self._probes[profile.name] = worker
         worker.engine_ready.connect(
-            lambda description, name=profile.name: self._on_probed(name, description, adopt_name))
+            lambda description, name=profile.name: self._on_probed(name, description, adopt_name, detect))
         worker.engine_failed.connect(lambda reason, name=profile.name: self._on_probe_failed(name, reason))
         self.status_label.setText(tr("Reading the engine's options…"))
         worker.start()
@@ -241,7 +247,8 @@ class EnginesDialog(QDialog):
             worker.shutdown()
             worker.deleteLater()
 
-    def _on_probed(self, name: str, description: EngineDescription, adopt_name: bool) -> None:
+    def _on_probed(self, name: str, description: EngineDescription, adopt_name: bool,
+                   detected: bool = False) -> None:
         self._finish_probe(name)
         options = tuple(o for o in description.options if o.name.lower() not in HIDDEN_OPTIONS)
         final_name = name
@@ -249,10 +256,14 @@ class EnginesDialog(QDialog):
             index = self._index_of(name)
             others = {p.name for p in self._profiles} - {name}
             final_name = unique_name(description.name or name, others)
-            self._profiles[index] = replace(self._profiles[index], name=final_name)
+            kind = self._profiles[index].kind
+            if detected:
+                kind = EngineKind.UCCI if description.protocol == "UCCI" else EngineKind.UCI
+            self._profiles[index] = replace(self._profiles[index], name=final_name, kind=kind)
             self.engine_list.item(index).setText(final_name)
         self._declared[final_name] = options
-        self.status_label.setText("")
+        self.status_label.setText(tr("Found a {protocol} engine: {name}").format(
+            protocol=description.protocol, name=final_name) if detected else "")
         self._showing = None
         self._show_engine(self.engine_list.currentRow())
         self.options_loaded.emit(final_name)
@@ -358,10 +369,10 @@ class EnginesDialog(QDialog):
             self.status_label.setText(tr("Could not start {path}: {reason}").format(path=path, reason=error))
 
     def _choose_uci_engine(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, tr("Choose a UCI engine executable"),
+        path, _ = QFileDialog.getOpenFileName(self, tr("Choose a UCI or UCCI engine executable"),
                                               self._settings.last_directory, f"{tr('All files')} (*)")
         if path:
-            self.add_uci_engine(path)
+            self.add_engine(path)
 
     def _remove_current(self) -> None:
         index = self.engine_list.currentRow()

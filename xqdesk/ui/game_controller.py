@@ -635,6 +635,9 @@ class GameController(QObject):
         self.engine_thinking.emit(color, False)
         move = result.move
         error = None if move is not None else (result.error or f"engine answered bestmove {result.best.text!r}")
+        if result.best.offer is not None and move is not None:
+            text = tr("The engine offers a draw") if result.best.offer == "draw" else tr("The engine would resign")
+            self.status_message.emit(text)
         if not self._hand_to_runner(MoveReply(move=move, error=error)) or move is None:
             return
         wait = self.engine_delay - (time.monotonic() - self._last_move_at)

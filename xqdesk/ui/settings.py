@@ -13,6 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QSettings
 
+from xqdesk.engines.protocol import ProtocolName
 from xqdesk.engines.spec import EngineSpec, host_command, host_environment
 
 ORGANIZATION = "xqdesk"
@@ -23,18 +24,20 @@ BUILTIN_LEVEL_OPTION = "Level"
 
 
 class EngineKind(enum.Enum):
-    """How an engine is started; every kind speaks UCI once running."""
+    """How an engine is started: the built-in engine and course players run in xqdesk's UCI host;
+    an external executable speaks UCI or UCCI."""
 
     BUILTIN = "builtin"
     PLAYER = "player"
     UCI = "uci"
+    UCCI = "ucci"
 
 
 @dataclass(frozen=True)
 class EngineProfile:
     """One engine the user has set up: a name, how to start it and the UCI options to send.
 
-    ``path`` is the executable (UCI) or the course player's file or folder (PLAYER); unused for
+    ``path`` is the executable (UCI, UCCI) or the course player's file or folder (PLAYER); unused for
     BUILTIN, whose strength is ``level``. ``options`` are (name, value) pairs sent with
     ``setoption`` after the handshake, in order.
     """
@@ -52,7 +55,7 @@ class EngineProfile:
             raise ValueError(f"engine {self.name!r} of kind {self.kind.value!r} needs a path")
 
     def to_spec(self) -> EngineSpec:
-        """How to start this engine as a UCI process (the engines package's :class:`EngineSpec`).
+        """How to start this engine's process (the engines package's :class:`EngineSpec`).
 
         A built-in engine gets its level as the ``Level`` option; options listed in ``options``
         come after it, so an explicit ``Level`` there wins.
@@ -60,6 +63,8 @@ class EngineProfile:
         options = dict(self.options)
         if self.kind is EngineKind.UCI:
             return EngineSpec(self.name, (self.path,), options)
+        if self.kind is EngineKind.UCCI:
+            return EngineSpec(self.name, (self.path,), options, protocol=ProtocolName.UCCI)
         if self.kind is EngineKind.PLAYER:
             return EngineSpec(self.name, host_command("player", self.path), options, env=host_environment())
         return EngineSpec(self.name, host_command("builtin"), {BUILTIN_LEVEL_OPTION: str(self.level), **options},
