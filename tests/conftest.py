@@ -71,3 +71,11 @@ def window(qtbot, tmp_path):
     yield win
     win.shutdown()
     set_language(Language.ENGLISH)
+
+
+@pytest.fixture(scope="session")
+def eleeye(tmp_path_factory):
+    """ElephantEye built from ``$XQDESK_ELEEYE_SRC`` (the test is skipped without it)."""
+    from ucci_engines import build_eleeye
+
+    return build_eleeye(tmp_path_factory.mktemp("eleeye"))

@@ -30,7 +30,7 @@ from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, save_setting
 MIN_LEVEL = 1
 MAX_LEVEL = 20
 """The range of the built-in engine's ``Level`` option (read here without loading the engine)."""
-HIDDEN_OPTIONS = frozenset({"uci_variant", "uci_chess960", "multipv"})
+HIDDEN_OPTIONS = frozenset({"uci_variant", "uci_chess960", "multipv", "usemillisec"})
 """Options the window sets itself (the variant, the number of analysis lines)."""
 
 KIND_LABELS = {EngineKind.PLAYER: "Course player", EngineKind.UCI: "UCI engine",

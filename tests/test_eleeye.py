@@ -1,0 +1,61 @@
+"""The real ElephantEye (UCCI), built from its public source when ``XQDESK_ELEEYE_SRC`` names it:
+detected, analysing, asked again after its ``nobestmove`` on a repetition, and a 2-game match
+against the built-in engine at 1 s a move through ``xqdesk match`` with no protocol error."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from xqdesk.board import Board
+from xqdesk.engines.search_types import SearchLimits
+from xqdesk.engines.uci_engine import UciEngine
+from xqdesk.fen import STARTING_FEN
+from xqdesk.move import Move
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_eleeye_is_detected_as_ucci_and_analyses(eleeye):
+    engine = UciEngine([eleeye], protocol="auto")
+    try:
+        identity = engine.start()
+        assert identity.name == "ElephantEye" and identity.protocol_name == "UCCI"
+        assert {"hashsize", "usebook", "newgame"} <= set(identity.options)
+        engine.new_game()
+        seen = []
+        result = engine.search(STARTING_FEN, [], SearchLimits(movetime=0.5), time.monotonic() + 5, seen.append)
+        assert Board().is_legal(result.move)
+        assert any(info.depth and info.score is not None and info.pv for info in seen)
+        sent = [line.text for line in engine.log() if line.direction.name == "SENT"]
+        assert "setoption usemillisec true" in sent and "go time 500" in sent and "setoption newgame" in sent
+    finally:
+        engine.quit()
+
+
+def test_eleeye_nobestmove_on_a_repetition_is_asked_again(eleeye):
+    shuffle = [Move.from_iccs(text) for text in ("b0c2", "b9c7", "c2b0", "c7b9") * 3]  # the start, a 4th time
+    engine = UciEngine([eleeye], protocol="ucci")
+    try:
+        engine.start()
+        result = engine.search(STARTING_FEN, shuffle, SearchLimits(movetime=0.3), time.monotonic() + 5)
+        assert result.asked_again and any(line.text == "nobestmove" for line in engine.log())
+        assert Board().is_legal(result.move)
+    finally:
+        engine.quit()
+
+
+def test_eleeye_plays_a_two_game_match_against_the_builtin_engine(eleeye, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    run = subprocess.run([sys.executable, "-m", "xqdesk", "match", "--red", f"ucci:{eleeye}", "--black", "builtin",
+                          "--games", "2", "--movetime", "1", "--out", str(tmp_path)],
+                         capture_output=True, text=True, env=env, timeout=1800, cwd=REPO)
+    assert run.returncode == 0, run.stderr
+    games = [line for line in run.stdout.splitlines() if line.startswith("Game ")]
+    assert len(games) == 2, run.stdout
+    for line in games:
+        outcome = line.split(" plies: ", 1)[1].lower()
+        assert "ucci:eleeye" in line and "illegal" not in outcome and "time" not in outcome, line
+    assert (tmp_path / "games.pgn").is_file()
