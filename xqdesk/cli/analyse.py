@@ -92,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
     if result.move is None:
         print(f"No best move ({result.best.text!r}){': ' + result.error if result.error else ''}")
         return 1
+    if result.asked_again:
+        print("The engine answered nobestmove (it judged the position drawn); asked again without the history")
+    if result.best.offer is not None:
+        print("The engine offers a draw" if result.best.offer == "draw" else "The engine would resign")
     verdict = "" if board.is_legal(result.move) else "  (not legal in this position!)"
     written = format_line(board, [result.move], notation)[0] if not verdict else result.move.iccs()
     print(f"Best move: {written}{verdict}")
