@@ -297,3 +297,19 @@ def test_a_program_speaking_neither_gets_a_clear_error_quickly(monkeypatch):
 def test_a_ucci_engine_spoken_to_in_uci_exits_as_elephanteye_does():
     with pytest.raises((EngineStartError, EngineCrashedError), match="exited with code 0 while .*'uciok'"):
         UciEngine(UCCI_COMMAND, protocol="uci").start()
+
+
+def test_an_engine_that_dies_says_why_on_stdout_and_the_error_quotes_it():
+    """Pikafish ends on a position it refuses with ``info string CRITICAL ERROR: …`` on stdout."""
+    script = ("import sys\n"
+              "for line in sys.stdin:\n"
+              "    word = line.split()[0]\n"
+              "    if word == 'uci': print('id name Strict\\nuciok', flush=True)\n"
+              "    elif word == 'isready': print('readyok', flush=True)\n"
+              "    elif word == 'position':\n"
+              "        print('info string CRITICAL ERROR: Command `position` failed. Reason: bad', flush=True)\n"
+              "        sys.exit(1)\n")
+    engine = UciEngine((sys.executable, "-c", script))
+    engine.start()
+    with pytest.raises(EngineCrashedError, match="exited with code 1 .*CRITICAL ERROR: Command `position` failed"):
+        engine.search(STARTING_FEN, [], SearchLimits(depth=1), time.monotonic() + 5)

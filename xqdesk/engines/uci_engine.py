@@ -398,9 +398,12 @@ class UciEngine:
         what = "ended" if code is None else (f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
         message = f"engine {self.identity.name or self.command!r} {what} {when}"
         network = network_file_problem(list(self._recent) + tail.splitlines())
+        said = [line for line in self._recent if "error" in line.lower()]  # e.g. Pikafish's CRITICAL ERROR
         last = _last_meaningful_line(tail)
         if network:
             message += f": {network}"
+        elif said:
+            message += f": {said[-1]}"
         elif last:
             message += f": {last}"
         return EngineCrashedError(message)
