@@ -33,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
     except PositionIndexError as error:
         print(f"xqdesk index: {error}", file=sys.stderr)
         return 2
-    for error in result.errors:
-        print(f"error: {error}", file=sys.stderr)
+    for problem in result.errors:
+        print(f"error: {problem}", file=sys.stderr)
     elapsed = time.perf_counter() - started
     print(f"indexed {result.files_added} files ({result.games} games, {result.positions} positions) in "
           f"{elapsed:.1f} s, skipped {result.files_skipped} unchanged; the index holds {total_games} games "
