@@ -81,7 +81,7 @@ def save_picture(scene: BoardScene, path: str | Path, width: int = DEFAULT_WIDTH
     if suffix == ".svg":
         path.write_bytes(render_svg(scene, width))
     elif suffix == ".png":
-        if not render_image(scene, width).save(str(path), b"PNG"):
+        if not render_image(scene, width).save(str(path)):  # PNG, by the suffix
             raise OSError(f"could not write {str(path)!r}")
     else:
         raise PictureError(f"{path.name}: a picture is written as .png or .svg, not {suffix or 'no extension'!r}")
