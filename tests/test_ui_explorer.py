@@ -71,7 +71,7 @@ def test_the_pane_shows_the_moves_and_games_of_the_position(qtbot, panel, index_
                              average_text(stat.red_wins, stat.draws, stat.black_wins)]
     assert table.item(0, 0).text() == "炮二平五"  # h2e2, in the move list's notation
     assert panel.games_table.rowCount() == len(games) == 25  # one of the 26 starts elsewhere
-    assert "25 games reached this position" in panel.summary.text()
+    assert "25 games reached this position" in panel.summary.text() and "over 10 with a result" in panel.summary.text()
 
 
 def test_only_the_newest_position_is_shown_after_quick_steps(qtbot, panel, index_path):

@@ -296,6 +296,12 @@ class PositionIndex:
             "WHERE p.key = ? GROUP BY g.id ORDER BY g.id LIMIT ?", (_signed(key.key), limit)).fetchall()
         return [IndexedGame(*row) for row in rows]
 
+    def reached_count(self, board: Board) -> int:
+        """How many games reached ``board``'s position (or its mirror image)."""
+        key = canonical_key(board)
+        return int(self._db.execute("SELECT COUNT(DISTINCT game_id) FROM positions WHERE key = ?",
+                                    (_signed(key.key),)).fetchone()[0])
+
     def game_count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 

@@ -58,6 +58,7 @@ class ExplorerResult:
     board: Board
     moves: tuple[MoveStats, ...] = ()
     games: tuple[IndexedGame, ...] = ()
+    reached: int = 0
     error: str = ""
 
 
@@ -157,7 +158,7 @@ class ExplorerWorker(QObject):
             for move in job.moves:
                 board.push(move)
             return ExplorerResult(job.request_id, board, tuple(index.moves(board)),
-                                  tuple(index.games(board, GAMES_SHOWN)))
+                                  tuple(index.games(board, GAMES_SHOWN)), index.reached_count(board))
         except (XqdeskError, OSError) as error:
             return ExplorerResult(job.request_id, Board(job.start_fen), error=str(error))
         except Exception as error:  # noqa: BLE001 - a damaged database must not end the thread
@@ -291,12 +292,12 @@ class ExplorerPanel(QWidget):
         elif result is not None and result.error:
             self.summary.setText(tr("Could not read the position index: {reason}").format(reason=result.error))
         elif result is not None:
-            reached = len(result.games)
-            shown = f"{reached}+" if reached >= GAMES_SHOWN else str(reached)
-            average = average_text(sum(stat.red_wins for stat in result.moves), sum(stat.draws for stat in result.moves),
-                                   sum(stat.black_wins for stat in result.moves))
-            self.summary.setText(tr("{index}: {games} games reached this position; Red's average result {average}")
-                                 .format(index=Path(self._database).name, games=shown, average=average))
+            red, draws, black = (sum(stat.red_wins for stat in result.moves), sum(stat.draws for stat in result.moves),
+                                 sum(stat.black_wins for stat in result.moves))
+            self.summary.setText(tr("{index}: {games} games reached this position; Red's average result {average} "
+                                    "over {decided} with a result").format(
+                index=Path(self._database).name, games=result.reached, average=average_text(red, draws, black),
+                decided=red + draws + black))
         self._fill_moves(result)
         self._fill_games(result)
 

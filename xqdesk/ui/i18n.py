@@ -262,8 +262,8 @@ CHINESE: Final[dict[str, str]] = {
     "No position index chosen: View → Choose position index…": "未选择局面索引：视图 → 选择局面索引…",
     "Looking up…": "查询中…",
     "Could not read the position index: {reason}": "无法读取局面索引：{reason}",
-    "{index}: {games} games reached this position; Red's average result {average}":
-        "{index}：{games} 局到达此局面；红方平均得分 {average}",
+    "{index}: {games} games reached this position; Red's average result {average} over {decided} with a result":
+        "{index}：{games} 局到达此局面；有结果的 {decided} 局中红方平均得分 {average}",
     "Draws": "和局",
     "Red's average": "红方平均得分",
     "Event": "赛事",

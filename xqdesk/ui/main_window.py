@@ -53,6 +53,8 @@ INDEX_FILTER = "*.xqdb *.db *.sqlite"
 ENGINE_DOCK_HEIGHT = 300
 ENGINE_DOCK_SHARE = 0.32
 """The engine dock's first height: ENGINE_DOCK_HEIGHT, or this share of a shorter window."""
+EXPLORER_DOCK_WIDTH = 430
+"""The explorer dock's first width."""
 SECOND_ENGINE_ARROW_RANK = 3
 """The second analysis engine's arrow takes this rank's colour, apart from the first's lines."""
 
@@ -770,6 +772,7 @@ class MainWindow(QMainWindow):
             self._docks_sized = True
             height = min(ENGINE_DOCK_HEIGHT, int(self.height() * ENGINE_DOCK_SHARE))
             self.resizeDocks([self.engine_dock], [height], Qt.Orientation.Vertical)
+            self.resizeDocks([self.explorer_dock], [EXPLORER_DOCK_WIDTH], Qt.Orientation.Horizontal)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.shutdown()
