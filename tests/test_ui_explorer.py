@@ -35,9 +35,9 @@ def _expected(index_path: str, board: Board):
 
 
 def _double_click(qtbot, table, row: int) -> None:
-    item = table.item(row, 0)
-    table.scrollToItem(item)
-    rect = table.visualItemRect(item)
+    index = table.model().index(row, 0)
+    table.scrollTo(index)
+    rect = table.visualRect(index)
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 
@@ -63,14 +63,14 @@ def test_the_pane_shows_the_moves_and_games_of_the_position(qtbot, panel, index_
     panel.set_database(index_path)
     qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=5000)
     moves, games = _expected(index_path, Board())
-    table = panel.moves_table
+    table = panel.moves_model
     assert table.rowCount() == len(moves) > 3
     for row, stat in enumerate(moves):
-        cells = [table.item(row, column).text() for column in range(table.columnCount())]
+        cells = [table.text(row, column) for column in range(table.columnCount())]
         assert cells[1:] == [str(stat.games), str(stat.red_wins), str(stat.draws), str(stat.black_wins),
                              average_text(stat.red_wins, stat.draws, stat.black_wins)]
-    assert table.item(0, 0).text() == "炮二平五"  # h2e2, in the move list's notation
-    assert panel.games_table.rowCount() == len(games) == 25  # one of the 26 starts elsewhere
+    assert table.text(0, 0) == "炮二平五"  # h2e2, in the move list's notation
+    assert panel.games_model.rowCount() == len(games) == 25  # one of the 26 starts elsewhere
     assert "25 games reached this position" in panel.summary.text() and "over 10 with a result" in panel.summary.text()
 
 
@@ -91,7 +91,7 @@ def test_a_file_that_is_no_index_is_reported(qtbot, panel, tmp_path):
     panel.set_position(STARTING_FEN, ())
     panel.set_database(str(bad))
     qtbot.waitUntil(lambda: panel.result() is not None, timeout=5000)
-    assert "bad.xqdb" in panel.summary.text() and panel.moves_table.rowCount() == 0
+    assert "bad.xqdb" in panel.summary.text() and panel.moves_model.rowCount() == 0
 
 
 def test_the_window_explores_the_board_on_show_and_opens_a_game_there(qtbot, window, index_path):
@@ -148,4 +148,4 @@ def test_the_new_actions_read_chinese(qtbot, window):
                 "Copy position picture", "Show coordinates"):
         assert any("\u4e00" <= char <= "\u9fff" for char in window.action(key).text()), key
     assert window.explorer_dock.windowTitle() == "开局浏览"
-    assert window.explorer_panel.moves_table.horizontalHeaderItem(1).text() == "对局"
+    assert window.explorer_panel.moves_model.headerData(1, Qt.Orientation.Horizontal) == "对局"

@@ -25,7 +25,7 @@ INDIRECT_TR_CALLS = {
     ("engines_dialog.py", "tr(KIND_LABELS[profile.kind])"): "KIND_LABELS",
     ("engines_dialog.py", "tr(text)"): "EnginesDialog.OPTION_COLUMNS",
     ("files.py", "tr(column)"): "GameTable.COLUMNS",
-    ("explorer_panel.py", "tr(text)"): "ExplorerPanel.MOVE_COLUMNS and GAME_COLUMNS",
+    ("explorer_panel.py", "tr(self.columns[section])"): "ExplorerPanel.MOVE_COLUMNS and GAME_COLUMNS",
     ("i18n.py", "tr(text)"): "tr_outcome: the outcome texts",
     ("i18n.py", "tr(sentence)"): "tr_outcome: the outcome texts",
     ("main_window.py", "tr(key)"): "the window's actions and menus, checked on a real window",

@@ -18,10 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import (
-    QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
-)
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from xqdesk.board import Board
 from xqdesk.errors import XqdeskError
@@ -33,6 +31,8 @@ from xqdesk.ui.i18n import follow_language, tr
 
 GAMES_SHOWN = 200
 """At most this many games that reached the position are listed."""
+SIZE_PRECISION_ROWS = 40
+"""Columns are fitted to the text of this many rows (fitting all would cost a stall per step)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +181,50 @@ def average_text(red_wins: int, draws: int, black_wins: int) -> str:
     return f"{100 * (red_wins + 0.5 * draws) / decided:.0f}%"
 
 
+class TextTable(QAbstractTableModel):
+    """Rows of texts under translated column titles, replaced whole by :meth:`set_rows` (one model
+    reset, so a new position costs one relayout, not one per cell)."""
+
+    def __init__(self, columns: tuple[str, ...], right_aligned: frozenset[int] = frozenset(),
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.columns = columns
+        self._right = right_aligned
+        self._rows: list[tuple[str, ...]] = []
+
+    def set_rows(self, rows: list[tuple[str, ...]]) -> None:
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def text(self, row: int, column: int) -> str:
+        return self._rows[row][column]
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.columns)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._rows[index.row()][index.column()]
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in self._right:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return tr(self.columns[section])
+        return None
+
+    def retranslate(self) -> None:
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.columns) - 1)
+
+
 class ExplorerPanel(QWidget):
     """The explorer pane. ``move_chosen(Move)`` when a move is double-clicked, ``game_chosen(Game,
     ply)`` when a game has been read after a double-click, ``status(str)`` for problems."""
@@ -205,10 +249,12 @@ class ExplorerPanel(QWidget):
         self._result: ExplorerResult | None = None
         self.summary = QLabel()
         self.summary.setWordWrap(True)
-        self.moves_table = self._table(len(self.MOVE_COLUMNS))
-        self.games_table = self._table(len(self.GAME_COLUMNS))
-        self.moves_table.cellDoubleClicked.connect(self._on_move_activated)
-        self.games_table.cellDoubleClicked.connect(self._on_game_activated)
+        self.moves_model = TextTable(self.MOVE_COLUMNS, frozenset(range(1, len(self.MOVE_COLUMNS))), self)
+        self.games_model = TextTable(self.GAME_COLUMNS, frozenset({len(self.GAME_COLUMNS) - 1}), self)
+        self.moves_table = self._table(self.moves_model)
+        self.games_table = self._table(self.games_model)
+        self.moves_table.doubleClicked.connect(lambda index: self._on_move_activated(index.row()))
+        self.games_table.doubleClicked.connect(lambda index: self._on_game_activated(index.row()))
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.moves_table)
         splitter.addWidget(self.games_table)
@@ -220,20 +266,22 @@ class ExplorerPanel(QWidget):
         self.retranslate()
 
     @staticmethod
-    def _table(columns: int) -> QTableWidget:
-        table = QTableWidget(0, columns)
+    def _table(model: TextTable) -> QTableView:
+        table = QTableView()
+        table.setModel(model)
         table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         table.verticalHeader().setVisible(False)
         table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        table.horizontalHeader().setResizeContentsPrecision(SIZE_PRECISION_ROWS)
         table.horizontalHeader().setStretchLastSection(True)
         return table
 
     def retranslate(self) -> None:
-        self.moves_table.setHorizontalHeaderLabels([tr(text) for text in self.MOVE_COLUMNS])
-        self.games_table.setHorizontalHeaderLabels([tr(text) for text in self.GAME_COLUMNS])
-        self._show()
+        self.moves_model.retranslate()
+        self.games_model.retranslate()
+        self._show_summary()
 
     # --- what to show ----------------------------------------------------------------------------
     def database(self) -> str:
@@ -243,11 +291,12 @@ class ExplorerPanel(QWidget):
         """Use the position index at ``path`` ('' for none) and look the position up again."""
         self._database = path
         self._result = None
+        self._show()
         self._request()
 
     def set_notation(self, notation: Notation) -> None:
         self._notation = notation
-        self._show()
+        self._fill_moves(self._result)
 
     def set_position(self, start_fen: str, moves: tuple[Move, ...] | list[Move]) -> None:
         """The position on show: the game's start and the moves played to it."""
@@ -271,10 +320,10 @@ class ExplorerPanel(QWidget):
     def _request(self) -> None:
         if not self._database or self._position is None:
             self._pending = 0
-            self._show()
-            return
-        self._pending = self.worker.look_up(self._database, *self._position)
-        self._show()
+        else:
+            self._pending = self.worker.look_up(self._database, *self._position)
+        if self._result is None:
+            self._show_summary()
 
     def _on_looked_up(self, result: ExplorerResult) -> None:
         if result.request_id != self._pending:
@@ -284,6 +333,12 @@ class ExplorerPanel(QWidget):
         self._show()
 
     def _show(self) -> None:
+        """The summary and both tables for the answer on show."""
+        self._show_summary()
+        self._fill_moves(self._result)
+        self._fill_games(self._result)
+
+    def _show_summary(self) -> None:
         result = self._result
         if not self._database:
             self.summary.setText(tr("No position index chosen: View → Choose position index…"))
@@ -298,42 +353,29 @@ class ExplorerPanel(QWidget):
                                     "over {decided} with a result").format(
                 index=Path(self._database).name, games=result.reached, average=average_text(red, draws, black),
                 decided=red + draws + black))
-        self._fill_moves(result)
-        self._fill_games(result)
 
     def _fill_moves(self, result: ExplorerResult | None) -> None:
-        table = self.moves_table
         if result is None or result.error:
-            table.setRowCount(0)
+            self.moves_model.set_rows([])
             return
-        table.setRowCount(len(result.moves))
-        for row, stat in enumerate(result.moves):
-            text = format_move(result.board, stat.move, self._notation)
-            values = (text, str(stat.games), str(stat.red_wins), str(stat.draws), str(stat.black_wins),
-                      average_text(stat.red_wins, stat.draws, stat.black_wins))
-            for column, value in enumerate(values):
-                item = QTableWidgetItem(value)
-                if column:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                table.setItem(row, column, item)
+        self.moves_model.set_rows([
+            (format_move(result.board, stat.move, self._notation), str(stat.games), str(stat.red_wins),
+             str(stat.draws), str(stat.black_wins), average_text(stat.red_wins, stat.draws, stat.black_wins))
+            for stat in result.moves])
 
     def _fill_games(self, result: ExplorerResult | None) -> None:
-        table = self.games_table
         games = result.games if result is not None and not result.error else ()
-        table.setRowCount(len(games))
-        for row, game in enumerate(games):
-            values = (game.red, game.black, game.result_text(), game.event, game.date, str(game.ply // 2 + 1))
-            for column, value in enumerate(values):
-                table.setItem(row, column, QTableWidgetItem(value))
+        self.games_model.set_rows([(game.red, game.black, game.result_text(), game.event, game.date,
+                                    str(game.ply // 2 + 1)) for game in games])
 
-    def _on_move_activated(self, row: int, _column: int) -> None:
+    def _on_move_activated(self, row: int) -> None:
         if self._result is not None and 0 <= row < len(self._result.moves):
             self.move_chosen.emit(self._result.moves[row].move)
 
-    def _on_game_activated(self, row: int, _column: int) -> None:
+    def _on_game_activated(self, row: int) -> None:
         if self._result is not None and 0 <= row < len(self._result.games):
             game = self._result.games[row]
             self.worker.read_game(game.path, game.number, game.ply)
 
 
-__all__ = ["ExplorerPanel", "ExplorerWorker", "ExplorerResult", "average_text", "GAMES_SHOWN"]
+__all__ = ["ExplorerPanel", "ExplorerWorker", "TextTable", "ExplorerResult", "average_text", "GAMES_SHOWN"]
