@@ -89,7 +89,7 @@ def test_gif_has_a_frame_per_position_and_the_chosen_delay(qapp, tmp_path, game)
 
 def test_image_and_gif_commands(tmp_path, capsys):
     out = tmp_path / "ply.png"
-    assert main(["image", str(GAME_FILE), str(out), "--ply", "3", "--width", "200", "--flip",
+    assert main(["image", str(GAME_FILE), "--ply", "3", str(out), "--width", "200", "--flip",
                  "--arrow", "炮二平五", "--highlight", "e4"]) == 0
     with Image.open(out) as image:
         assert image.size == (200, 220)

@@ -161,3 +161,20 @@ def test_index_and_explore_commands(tmp_path, capsys):
     assert main(["explore", db, "--moves", "a0a5"]) == 2
     assert "a0a5" in capsys.readouterr().err
     assert main(["index", db, str(tmp_path / "missing.pgn")]) == 1
+
+
+def test_a_cancelled_build_keeps_whole_files_only_and_can_go_on(tmp_path):
+    checks = []
+
+    def cancelled() -> bool:  # before file 1, in file 1, before file 2, in file 2: stop there
+        checks.append(True)
+        return len(checks) >= 4
+
+    records = [GAMES / "notation_15" / "iccs.pgn", GAMES / "notation_15" / "chinese.pgn"]
+    with PositionIndex(tmp_path / "db") as index:
+        stopped = index.add(records, cancelled=cancelled)
+        assert stopped.cancelled and (stopped.files_added, stopped.games) == (1, 15)
+        assert (index.file_count(), index.game_count()) == (1, 15)
+        resumed = index.add(records)
+        assert not resumed.cancelled and (resumed.files_added, resumed.files_skipped) == (1, 1)
+        assert index.game_count() == 30

@@ -38,6 +38,8 @@ from xqdesk.move import Move
 from xqdesk.position_key import CanonicalKey, KeyedReplay, canonical_key
 
 SCHEMA_VERSION = 1
+CANCEL_CHECK_GAMES = 50
+"""A build asks whether it is cancelled every this many games."""
 NO_MOVE = -1
 """The ``move`` stored for the last position of a game (reached, nothing played from it)."""
 
@@ -113,6 +115,12 @@ class IndexReport:
     games: int = 0
     positions: int = 0
     errors: tuple[str, ...] = ()
+    cancelled: bool = False
+    """True when the build was stopped by ``cancelled()``: the file in hand was left out whole."""
+
+
+class _Cancelled(Exception):
+    """Raised inside a file's transaction to roll it back when the build is cancelled."""
 
 
 def _signed(key: int) -> int:
@@ -202,6 +210,8 @@ class PositionIndex:
         if tables and "positions" not in tables:
             raise PositionIndexError(f"{str(self.path)!r} is an SQLite file but not a position index "
                                      f"(tables: {', '.join(sorted(tables))})")
+        if not tables:  # a new index: readers (the explorer) may read while a build writes
+            self._db.execute("PRAGMA journal_mode = WAL")
         self._db.executescript(_SCHEMA)
         self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self._db.commit()
@@ -216,40 +226,51 @@ class PositionIndex:
         self._db.close()
 
     # --- building ----------------------------------------------------------------------------
-    def add(self, paths: Iterable[str | Path],
-            progress: Callable[[str, int], None] | None = None) -> IndexReport:
+    def add(self, paths: Iterable[str | Path], progress: Callable[[str, int], None] | None = None,
+            cancelled: Callable[[], bool] | None = None) -> IndexReport:
         """Index the record files and folders ``paths`` (see :func:`record_paths`); files already
         indexed and unchanged are skipped, changed ones re-indexed. ``progress(name, games)`` is
-        called after each file. Read errors are reported, never raised; a missing path is an error."""
+        called after each file. ``cancelled()``, asked between files and every few games, stops the
+        build (each file is one transaction: the one in hand is rolled back). Read errors are
+        reported, never raised; a missing path is an error."""
         added = skipped = games = positions = 0
         errors: list[str] = []
+        found: list[Path] = []
         for given in paths:
             try:
-                found = list(record_paths(Path(given)))
+                found.extend(record_paths(Path(given)))
             except OSError as error:
                 errors.append(str(error))
+        for path in found:
+            if cancelled is not None and cancelled():
+                return IndexReport(added, skipped, games, positions, tuple(errors), cancelled=True)
+            resolved = str(path.resolve())
+            size, mtime = _fingerprint(path)
+            row = self._db.execute("SELECT id, size, mtime_ns FROM files WHERE path = ?", (resolved,)).fetchone()
+            if row is not None and (row[1], row[2]) == (size, mtime):
+                skipped += 1
                 continue
-            for path in found:
-                resolved = str(path.resolve())
-                size, mtime = _fingerprint(path)
-                row = self._db.execute("SELECT id, size, mtime_ns FROM files WHERE path = ?", (resolved,)).fetchone()
-                if row is not None and (row[1], row[2]) == (size, mtime):
-                    skipped += 1
-                    continue
-                record = read_games(path)
-                errors.extend(str(error) for error in record.errors)
+            record = read_games(path)
+            try:
                 with self._db:
                     if row is not None:
                         self._forget_file(row[0])
                     file_id = self._db.execute(
                         "INSERT INTO files (path, size, mtime_ns, games, errors) VALUES (?, ?, ?, ?, ?)",
                         (resolved, size, mtime, len(record.games), len(record.errors))).lastrowid
+                    added_positions = 0
                     for number, game in enumerate(record.games):
-                        positions += self._add_game(int(file_id or 0), number, game)
-                added += 1
-                games += len(record.games)
-                if progress is not None:
-                    progress(path.name, len(record.games))
+                        if cancelled is not None and number % CANCEL_CHECK_GAMES == 0 and cancelled():
+                            raise _Cancelled
+                        added_positions += self._add_game(int(file_id or 0), number, game)
+            except _Cancelled:
+                return IndexReport(added, skipped, games, positions, tuple(errors), cancelled=True)
+            positions += added_positions
+            errors.extend(str(error) for error in record.errors)
+            added += 1
+            games += len(record.games)
+            if progress is not None:
+                progress(path.name, len(record.games))
         return IndexReport(added, skipped, games, positions, tuple(errors))
 
     def _forget_file(self, file_id: int) -> None:
