@@ -149,3 +149,25 @@ def test_the_new_actions_read_chinese(qtbot, window):
         assert any("\u4e00" <= char <= "\u9fff" for char in window.action(key).text()), key
     assert window.explorer_dock.windowTitle() == "开局浏览"
     assert window.explorer_panel.moves_model.headerData(1, Qt.Orientation.Horizontal) == "对局"
+
+
+def test_the_window_builds_an_index_in_the_background_and_explores_it(qtbot, window, tmp_path, monkeypatch):
+    database = tmp_path / "built.xqdb"
+    records = [str(GAMES / "notation_15" / "iccs.pgn"), str(GAMES / "chinese_gb18030")]
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *args, **kwargs: (records, ""))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path / "built"), ""))
+    window.action("Add games to the position index…").trigger()
+    assert window.index_builder is not None
+    qtbot.waitUntil(lambda: window.settings.explorer_database == str(database), timeout=30000)
+    assert "Indexed 12 files, 26 games" in window.statusBar().currentMessage() and database.is_file()
+    panel = window.explorer_panel
+    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=5000)
+    assert panel.moves_model.text(0, 1) == "13"  # 炮二平五 in 13 of the 26 games
+
+
+def test_a_cancelled_build_in_the_window_says_so(qtbot, window, tmp_path):
+    builder = window.index_files(str(tmp_path / "cut.xqdb"), [str(GAMES / "notation_15")])
+    assert builder is not None
+    builder.cancel()
+    qtbot.waitUntil(lambda: "cancelled" in window.statusBar().currentMessage(), timeout=30000)
+    assert not builder.is_running() and window.settings.explorer_database.endswith("cut.xqdb")

@@ -12,7 +12,7 @@ from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFileDialog, QFormLayout,
-    QInputDialog, QLabel, QMainWindow, QMenu, QSplitter, QToolBar, QVBoxLayout, QWidget,
+    QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QToolBar, QVBoxLayout, QWidget,
 )
 
 from xqdesk.errors import XqdeskError
@@ -30,6 +30,7 @@ from xqdesk.ui.engine_panel import EnginePanel, score_text
 from xqdesk.ui.engine_worker import SearchProgress
 from xqdesk.ui.engines_dialog import EnginesDialog
 from xqdesk.ui.explorer_panel import ExplorerPanel
+from xqdesk.ui.index_builder import BuildResult, IndexBuilder
 from xqdesk.ui.comment_editor import CommentEditor
 from xqdesk.ui.files import FileManager
 from xqdesk.ui.fog_window import FogGameWindow
@@ -267,6 +268,8 @@ class MainWindow(QMainWindow):
         self._shown: tuple[str, tuple[Move, ...]] | None = None
         self._menus: dict[str, QMenu] = {}
         self.fog_window: FogGameWindow | None = None
+        self.index_builder: IndexBuilder | None = None
+        self._build_progress: QProgressDialog | None = None
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -303,6 +306,7 @@ class MainWindow(QMainWindow):
         self._action("Show coordinates", self.toggle_coordinates, checkable=True)
         self._action("Opening explorer", self.toggle_explorer, "Ctrl+E", checkable=True)
         self._action("Choose position index…", self.choose_explorer_database)
+        self._action("Add games to the position index…", self.choose_and_index_files)
         self._action("Quit", self.close, QKeySequence.StandardKey.Quit)
         self._action("Copy FEN", self.copy_fen)
         self._action("Paste FEN", self.paste_fen)
@@ -345,7 +349,8 @@ class MainWindow(QMainWindow):
                       "Hint", "Resign"],
             "&Engines": ["Manage engines…", "Analysis engines…"],
             "&View": ["Flip board", "Show coordinates", None, "First move", "Previous move", "Next move", "Last move",
-                      "Play through", None, "Opening explorer", "Choose position index…"],
+                      "Play through", None, "Opening explorer", "Choose position index…",
+                      "Add games to the position index…"],
             "&Language": [],
         }
         for title, keys in layout.items():
@@ -622,6 +627,62 @@ class MainWindow(QMainWindow):
         if path:
             self.set_explorer_database(path)
 
+    def choose_and_index_files(self) -> None:
+        """Add record files to the position index in use (a new one is asked for when none is)."""
+        paths, _filter = QFileDialog.getOpenFileNames(
+            self, tr("Add games to the position index…"), self.settings.last_directory,
+            f"{tr('Game records')} (*.pgn *.PGN *.xqf *.XQF *.txt *.fen *.FEN);;{tr('All files')} (*)")
+        if not paths:
+            return
+        database = self.settings.explorer_database
+        if not database:
+            database, _filter = QFileDialog.getSaveFileName(self, tr("New position index"),
+                                                            self.settings.last_directory,
+                                                            f"{tr('Position indexes')} (*.xqdb)")
+            if not database:
+                return
+            if "." not in database.rsplit("/", 1)[-1]:
+                database += ".xqdb"
+        self.index_files(database, paths)
+
+    def index_files(self, database: str, paths: list[str]) -> IndexBuilder | None:
+        """Build or update the index ``database`` from ``paths`` in the background, with a progress
+        dialog whose Cancel stops it; the explorer then uses it. None while another build runs."""
+        if self.index_builder is not None and self.index_builder.is_running():
+            self.show_status(tr("A position index is being built already"))
+            return None
+        builder = IndexBuilder(database, paths, self)
+        progress = QProgressDialog(tr("Indexing games…"), tr("Cancel"), 0, 0, self)
+        progress.setWindowTitle(tr("Add games to the position index…"))
+        progress.setMinimumDuration(0)
+        progress.canceled.connect(builder.cancel)
+        builder.file_done.connect(self._on_file_indexed)  # a method of the window: queued to its thread
+        builder.finished.connect(self._on_index_built)
+        self.index_builder, self._build_progress = builder, progress
+        progress.show()
+        builder.start()
+        return builder
+
+    def _on_file_indexed(self, name: str, games: int) -> None:
+        if self._build_progress is not None:
+            self._build_progress.setLabelText(tr("Indexed {name}: {games} games").format(name=name, games=games))
+
+    def _on_index_built(self, result: BuildResult) -> None:
+        if self._build_progress is not None:
+            self._build_progress.close()
+            self._build_progress.deleteLater()
+            self._build_progress = None
+        report = result.report
+        if result.error:
+            self.show_status(tr("Could not read the position index: {reason}").format(reason=result.error))
+            return
+        text = tr("Indexed {files} files, {games} games; {skipped} unchanged skipped").format(
+            files=report.files_added, games=report.games, skipped=report.files_skipped)
+        if report.cancelled:
+            text += " — " + tr("cancelled")
+        self.show_status(text)
+        self.set_explorer_database(result.database)
+
     def play_explorer_move(self, move: Move) -> None:
         """A move double-clicked in the explorer: the recorded next move is stepped to; another
         is played as in analysis (a new variation where the record goes on)."""
@@ -792,6 +853,9 @@ class MainWindow(QMainWindow):
         if self.fog_window is not None:
             self.fog_window.shutdown()
         self.files.autosave_now()
+        if self.index_builder is not None:
+            self.index_builder.cancel()
+            self.index_builder.wait()
         self.explorer_panel.shutdown()
         self.engine_panel.shutdown()
         self.controller.shutdown()
