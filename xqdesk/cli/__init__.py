@@ -20,6 +20,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("xqdesk.cli.play", "play a game at the terminal: a person types moves against an engine (or a person)"),
     "analyse": ("xqdesk.cli.analyse", "analyse a position with an engine (depth, score, principal variations)"),
     "fog": ("xqdesk.cli.fog", "fog-of-war Xiangqi: 'fog see' prints what a side sees of a position"),
+    "index": ("xqdesk.cli.index", "build or update a position index (opening explorer) from record files"),
+    "explore": ("xqdesk.cli.explore", "the moves played from a position in a position index, with results"),
+    "image": ("xqdesk.cli.image", "draw a position of a game as a PNG or SVG picture"),
+    "gif": ("xqdesk.cli.gif", "draw a game (or a line of it) as an animated GIF"),
 }
 """name -> (module, one-line help)."""
 

@@ -11,12 +11,13 @@ from dataclasses import replace
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFormLayout, QLabel,
-    QMainWindow, QMenu, QSplitter, QToolBar, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFileDialog, QFormLayout,
+    QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QToolBar, QVBoxLayout, QWidget,
 )
 
 from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
+from xqdesk.game import Game
 from xqdesk.time_control import TimeControl
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_line
@@ -28,6 +29,8 @@ from xqdesk.ui.clock import ClockDisplay
 from xqdesk.ui.engine_panel import EnginePanel, score_text
 from xqdesk.ui.engine_worker import SearchProgress
 from xqdesk.ui.engines_dialog import EnginesDialog
+from xqdesk.ui.explorer_panel import ExplorerPanel
+from xqdesk.ui.index_builder import BuildResult, IndexBuilder
 from xqdesk.ui.comment_editor import CommentEditor
 from xqdesk.ui.files import FileManager
 from xqdesk.ui.fog_window import FogGameWindow
@@ -35,6 +38,7 @@ from xqdesk.ui.game_info import GameInfoPanel
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.i18n import Language, current_language, language_notifier, set_language, tr, tr_outcome
 from xqdesk.ui.move_list import MoveList
+from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, copy_picture, line_scenes, save_gif, save_picture
 from xqdesk.ui.position_editor import PositionEditorDialog
 from xqdesk.ui.score_graph import red_view_pawns
 from xqdesk.ui.variation_list import VariationList
@@ -43,9 +47,15 @@ from xqdesk.ui.settings import (
 )
 
 STATUS_TIMEOUT_MS = 10_000
+PICTURE_WIDTH = 720
+"""Width in pixels of the pictures the window exports (PNG, GIF frames, the clipboard)."""
+PICTURE_FILTERS = ("PNG (*.png)", "SVG (*.svg)")
+INDEX_FILTER = "*.xqdb *.db *.sqlite"
 ENGINE_DOCK_HEIGHT = 300
 ENGINE_DOCK_SHARE = 0.32
 """The engine dock's first height: ENGINE_DOCK_HEIGHT, or this share of a shorter window."""
+EXPLORER_DOCK_WIDTH = 430
+"""The explorer dock's first width."""
 SECOND_ENGINE_ARROW_RANK = 3
 """The second analysis engine's arrow takes this rank's colour, apart from the first's lines."""
 
@@ -240,6 +250,15 @@ class MainWindow(QMainWindow):
         self.engine_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                                      | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.engine_dock)
+        self.explorer_panel = ExplorerPanel()
+        self.explorer_panel.set_notation(self.move_list.notation())
+        self.explorer_dock = QDockWidget()
+        self.explorer_dock.setObjectName("explorer-dock")
+        self.explorer_dock.setWidget(self.explorer_panel)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.explorer_dock)
+        self.explorer_dock.setVisible(self.settings.show_explorer)
+        self.explorer_panel.set_database(self.settings.explorer_database)
+        self.board_view.set_coordinates(self.settings.show_coordinates)
         self._docks_sized = False
         self.setAcceptDrops(True)
 
@@ -249,6 +268,8 @@ class MainWindow(QMainWindow):
         self._shown: tuple[str, tuple[Move, ...]] | None = None
         self._menus: dict[str, QMenu] = {}
         self.fog_window: FogGameWindow | None = None
+        self.index_builder: IndexBuilder | None = None
+        self._build_progress: QProgressDialog | None = None
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -279,6 +300,13 @@ class MainWindow(QMainWindow):
         self._action("Open match folder…", self.files.choose_and_open_folder)
         self._action("Save", self.files.save, QKeySequence.StandardKey.Save)
         self._action("Save as…", self.files.choose_and_save, QKeySequence.StandardKey.SaveAs)
+        self._action("Export position…", self.choose_and_export_position)
+        self._action("Export game as GIF…", self.choose_and_export_gif)
+        self._action("Copy position picture", self.copy_position_picture)
+        self._action("Show coordinates", self.toggle_coordinates, checkable=True)
+        self._action("Opening explorer", self.toggle_explorer, "Ctrl+E", checkable=True)
+        self._action("Choose position index…", self.choose_explorer_database)
+        self._action("Add games to the position index…", self.choose_and_index_files)
         self._action("Quit", self.close, QKeySequence.StandardKey.Quit)
         self._action("Copy FEN", self.copy_fen)
         self._action("Paste FEN", self.paste_fen)
@@ -306,18 +334,23 @@ class MainWindow(QMainWindow):
         self._action("Last move", controller.to_end, "End")
         self._action("Play through", self.toggle_autoplay, "Space", checkable=True)
         self._actions["Flip board"].setChecked(self.board_view.is_flipped())
+        self._actions["Show coordinates"].setChecked(self.board_view.has_coordinates())
+        self._actions["Opening explorer"].setChecked(self.settings.show_explorer)
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
         layout: dict[str, list[str | None]] = {
             "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", None, "Save", "Save as…",
-                      None, "Quit"],
-            "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", "Paste game", None, "Edit position…"],
+                      None, "Export position…", "Export game as GIF…", None, "Quit"],
+            "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", "Paste game", "Copy position picture",
+                      None, "Edit position…"],
             "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
                       "Engine vs engine", "Fog of war…", "Analysis", "Stop analysis", "Replay", None, "Take back",
                       "Hint", "Resign"],
             "&Engines": ["Manage engines…", "Analysis engines…"],
-            "&View": ["Flip board", None, "First move", "Previous move", "Next move", "Last move", "Play through"],
+            "&View": ["Flip board", "Show coordinates", None, "First move", "Previous move", "Next move", "Last move",
+                      "Play through", None, "Opening explorer", "Choose position index…",
+                      "Add games to the position index…"],
             "&Language": [],
         }
         for title, keys in layout.items():
@@ -364,11 +397,16 @@ class MainWindow(QMainWindow):
         self.engine_panel.progress_shown.connect(self._on_engine_progress)
         self.engine_panel.lines_changed.connect(lambda lines: self.update_settings(analysis_lines=lines))
         self.score_graph.ply_clicked.connect(controller.go_to)
+        self.explorer_panel.move_chosen.connect(self.play_explorer_move)
+        self.explorer_panel.game_chosen.connect(self.open_explorer_game)
+        self.explorer_panel.status.connect(self.show_status)
+        self.explorer_dock.visibilityChanged.connect(self._on_explorer_visibility)
         language_notifier().language_changed.connect(self.retranslate)
 
     def retranslate(self, _language: str = "") -> None:
         """Set every text again in the current language."""
         self.setWindowTitle(tr("xqdesk"))
+        self.explorer_dock.setWindowTitle(tr("Opening explorer"))
         for key, action in self._actions.items():
             action.setText(tr(key))
         for key, menu in self._menus.items():
@@ -387,6 +425,7 @@ class MainWindow(QMainWindow):
             self._engine_arrows.clear()
             self._engine_progress.clear()
             self.engine_panel.set_position(*shown)
+            self.explorer_panel.set_position(*shown)
         self.board_view.set_movable_colors(controller.movable_colors())
         playing = controller.mode().is_play and controller.outcome() is None
         self._actions["Take back"].setEnabled(controller.mode() is not Mode.REPLAY and controller.length() > 0)
@@ -452,6 +491,7 @@ class MainWindow(QMainWindow):
 
     def _on_notation_changed(self, notation: Notation) -> None:
         self.engine_panel.set_notation(notation)
+        self.explorer_panel.set_notation(notation)
         self.variation_list.set_notation(notation)
         self.update_settings(notation=notation.value)
 
@@ -557,6 +597,158 @@ class MainWindow(QMainWindow):
         self._actions["Flip board"].setChecked(flipped)
         self.update_settings(flip_board=flipped)
 
+    def toggle_coordinates(self) -> None:
+        """Show or hide the file numbers, on the board and in the pictures it exports."""
+        shown = not self.board_view.has_coordinates()
+        self.board_view.set_coordinates(shown)
+        self._actions["Show coordinates"].setChecked(shown)
+        self.update_settings(show_coordinates=shown)
+
+    # --- the opening explorer ------------------------------------------------------------------
+    def toggle_explorer(self) -> None:
+        self.explorer_dock.setVisible(not self.explorer_dock.isVisible())
+
+    def _on_explorer_visibility(self, visible: bool) -> None:
+        if self.isVisible():  # a hidden window hides its docks too: that is no choice of the user's
+            self._actions["Opening explorer"].setChecked(visible)
+            if visible != self.settings.show_explorer:
+                self.update_settings(show_explorer=visible)
+
+    def set_explorer_database(self, path: str) -> None:
+        """Explore the position index at ``path`` (made by ``xqdesk index``), and show the pane."""
+        self.update_settings(explorer_database=path)
+        self.explorer_panel.set_database(path)
+        self.explorer_dock.setVisible(True)
+
+    def choose_explorer_database(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(
+            self, tr("Choose position index…"), self.settings.last_directory,
+            f"{tr('Position indexes')} ({INDEX_FILTER});;{tr('All files')} (*)")
+        if path:
+            self.set_explorer_database(path)
+
+    def choose_and_index_files(self) -> None:
+        """Add record files to the position index in use (a new one is asked for when none is)."""
+        paths, _filter = QFileDialog.getOpenFileNames(
+            self, tr("Add games to the position index…"), self.settings.last_directory,
+            f"{tr('Game records')} (*.pgn *.PGN *.xqf *.XQF *.txt *.fen *.FEN);;{tr('All files')} (*)")
+        if not paths:
+            return
+        database = self.settings.explorer_database
+        if not database:
+            database, _filter = QFileDialog.getSaveFileName(self, tr("New position index"),
+                                                            self.settings.last_directory,
+                                                            f"{tr('Position indexes')} (*.xqdb)")
+            if not database:
+                return
+            if "." not in database.rsplit("/", 1)[-1]:
+                database += ".xqdb"
+        self.index_files(database, paths)
+
+    def index_files(self, database: str, paths: list[str]) -> IndexBuilder | None:
+        """Build or update the index ``database`` from ``paths`` in the background, with a progress
+        dialog whose Cancel stops it; the explorer then uses it. None while another build runs."""
+        if self.index_builder is not None and self.index_builder.is_running():
+            self.show_status(tr("A position index is being built already"))
+            return None
+        builder = IndexBuilder(database, paths, self)
+        progress = QProgressDialog(tr("Indexing games…"), tr("Cancel"), 0, 0, self)
+        progress.setWindowTitle(tr("Add games to the position index…"))
+        progress.setMinimumDuration(0)
+        progress.canceled.connect(builder.cancel)
+        builder.file_done.connect(self._on_file_indexed)  # a method of the window: queued to its thread
+        builder.finished.connect(self._on_index_built)
+        self.index_builder, self._build_progress = builder, progress
+        progress.show()
+        builder.start()
+        return builder
+
+    def _on_file_indexed(self, name: str, games: int) -> None:
+        if self._build_progress is not None:
+            self._build_progress.setLabelText(tr("Indexed {name}: {games} games").format(name=name, games=games))
+
+    def _on_index_built(self, result: BuildResult) -> None:
+        if self._build_progress is not None:
+            self._build_progress.close()
+            self._build_progress.deleteLater()
+            self._build_progress = None
+        report = result.report
+        if result.error:
+            self.show_status(tr("Could not read the position index: {reason}").format(reason=result.error))
+            return
+        text = tr("Indexed {files} files, {games} games; {skipped} unchanged skipped").format(
+            files=report.files_added, games=report.games, skipped=report.files_skipped)
+        if report.cancelled:
+            text += " — " + tr("cancelled")
+        self.show_status(text)
+        self.set_explorer_database(result.database)
+
+    def play_explorer_move(self, move: Move) -> None:
+        """A move double-clicked in the explorer: the recorded next move is stepped to; another
+        is played as in analysis (a new variation where the record goes on)."""
+        controller = self.controller
+        if not controller.at_end() and move in controller.alternatives():
+            controller.choose_alternative(controller.alternatives().index(move))
+            return
+        if controller.mode() is Mode.REPLAY:
+            controller.set_mode(Mode.ANALYSIS)
+        controller.play_move(move)
+
+    def open_explorer_game(self, game: Game, ply: int) -> None:
+        """A game double-clicked in the explorer, opened at the move where it reached the position."""
+        try:
+            self.controller.load_game(game, Mode.REPLAY, ply=ply)
+        except XqdeskError as error:
+            self.show_status(tr("Could not open {path}: {reason}").format(path=game.headers.get("Event", ""),
+                                                                          reason=error))
+
+    # --- pictures --------------------------------------------------------------------------------
+    def export_position(self, path: str) -> bool:
+        """Write the board as shown (orientation, coordinates, arrows, last move) to a PNG or SVG."""
+        try:
+            save_picture(self.board_view.scene(), path, PICTURE_WIDTH)
+        except (OSError, XqdeskError) as error:
+            self.show_status(tr("Could not save {path}: {reason}").format(path=path, reason=error))
+            return False
+        self.show_status(tr("Wrote {path}").format(path=path))
+        return True
+
+    def choose_and_export_position(self) -> None:
+        path, chosen = QFileDialog.getSaveFileName(self, tr("Export position…"), self.settings.last_directory,
+                                                   ";;".join(PICTURE_FILTERS))
+        if path:
+            if not path.lower().endswith((".png", ".svg")):
+                path += ".svg" if chosen == PICTURE_FILTERS[1] else ".png"
+            self.export_position(path)
+
+    def copy_position_picture(self) -> None:
+        copy_picture(self.board_view.scene(), PICTURE_WIDTH)
+        self.show_status(tr("Copy position picture"))
+
+    def export_gif(self, path: str, delay: float) -> bool:
+        """Write the line on show, from the start to its end, as an animated GIF (``delay`` s a move)."""
+        controller = self.controller
+        scene = self.board_view.scene()
+        try:
+            scenes = line_scenes(controller.game(), controller.line_moves(), flipped=scene.flipped,
+                                 coordinates=scene.coordinates)
+            save_gif(scenes, path, PICTURE_WIDTH, delay)
+        except (OSError, XqdeskError) as error:
+            self.show_status(tr("Could not save {path}: {reason}").format(path=path, reason=error))
+            return False
+        self.show_status(tr("Wrote {path}").format(path=path))
+        return True
+
+    def choose_and_export_gif(self) -> None:
+        delay, accepted = QInputDialog.getDouble(self, tr("Export game as GIF…"), tr("Seconds between moves"),
+                                                 DEFAULT_GIF_DELAY, 0.05, 60.0, 2)
+        if not accepted:
+            return
+        path, _filter = QFileDialog.getSaveFileName(self, tr("Export game as GIF…"), self.settings.last_directory,
+                                                    "GIF (*.gif)")
+        if path:
+            self.export_gif(path if path.lower().endswith(".gif") else path + ".gif", delay)
+
     def toggle_autoplay(self) -> None:
         if self.controller.is_autoplaying():
             self.controller.stop_autoplay()
@@ -641,6 +833,7 @@ class MainWindow(QMainWindow):
             self._docks_sized = True
             height = min(ENGINE_DOCK_HEIGHT, int(self.height() * ENGINE_DOCK_SHARE))
             self.resizeDocks([self.engine_dock], [height], Qt.Orientation.Vertical)
+            self.resizeDocks([self.explorer_dock], [EXPLORER_DOCK_WIDTH], Qt.Orientation.Horizontal)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.shutdown()
@@ -660,5 +853,9 @@ class MainWindow(QMainWindow):
         if self.fog_window is not None:
             self.fog_window.shutdown()
         self.files.autosave_now()
+        if self.index_builder is not None:
+            self.index_builder.cancel()
+            self.index_builder.wait()
+        self.explorer_panel.shutdown()
         self.engine_panel.shutdown()
         self.controller.shutdown()

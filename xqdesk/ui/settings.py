@@ -125,6 +125,8 @@ class Settings:
     recent_files: tuple[str, ...] = ()
     last_directory: str = ""
     window_geometry: bytes = b""
+    explorer_database: str = ""
+    show_explorer: bool = False
 
     def engine_named(self, name: str) -> EngineProfile:
         """The profile called ``name``; raises ValueError listing the known names."""

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Callable, Optional
 import numpy as np
 
 from xqdesk.board import Board
+from xqdesk.engines.book import DEFAULT_MIN_GAMES, OpeningBook
 from xqdesk.engines.builtin import board_kernel
 from xqdesk.engines.builtin.eval_tables import build_params
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
@@ -33,6 +34,7 @@ from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.uci import OptionValue, UciOption
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
+from xqdesk.position_index import PositionIndexError
 from xqdesk.score import Cp, Mate, PovScore
 
 if TYPE_CHECKING:  # importing the searcher compiles its kernel when the cache is cold: see warm_up
@@ -46,6 +48,7 @@ MAX_MULTIPV = 16
 MAX_DEPTH_OPTION = 64
 DEFAULT_OVERHEAD_MS = 100
 MAX_OVERHEAD_MS = 5000
+MAX_BOOK_MIN_GAMES = 100000
 
 OPTIONS = (
     UciOption("Hash", "spin", default=str(DEFAULT_HASH_MB), min=1, max=MAX_HASH_MB),
@@ -54,8 +57,13 @@ OPTIONS = (
     UciOption("Depth", "spin", default="0", min=0, max=MAX_DEPTH_OPTION),
     UciOption("Move Overhead", "spin", default=str(DEFAULT_OVERHEAD_MS), min=0, max=MAX_OVERHEAD_MS),
     UciOption("Clear Hash", "button"),
+    UciOption("OwnBook", "check", default="false"),
+    UciOption("BookFile", "string", default=""),
+    UciOption("BookMinGames", "spin", default=str(DEFAULT_MIN_GAMES), min=1, max=MAX_BOOK_MIN_GAMES),
 )
-"""The options the built-in engine declares (``Depth`` 0: no cap; ``Move Overhead`` in ms)."""
+"""The options the built-in engine declares (``Depth`` 0: no cap; ``Move Overhead`` in ms;
+``OwnBook`` plays from the position index ``BookFile`` the moves at least ``BookMinGames`` games
+played: see :mod:`xqdesk.engines.book`)."""
 
 
 PLANNED_MOVES_LEFT = 30
@@ -108,6 +116,10 @@ class BuiltinEngine:
         self._multipv = 1
         self._max_depth = 0
         self._overhead_ms = DEFAULT_OVERHEAD_MS
+        self._own_book = False
+        self._book_file = ""
+        self._book_min_games = DEFAULT_MIN_GAMES
+        self._book: Optional[OpeningBook] = None
 
     def warm_up(self) -> None:
         """Load the compiled kernel (compiling it on the first start after an install, which takes
@@ -137,6 +149,12 @@ class BuiltinEngine:
             if self._searcher is not None:
                 self._searcher.clear()
             return
+        if name == "OwnBook":
+            self._own_book = bool(value)
+            return
+        if name == "BookFile":
+            self._set_book_file(str(value or ""))
+            return
         number = spin_value(name, value)
         if name == "Hash":
             self._hash_mb = number
@@ -150,9 +168,24 @@ class BuiltinEngine:
             self._max_depth = number
         elif name == "Move Overhead":
             self._overhead_ms = number
+        elif name == "BookMinGames":
+            self._book_min_games = number
+            if self._book is not None:
+                self._book.min_games = number
         else:
             names = ", ".join(option.name for option in OPTIONS)
             raise EngineOptionError(f"{self.name} has no option {name!r} (it has: {names})")
+
+    def _set_book_file(self, path: str) -> None:
+        """Open the position index at ``path`` as the book ('' for none); EngineOptionError when
+        it is missing or not an index (the previous book is then kept)."""
+        book = None
+        if path.strip():
+            try:
+                book = OpeningBook(path.strip(), self._book_min_games)
+            except PositionIndexError as error:
+                raise EngineOptionError(f"BookFile: {error}") from None
+        self._book, self._book_file = book, path.strip()
 
     def new_game(self) -> None:
         if self._searcher is not None:
@@ -169,6 +202,11 @@ class BuiltinEngine:
         root = [move for move in board.legal_moves if allowed is None or move in allowed]
         if not root:
             return None
+        if self._own_book and self._book is not None and not limits.infinite:
+            book_move = self._book.choose(board, root)
+            if book_move is not None:
+                on_info(SearchInfo(string=book_move.describe()))
+                return book_move.move
         plan = plan_time(limits, board.ruleset.move_time_limit, self._overhead_ms / 1000, red=board.turn)
         caps = level_limits(self._level)
         depths = [d for d in (limits.depth, self._max_depth or None, caps.max_depth) if d]

@@ -1,0 +1,173 @@
+"""The window's opening explorer pane and picture actions, with real widgets and a real index."""
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+from datafiles import GAMES
+from xqdesk.board import Board
+from xqdesk.fen import STARTING_FEN
+from xqdesk.formats import read_games
+from xqdesk.move import Move
+from xqdesk.position_index import PositionIndex
+from xqdesk.position_key import canonical_key
+from xqdesk.ui.explorer_panel import ExplorerPanel, average_text
+from xqdesk.ui.game_controller import Mode
+from xqdesk.ui.i18n import Language, set_language
+
+RECORDS = (GAMES / "notation_15" / "iccs.pgn", GAMES / "chinese_gb18030")
+
+
+@pytest.fixture(scope="module")
+def index_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("explorer") / "games.xqdb"
+    with PositionIndex(path) as index:
+        index.add(RECORDS)
+    return str(path)
+
+
+def _expected(index_path: str, board: Board):
+    with PositionIndex(index_path) as index:
+        return index.moves(board), index.games(board)
+
+
+def _double_click(qtbot, table, row: int) -> None:
+    index = table.model().index(row, 0)
+    table.scrollTo(index)
+    rect = table.visualRect(index)
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def _after(*moves: str) -> Board:
+    board = Board()
+    for move in moves:
+        board.push_iccs(move)
+    return board
+
+
+@pytest.fixture
+def panel(qtbot):
+    widget = ExplorerPanel()
+    qtbot.addWidget(widget)
+    yield widget
+    widget.shutdown()
+
+
+def test_the_pane_shows_the_moves_and_games_of_the_position(qtbot, panel, index_path):
+    panel.set_position(STARTING_FEN, ())
+    assert "No position index" in panel.summary.text()
+    panel.set_database(index_path)
+    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=5000)
+    moves, games = _expected(index_path, Board())
+    table = panel.moves_model
+    assert table.rowCount() == len(moves) > 3
+    for row, stat in enumerate(moves):
+        cells = [table.text(row, column) for column in range(table.columnCount())]
+        assert cells[1:] == [str(stat.games), str(stat.red_wins), str(stat.draws), str(stat.black_wins),
+                             average_text(stat.red_wins, stat.draws, stat.black_wins)]
+    assert table.text(0, 0) == "炮二平五"  # h2e2, in the move list's notation
+    assert panel.games_model.rowCount() == len(games) == 25  # one of the 26 starts elsewhere
+    assert "25 games reached this position" in panel.summary.text() and "over 10 with a result" in panel.summary.text()
+
+
+def test_only_the_newest_position_is_shown_after_quick_steps(qtbot, panel, index_path):
+    panel.set_database(index_path)
+    line = [Move.from_iccs(text) for text in ("h2e2", "h9g7", "h0g2", "i9h9")]
+    for ply in range(len(line) + 1):
+        panel.set_position(STARTING_FEN, line[:ply])
+    qtbot.waitUntil(lambda: not panel.is_looking_up(), timeout=5000)
+    result = panel.result()
+    assert result is not None and result.board.fen() == _after("h2e2", "h9g7", "h0g2", "i9h9").fen()
+    assert [stat.move for stat in result.moves] == [stat.move for stat in _expected(index_path, result.board)[0]]
+
+
+def test_a_file_that_is_no_index_is_reported(qtbot, panel, tmp_path):
+    bad = tmp_path / "bad.xqdb"
+    bad.write_text("not sqlite " * 200)
+    panel.set_position(STARTING_FEN, ())
+    panel.set_database(str(bad))
+    qtbot.waitUntil(lambda: panel.result() is not None, timeout=5000)
+    assert "bad.xqdb" in panel.summary.text() and panel.moves_model.rowCount() == 0
+
+
+def test_the_window_explores_the_board_on_show_and_opens_a_game_there(qtbot, window, index_path):
+    window.set_explorer_database(index_path)
+    assert window.explorer_dock.isVisible() and window.action("Opening explorer").isChecked()
+    panel = window.explorer_panel
+    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=5000)
+    _double_click(qtbot, panel.moves_table, 0)  # 炮二平五
+    assert window.controller.board().fen() == _after("h2e2").fen()
+    qtbot.waitUntil(lambda: not panel.is_looking_up() and panel.result().board.fen() == _after("h2e2").fen(),
+                    timeout=5000)
+    reached = panel.result().games[3]
+    _double_click(qtbot, panel.games_table, 3)
+    qtbot.waitUntil(lambda: window.controller.game().headers.get("Red") == reached.red
+                    and window.controller.ply() == reached.ply, timeout=10000)
+    assert window.controller.mode() is Mode.REPLAY
+    assert canonical_key(window.controller.board()) == canonical_key(_after("h2e2"))
+    assert window.settings.explorer_database == index_path
+
+
+def test_picture_actions_of_the_window(qtbot, window, tmp_path, monkeypatch):
+    game = read_games(GAMES / "notation_15" / "iccs.pgn").games[2]
+    window.controller.load_game(game, Mode.REPLAY, ply=9)
+    png, svg, gif = tmp_path / "pos.png", tmp_path / "pos.svg", tmp_path / "line.gif"
+    answers = iter([(str(png), "PNG (*.png)"), (str(tmp_path / "pos"), "SVG (*.svg)"), (str(gif), "GIF (*.gif)")])
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: next(answers))
+    monkeypatch.setattr(QInputDialog, "getDouble", lambda *args, **kwargs: (0.3, True))
+    plain = tmp_path / "plain.png"
+    assert window.export_position(str(plain))
+    window.action("Show coordinates").trigger()
+    assert not window.board_view.has_coordinates() and not window.settings.show_coordinates
+    window.action("Flip board").trigger()
+    window.action("Export position…").trigger()
+    window.action("Export position…").trigger()
+    window.action("Export game as GIF…").trigger()
+    with Image.open(png) as image:
+        assert image.size == (720, 792)
+        band = (80, 758, 640, 782)  # under the bottom rank: Red's file numbers when shown
+        with Image.open(plain) as before:
+            assert before.crop(band).getcolors(4096) != image.crop(band).getcolors(4096)
+        assert len(image.crop(band).getcolors(4096)) < 4  # nothing but the board there now
+    assert svg.read_bytes().startswith(b"<?xml")
+    with Image.open(gif) as image:
+        assert image.n_frames == len(game.mainline_moves()) + 1 and image.info["duration"] == 300
+    window.action("Copy position picture").trigger()
+    copied = QGuiApplication.clipboard().image()
+    assert (copied.width(), copied.height()) == (720, 792)
+    assert "pos.png" not in window.statusBar().currentMessage()
+
+
+def test_the_new_actions_read_chinese(qtbot, window):
+    set_language(Language.CHINESE)
+    for key in ("Opening explorer", "Choose position index…", "Export position…", "Export game as GIF…",
+                "Copy position picture", "Show coordinates"):
+        assert any("\u4e00" <= char <= "\u9fff" for char in window.action(key).text()), key
+    assert window.explorer_dock.windowTitle() == "开局浏览"
+    assert window.explorer_panel.moves_model.headerData(1, Qt.Orientation.Horizontal) == "对局"
+
+
+def test_the_window_builds_an_index_in_the_background_and_explores_it(qtbot, window, tmp_path, monkeypatch):
+    database = tmp_path / "built.xqdb"
+    records = [str(GAMES / "notation_15" / "iccs.pgn"), str(GAMES / "chinese_gb18030")]
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *args, **kwargs: (records, ""))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path / "built"), ""))
+    window.action("Add games to the position index…").trigger()
+    assert window.index_builder is not None
+    qtbot.waitUntil(lambda: window.settings.explorer_database == str(database), timeout=30000)
+    assert "Indexed 12 files, 26 games" in window.statusBar().currentMessage() and database.is_file()
+    panel = window.explorer_panel
+    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=5000)
+    assert panel.moves_model.text(0, 1) == "13"  # 炮二平五 in 13 of the 26 games
+
+
+def test_a_cancelled_build_in_the_window_says_so(qtbot, window, tmp_path):
+    builder = window.index_files(str(tmp_path / "cut.xqdb"), [str(GAMES / "notation_15")])
+    assert builder is not None
+    builder.cancel()
+    qtbot.waitUntil(lambda: "cancelled" in window.statusBar().currentMessage(), timeout=30000)
+    assert not builder.is_running() and window.settings.explorer_database.endswith("cut.xqdb")

@@ -1,0 +1,46 @@
+"""``xqdesk explore DB [--fen F] [--moves …]``: the moves played from a position in an index.
+
+Prints a header, then one line per move played from the position (the start position unless
+``--fen`` and ``--moves`` say otherwise; its mirror image counts too): the move in ICCS, the games
+that played it, Red wins, draws and Black wins — most played first. Games with no recorded result
+count in the games only.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from xqdesk.board import Board
+from xqdesk.errors import XqdeskError
+from xqdesk.fen import STARTING_FEN
+from xqdesk.notation import parse_line
+from xqdesk.position_index import open_index
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("db", help="a position index made by 'xqdesk index'")
+    parser.add_argument("--fen", default=STARTING_FEN, help="the position (default: the start position)")
+    parser.add_argument("--moves", nargs="*", default=[], help="moves played from it, in any notation")
+    parser.add_argument("--games", type=int, default=0, metavar="N",
+                        help="also list up to N games that reached the position")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        board = Board(args.fen)
+        for move in parse_line(board, args.moves):
+            board.push(move)
+        index = open_index(args.db)
+    except XqdeskError as error:
+        print(f"xqdesk explore: {error}", file=sys.stderr)
+        return 2
+    with index:
+        stats = index.moves(board)
+        games = index.games(board, args.games) if args.games > 0 else []
+    print(f"{'move':<6}{'games':>8}{'red':>8}{'draw':>8}{'black':>8}")
+    for stat in stats:
+        print(f"{stat.move.iccs():<6}{stat.games:>8}{stat.red_wins:>8}{stat.draws:>8}{stat.black_wins:>8}")
+    for game in games:
+        print(f"{game.result_text():>4}  {game.red} – {game.black}  {game.event} {game.date}  "
+              f"(ply {game.ply}, {game.path} #{game.number + 1})")
+    return 0

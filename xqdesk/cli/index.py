@@ -1,0 +1,43 @@
+"""``xqdesk index DB FILE…``: build or update a position index (see :mod:`xqdesk.position_index`).
+
+Each FILE is a record file, a course match folder or a folder searched for them. Files indexed
+before and unchanged are skipped. Prints one line per file read, the errors met, and a closing line
+with the totals; exits 1 when a path could not be read at all, else 0.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from xqdesk.position_index import PositionIndex, PositionIndexError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("db", help="the index file (SQLite; created when missing)")
+    parser.add_argument("files", nargs="+", help="record files, match folders or folders holding them")
+    parser.add_argument("--quiet", action="store_true", help="print only the closing line and errors")
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+
+    def report(name: str, games: int) -> None:
+        if not args.quiet:
+            print(f"{name}: {games} games", flush=True)
+
+    try:
+        with PositionIndex(args.db) as index:
+            result = index.add(args.files, progress=report)
+            total_games, total_files = index.game_count(), index.file_count()
+    except PositionIndexError as error:
+        print(f"xqdesk index: {error}", file=sys.stderr)
+        return 2
+    for problem in result.errors:
+        print(f"error: {problem}", file=sys.stderr)
+    elapsed = time.perf_counter() - started
+    print(f"indexed {result.files_added} files ({result.games} games, {result.positions} positions) in "
+          f"{elapsed:.1f} s, skipped {result.files_skipped} unchanged; the index holds {total_games} games "
+          f"from {total_files} files")
+    unreadable = [error for error in result.errors if "no such file or folder" in error]
+    return 1 if unreadable else 0

@@ -1,0 +1,381 @@
+"""The opening explorer pane: what a position index knows of the position on show.
+
+The moves played from here (in the move list's notation) with their games, Red wins, draws, Black
+wins and Red's average result, and the games that reached the position. Double-clicking a move
+plays it; double-clicking a game opens it at the move where it reached the position.
+
+Every look-up and every game read happens in :class:`ExplorerWorker`'s thread, never in the GUI
+thread: a request carries an id, the worker answers only the newest look-up (older ones still
+queued are skipped) and the pane drops answers whose id is stale, so stepping quickly through a
+game never shows a former position's moves.
+"""
+from __future__ import annotations
+
+import itertools
+import queue
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Union
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
+
+from xqdesk.board import Board
+from xqdesk.errors import XqdeskError
+from xqdesk.formats import read_games
+from xqdesk.move import Move
+from xqdesk.notation import Notation, format_move
+from xqdesk.position_index import IndexedGame, MoveStats, PositionIndex, open_index
+from xqdesk.ui.i18n import follow_language, tr
+
+GAMES_SHOWN = 200
+"""At most this many games that reached the position are listed."""
+SIZE_PRECISION_ROWS = 40
+"""Columns are fitted to the text of this many rows (fitting all would cost a stall per step)."""
+
+
+@dataclass(frozen=True)
+class LookupRequest:
+    request_id: int
+    database: str
+    start_fen: str
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True)
+class GameRequest:
+    path: str
+    number: int
+    ply: int
+
+
+@dataclass(frozen=True)
+class ExplorerResult:
+    """The answer to a look-up: the moves played and the games, or the error met."""
+
+    request_id: int
+    board: Board
+    moves: tuple[MoveStats, ...] = ()
+    games: tuple[IndexedGame, ...] = ()
+    reached: int = 0
+    error: str = ""
+
+
+@dataclass
+class _Stop:
+    """The sentinel that ends the worker's thread."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+_Job = Union[LookupRequest, GameRequest, _Stop]
+
+
+class ExplorerWorker(QObject):
+    """Look-ups and game reads in a thread of their own; answers come back as signals."""
+
+    looked_up = Signal(object)  # ExplorerResult
+    game_read = Signal(object, int)  # Game, ply
+    game_failed = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._jobs: queue.Queue[_Job] = queue.Queue()
+        self._ids = itertools.count(1)
+        self._thread = threading.Thread(target=self._run, name="explorer-lookups", daemon=True)
+        self._thread.start()
+
+    def look_up(self, database: str, start_fen: str, moves: tuple[Move, ...]) -> int:
+        """Queue a look-up of the position after ``moves`` from ``start_fen``; returns its id."""
+        request = LookupRequest(next(self._ids), database, start_fen, moves)
+        self._jobs.put(request)
+        return request.request_id
+
+    def read_game(self, path: str, number: int, ply: int) -> None:
+        """Queue reading game ``number`` (0-based) of ``path``; ``game_read`` brings it."""
+        self._jobs.put(GameRequest(path, number, ply))
+
+    def is_running(self) -> bool:
+        return self._thread.is_alive()
+
+    def shutdown(self) -> None:
+        """End the thread (after the job in hand) and wait for it."""
+        if self._thread.is_alive():
+            self._jobs.put(_Stop())
+            self._thread.join(timeout=10)
+
+    # --- the worker's thread -----------------------------------------------------------------
+    def _run(self) -> None:
+        index: PositionIndex | None = None
+        opened = ""
+        try:
+            while True:
+                job = self._jobs.get()
+                if isinstance(job, LookupRequest):
+                    job = self._newest(job)
+                if isinstance(job, _Stop):
+                    return
+                if isinstance(job, GameRequest):
+                    self._read(job)
+                    continue
+                if job.database != opened or index is None:
+                    if index is not None:
+                        index.close()
+                    index, opened = None, ""
+                    try:
+                        index, opened = open_index(job.database), job.database
+                    except XqdeskError as error:
+                        self.looked_up.emit(ExplorerResult(job.request_id, Board(job.start_fen), error=str(error)))
+                        continue
+                self.looked_up.emit(self._look_up(index, job))
+        finally:
+            if index is not None:
+                index.close()
+
+    def _newest(self, job: LookupRequest) -> _Job:
+        """The last look-up queued after ``job`` (other jobs keep their order: a stop or a game
+        read waiting behind look-ups is handled right after the newest look-up)."""
+        held: list[_Job] = []
+        newest: _Job = job
+        while True:
+            try:
+                following = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(following, LookupRequest):
+                newest = following
+            else:
+                held.append(following)
+        for other in held:
+            self._jobs.put(other)
+        return newest
+
+    @staticmethod
+    def _look_up(index: PositionIndex, job: LookupRequest) -> ExplorerResult:
+        try:
+            board = Board(job.start_fen)
+            for move in job.moves:
+                board.push(move)
+            return ExplorerResult(job.request_id, board, tuple(index.moves(board)),
+                                  tuple(index.games(board, GAMES_SHOWN)), index.reached_count(board))
+        except (XqdeskError, OSError) as error:
+            return ExplorerResult(job.request_id, Board(job.start_fen), error=str(error))
+        except Exception as error:  # noqa: BLE001 - a damaged database must not end the thread
+            return ExplorerResult(job.request_id, Board(job.start_fen), error=f"{type(error).__name__}: {error}")
+
+    def _read(self, job: GameRequest) -> None:
+        record = read_games(job.path)
+        if not 0 <= job.number < len(record.games):
+            reason = str(record.errors[0]) if record.errors else f"game {job.number + 1} is not in it"
+            self.game_failed.emit(tr("Could not open {path}: {reason}").format(path=Path(job.path).name, reason=reason))
+            return
+        self.game_read.emit(record.games[job.number], job.ply)
+
+
+def average_text(red_wins: int, draws: int, black_wins: int) -> str:
+    """Red's average result in per cent over the games with a known result ('–' when none)."""
+    decided = red_wins + draws + black_wins
+    if not decided:
+        return "–"
+    return f"{100 * (red_wins + 0.5 * draws) / decided:.0f}%"
+
+
+class TextTable(QAbstractTableModel):
+    """Rows of texts under translated column titles, replaced whole by :meth:`set_rows` (one model
+    reset, so a new position costs one relayout, not one per cell)."""
+
+    def __init__(self, columns: tuple[str, ...], right_aligned: frozenset[int] = frozenset(),
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.columns = columns
+        self._right = right_aligned
+        self._rows: list[tuple[str, ...]] = []
+
+    def set_rows(self, rows: list[tuple[str, ...]]) -> None:
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def text(self, row: int, column: int) -> str:
+        return self._rows[row][column]
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.columns)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._rows[index.row()][index.column()]
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in self._right:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return tr(self.columns[section])
+        return None
+
+    def retranslate(self) -> None:
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.columns) - 1)
+
+
+class ExplorerPanel(QWidget):
+    """The explorer pane. ``move_chosen(Move)`` when a move is double-clicked, ``game_chosen(Game,
+    ply)`` when a game has been read after a double-click, ``status(str)`` for problems."""
+
+    move_chosen = Signal(object)
+    game_chosen = Signal(object, int)
+    status = Signal(str)
+
+    MOVE_COLUMNS = ("Move", "Games", "Red wins", "Draws", "Black wins", "Red's average")
+    GAME_COLUMNS = ("Red", "Black", "Result", "Event", "Date", "Move")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.worker = ExplorerWorker(self)
+        self.worker.looked_up.connect(self._on_looked_up)
+        self.worker.game_read.connect(self.game_chosen)
+        self.worker.game_failed.connect(self.status)
+        self._database = ""
+        self._position: tuple[str, tuple[Move, ...]] | None = None
+        self._pending = 0
+        self._notation = Notation.CHINESE
+        self._result: ExplorerResult | None = None
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.moves_model = TextTable(self.MOVE_COLUMNS, frozenset(range(1, len(self.MOVE_COLUMNS))), self)
+        self.games_model = TextTable(self.GAME_COLUMNS, frozenset({len(self.GAME_COLUMNS) - 1}), self)
+        self.moves_table = self._table(self.moves_model)
+        self.games_table = self._table(self.games_model)
+        self.moves_table.doubleClicked.connect(lambda index: self._on_move_activated(index.row()))
+        self.games_table.doubleClicked.connect(lambda index: self._on_game_activated(index.row()))
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.moves_table)
+        splitter.addWidget(self.games_table)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.summary)
+        layout.addWidget(splitter, 1)
+        follow_language(self, self.retranslate)
+        self.retranslate()
+
+    @staticmethod
+    def _table(model: TextTable) -> QTableView:
+        table = QTableView()
+        table.setModel(model)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.verticalHeader().setVisible(False)
+        table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        table.horizontalHeader().setResizeContentsPrecision(SIZE_PRECISION_ROWS)
+        table.horizontalHeader().setStretchLastSection(True)
+        return table
+
+    def retranslate(self) -> None:
+        self.moves_model.retranslate()
+        self.games_model.retranslate()
+        self._show_summary()
+
+    # --- what to show ----------------------------------------------------------------------------
+    def database(self) -> str:
+        return self._database
+
+    def set_database(self, path: str) -> None:
+        """Use the position index at ``path`` ('' for none) and look the position up again."""
+        self._database = path
+        self._result = None
+        self._show()
+        self._request()
+
+    def set_notation(self, notation: Notation) -> None:
+        self._notation = notation
+        self._fill_moves(self._result)
+
+    def set_position(self, start_fen: str, moves: tuple[Move, ...] | list[Move]) -> None:
+        """The position on show: the game's start and the moves played to it."""
+        position = (start_fen, tuple(moves))
+        if position != self._position:
+            self._position = position
+            self._request()
+
+    def is_looking_up(self) -> bool:
+        """Whether an answer is still awaited."""
+        return self._pending != 0
+
+    def result(self) -> ExplorerResult | None:
+        """The answer on show (None before the first one, or without an index)."""
+        return self._result
+
+    def shutdown(self) -> None:
+        self.worker.shutdown()
+
+    # --- look-ups ----------------------------------------------------------------------------------
+    def _request(self) -> None:
+        if not self._database or self._position is None:
+            self._pending = 0
+        else:
+            self._pending = self.worker.look_up(self._database, *self._position)
+        if self._result is None:
+            self._show_summary()
+
+    def _on_looked_up(self, result: ExplorerResult) -> None:
+        if result.request_id != self._pending:
+            return  # an answer about a position no longer on show
+        self._pending = 0
+        self._result = result
+        self._show()
+
+    def _show(self) -> None:
+        """The summary and both tables for the answer on show."""
+        self._show_summary()
+        self._fill_moves(self._result)
+        self._fill_games(self._result)
+
+    def _show_summary(self) -> None:
+        result = self._result
+        if not self._database:
+            self.summary.setText(tr("No position index chosen: View → Choose position index…"))
+        elif self._pending and result is None:
+            self.summary.setText(tr("Looking up…"))
+        elif result is not None and result.error:
+            self.summary.setText(tr("Could not read the position index: {reason}").format(reason=result.error))
+        elif result is not None:
+            red, draws, black = (sum(stat.red_wins for stat in result.moves), sum(stat.draws for stat in result.moves),
+                                 sum(stat.black_wins for stat in result.moves))
+            self.summary.setText(tr("{index}: {games} games reached this position; Red's average result {average} "
+                                    "over {decided} with a result").format(
+                index=Path(self._database).name, games=result.reached, average=average_text(red, draws, black),
+                decided=red + draws + black))
+
+    def _fill_moves(self, result: ExplorerResult | None) -> None:
+        if result is None or result.error:
+            self.moves_model.set_rows([])
+            return
+        self.moves_model.set_rows([
+            (format_move(result.board, stat.move, self._notation), str(stat.games), str(stat.red_wins),
+             str(stat.draws), str(stat.black_wins), average_text(stat.red_wins, stat.draws, stat.black_wins))
+            for stat in result.moves])
+
+    def _fill_games(self, result: ExplorerResult | None) -> None:
+        games = result.games if result is not None and not result.error else ()
+        self.games_model.set_rows([(game.red, game.black, game.result_text(), game.event, game.date,
+                                    str(game.ply // 2 + 1)) for game in games])
+
+    def _on_move_activated(self, row: int) -> None:
+        if self._result is not None and 0 <= row < len(self._result.moves):
+            self.move_chosen.emit(self._result.moves[row].move)
+
+    def _on_game_activated(self, row: int) -> None:
+        if self._result is not None and 0 <= row < len(self._result.games):
+            game = self._result.games[row]
+            self.worker.read_game(game.path, game.number, game.ply)
+
+
+__all__ = ["ExplorerPanel", "ExplorerWorker", "TextTable", "ExplorerResult", "average_text", "GAMES_SHOWN"]

@@ -1,0 +1,65 @@
+"""Building a position index from the window, off the GUI thread, with progress and cancel.
+
+:class:`IndexBuilder` runs :meth:`PositionIndex.add <xqdesk.position_index.PositionIndex.add>` in a
+thread of its own (the index is opened there: SQLite connections stay in their thread). It says
+``file_done(name, games)`` after each file and ``finished(IndexReport)`` at the end, or with
+``error`` set when the index could not be opened; :meth:`cancel` stops it between files or within
+a few games, keeping only whole files.
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Signal
+
+from xqdesk.errors import XqdeskError
+from xqdesk.position_index import IndexReport, PositionIndex
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What a build did (``report``), or why it could not start (``error``)."""
+
+    database: str
+    report: IndexReport
+    error: str = ""
+
+
+class IndexBuilder(QObject):
+    """One build of ``database`` from ``paths``; :meth:`start` it, :meth:`cancel` it, :meth:`wait` for it."""
+
+    file_done = Signal(str, int)
+    finished = Signal(object)  # BuildResult
+
+    def __init__(self, database: str, paths: Sequence[str], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.database = database
+        self.paths = tuple(paths)
+        self._cancel = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="index-builder", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def is_running(self) -> bool:
+        return self._thread.is_alive()
+
+    def wait(self, timeout: float = 30.0) -> bool:
+        """Wait for the thread to end; True when it has."""
+        if self._thread.ident is not None:
+            self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _run(self) -> None:
+        try:
+            with PositionIndex(self.database) as index:
+                report = index.add(self.paths, progress=self.file_done.emit, cancelled=self._cancel.is_set)
+        except (XqdeskError, OSError) as error:
+            self.finished.emit(BuildResult(self.database, IndexReport(), str(error)))
+            return
+        self.finished.emit(BuildResult(self.database, report))
