@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("xqdesk.cli.tournament", "a round-robin tournament between engines, with a standings table"),
     "play": ("xqdesk.cli.play", "play a game at the terminal: a person types moves against an engine (or a person)"),
     "analyse": ("xqdesk.cli.analyse", "analyse a position with an engine (depth, score, principal variations)"),
+    "annotate": ("xqdesk.cli.annotate", "review every game of a file or folder with an engine and write them "
+                                        "annotated (scores, ?!/?/??, better moves), with a summary per player"),
     "fog": ("xqdesk.cli.fog", "fog-of-war Xiangqi: 'fog see' prints what a side sees of a position"),
     "index": ("xqdesk.cli.index", "build or update a position index (opening explorer) from record files"),
     "explore": ("xqdesk.cli.explore", "the moves played from a position in a position index, with results"),

@@ -64,6 +64,15 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no per-game lines and no progress line")
     parser.add_argument("--variant", choices=("course", "fog"), default="course",
                         help="the rules: the course's (default) or fog of war, played by fog-… agents")
+    add_cluster_argument(parser)
+
+
+def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
+    """``--cluster ADDRESS``: run each game as a task on a Ray cluster (``local``: Ray on this machine)."""
+    parser.add_argument("--cluster", default=None, metavar="ADDRESS",
+                        help="play each game as a task on the Ray cluster at ADDRESS ('local' starts Ray here; "
+                             "needs pip install 'xqdesk[cluster]'; engine paths must exist on every worker); "
+                             "--concurrency is then the cluster's")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -188,6 +197,17 @@ def run_with_runner(contestants, args, progress: Progress, body: Callable) -> in
     from xqdesk.engines.errors import EngineStartError
     from xqdesk.engines.match import MatchRunner
 
+    if getattr(args, "cluster", None):
+        from xqdesk.engines.cluster import RayMatchRunner
+        try:
+            cluster = RayMatchRunner(contestants, args.cluster, move_time_limit=args.clock, time_control=args.tc,
+                                     on_game=progress, ruleset=ruleset_of(args))
+            cluster.check()
+        except EngineStartError as error:
+            print(f"xqdesk: {error}", file=sys.stderr)
+            return 2
+        with cluster:
+            return body(cluster)
     with MatchRunner(contestants, concurrency=args.concurrency, move_time_limit=args.clock, time_control=args.tc,
                     on_game=progress, ruleset=ruleset_of(args)) as runner:
         try:

@@ -11,7 +11,7 @@ import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Protocol, Sequence
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
@@ -93,6 +93,13 @@ def alternating_schedule(games: int, first: int = 0, second: int = 1, start_numb
     return [ScheduledGame(number, first, second) if (number - start_number) % 2 == 0
             else ScheduledGame(number, second, first)
             for number in range(start_number, start_number + games)]
+
+
+class GamesRunner(Protocol):
+    """Anything that plays scheduled games: :class:`MatchRunner` here, or on a Ray cluster
+    :class:`xqdesk.engines.cluster.RayMatchRunner`."""
+
+    def play(self, games: Sequence[ScheduledGame]) -> list[PlayedGame]: ...
 
 
 class MatchRunner:
@@ -201,7 +208,7 @@ def course_game_result(played: PlayedGame, ids: Sequence[int]) -> CourseGameResu
                             text=record.outcome.text, history=tuple(record.history))
 
 
-def play_course_match(runner: MatchRunner, id_i: int, id_j: int, *,
+def play_course_match(runner: GamesRunner, id_i: int, id_j: int, *,
                       rng: Optional[random.Random] = None) -> tuple[CourseMatch, list[PlayedGame]]:
     """The course's match between contestants 0 (player ``id_i``) and 1 (``id_j``): games 1–3 with
     i as Red, 4–6 with i as Black, and when the wins are equal a 7th with colours drawn at random
