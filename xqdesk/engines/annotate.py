@@ -38,8 +38,10 @@ def game_key(game: Game) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class AnnotateJob:
-    """One game to review (as PGN text), where it goes, and how to review it."""
+    """One game to review (as PGN text), where it goes, and how to review it; ``index`` is its place
+    among the jobs of a run (outputs are written in that order)."""
 
+    index: int
     out: Path
     source: str
     """``file.pgn game 3``: where the game came from, for messages."""
@@ -85,33 +87,41 @@ def input_files(source: Path, target: Path) -> list[tuple[Path, Path]]:
 
 def plan(source: Path, target: Path, spec: EngineSpec, limits: SearchLimits,
          sides: Sequence[Color] = (RED, BLACK)) -> AnnotatePlan:
-    """What to annotate: every game of ``source`` not yet annotated in its output. An output file's
-    annotated games are kept (and the file rewritten with only them, dropping a cut-off tail)."""
+    """What to annotate: every game of ``source`` not yet annotated in its output. An output file
+    keeps only the annotated games of its input (it is rewritten so, dropping a cut-off tail)."""
     result = AnnotatePlan()
     if not source.exists():
         result.problems.append(f"{source}: no such file or folder")
         return result
     for path, out in input_files(source, target):
-        done = _annotated_games(out)
-        result.done[out] = done
-        remaining = Counter(game_key(game) for game in done)
         read = read_games(path)
         result.problems.extend(str(error) for error in read.errors)
+        wanted = Counter(game_key(game) for game in read.games)
+        done = _annotated_games(out, wanted)
+        result.done[out] = done
+        remaining = Counter(game_key(game) for game in done)
         for number, game in enumerate(read.games, start=1):
             key = game_key(game)
             if remaining[key] > 0:
                 remaining[key] -= 1
                 continue
-            result.jobs.append(AnnotateJob(out, f"{path.name} game {number}", format_pgn(game), spec, limits,
-                                           tuple(sides)))
+            result.jobs.append(AnnotateJob(len(result.jobs), out, f"{path.name} game {number}", format_pgn(game),
+                                           spec, limits, tuple(sides)))
     return result
 
 
-def _annotated_games(out: Path) -> list[Game]:
-    """The reviewed games already in ``out``; the file is rewritten with only them."""
+def _annotated_games(out: Path, wanted: Counter[tuple[str, ...]]) -> list[Game]:
+    """The reviewed games of the input (``wanted``: their keys) already in ``out``; the file is
+    rewritten with only them (a game cut off while being written has a shorter main line, so it
+    matches no input game and goes)."""
     if not out.is_file():
         return []
-    games = [game for game in read_games(out).games if is_reviewed(game) and read_review(game) is not None]
+    games = []
+    for game in read_games(out).games:
+        key = game_key(game)
+        if wanted[key] > 0 and is_reviewed(game) and read_review(game) is not None:
+            wanted[key] -= 1
+            games.append(game)
     temporary = out.with_name(out.name + ".part")
     write_pgn(temporary, games)
     os.replace(temporary, out)
@@ -139,20 +149,30 @@ def annotate_job(job: AnnotateJob, reviewer: Optional[GameReviewer] = None) -> A
 
 
 class OutputFiles:
-    """Appends annotated games to their output files (thread-safe; one write per game)."""
+    """Appends annotated games to their output files in job order (``AnnotateJob.index``) whatever
+    order they finish in (a game waits for those before it), one write per game; thread-safe."""
 
     def __init__(self) -> None:
+        self._waiting: dict[int, AnnotateResult] = {}
+        self._next = 0
         self._lock = threading.Lock()
 
     def append(self, result: AnnotateResult) -> None:
+        with self._lock:
+            self._waiting[result.job.index] = result
+            while self._next in self._waiting:
+                self._write(self._waiting.pop(self._next))
+                self._next += 1
+
+    @staticmethod
+    def _write(result: AnnotateResult) -> None:
         if not result.pgn:
             return
-        with self._lock:
-            result.job.out.parent.mkdir(parents=True, exist_ok=True)
-            with open(result.job.out, "a", encoding="utf-8") as stream:
-                stream.write(result.pgn)
-                stream.flush()
-                os.fsync(stream.fileno())
+        result.job.out.parent.mkdir(parents=True, exist_ok=True)
+        with open(result.job.out, "a", encoding="utf-8") as stream:
+            stream.write(result.pgn)
+            stream.flush()
+            os.fsync(stream.fileno())
 
 
 def annotate_local(jobs: Sequence[AnnotateJob], concurrency: int,
@@ -175,11 +195,17 @@ def annotate_local(jobs: Sequence[AnnotateJob], concurrency: int,
         with report_lock:
             on_result(result)
 
+    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="annotate")
     try:
-        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="annotate") as pool:
-            for future in [pool.submit(work, job) for job in jobs]:
-                future.result()
+        for future in [pool.submit(work, job) for job in jobs]:
+            future.result()
+    except BaseException:  # an interrupt: drop the games not started, stop those in progress
+        with report_lock:
+            for reviewer in reviewers:
+                reviewer.cancel()
+        raise
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)
         for reviewer in reviewers:
             reviewer.close()
 

@@ -1,0 +1,139 @@
+"""Reviewing real games with real engine processes: a planted blunder in a master game, the
+'annotate' command (resumable after an interrupt), cancellation and bad input."""
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from datafiles import GAMES
+from xqdesk.engines.reviewer import GameReviewer, ReviewCancelled, review_game, review_limits
+from xqdesk.engines.spec import parse_spec
+from xqdesk.formats import read_games
+from xqdesk.formats.pgn import format_pgn, parse_pgn, write_pgn
+from xqdesk.game import Game
+from xqdesk.move import Move
+from xqdesk.pieces import RED
+from xqdesk.review import MoveClass, read_review, write_review
+
+MASTER = GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
+ROOT = Path(__file__).parent.parent
+
+
+def planted_blunder() -> Game:
+    """The first master game to move 18, then Red's chariot b0b3 walks into the cannon on e3 (nothing
+    defends b3), and the cannon takes it."""
+    master = read_games(MASTER).games[0]
+    moves = master.mainline_moves()[:18] + [Move.from_iccs("b0b3"), Move.from_iccs("e3b3")]
+    game = Game.from_moves(moves, headers=dict(master.headers))
+    game.replay()
+    return game
+
+
+def test_the_builtin_engine_marks_a_hung_chariot_as_a_blunder_with_its_better_move():
+    game = planted_blunder()
+    seen = []
+    review, annotator = review_game(parse_spec("builtin"), game, review_limits(movetime=0.2),
+                                    on_progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (21, 21) and len(seen) == 21
+    hung = review.moves[18]
+    assert hung.move == Move.from_iccs("b0b3") and hung.color == RED
+    assert hung.move_class is MoveClass.BLUNDER
+    assert hung.best_move is not None and hung.best_move != hung.move
+    assert review.summary(RED).count(MoveClass.BLUNDER) >= 1
+    write_review(game, review, annotator)
+    text = format_pgn(game)
+    assert re.search(r"10\.\s+b0b3\s+\$4\s", text) and f"[%best {hung.best_move.iccs()}]" in text
+    assert re.search(rf"\(\s*10\.\s+{hung.best_move.iccs()}\s", text)  # the better line, as a variation
+    back = read_review(parse_pgn(text).games[0])
+    assert back is not None
+    assert [move.move_class for move in back.moves] == [move.move_class for move in review.moves]
+    assert back.moves[18].best_move == hung.best_move
+
+
+def test_a_review_can_be_cancelled_from_another_thread():
+    game = planted_blunder()
+    with GameReviewer(parse_spec("builtin"), review_limits(movetime=5.0)) as reviewer:
+        reviewer.start()
+        threading.Timer(0.5, reviewer.cancel).start()
+        started = time.monotonic()
+        with pytest.raises(ReviewCancelled):
+            reviewer.review(game)
+        assert time.monotonic() - started < 4.0
+
+
+def test_an_engine_that_gives_no_score_is_refused_clearly():
+    game = Game.from_moves([Move.from_iccs("h2e2")])
+    with pytest.raises(ValueError, match="reported no score"):
+        review_game(parse_spec("random:Seed=1"), game, review_limits(depth=1))
+    with pytest.raises(ValueError, match="either a time"):
+        review_limits(None, None)
+
+
+def xqdesk(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "xqdesk", *args], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT)
+
+
+def twenty_games(path: Path) -> list[Game]:
+    games = [Game.from_moves(game.mainline_moves()[:3], headers=dict(game.headers))
+             for game in read_games(MASTER).games[:20]]
+    write_pgn(path, games)
+    return games
+
+
+def test_annotate_writes_nags_and_resumes_after_an_interrupt(tmp_path):
+    source, target = tmp_path / "twenty.pgn", tmp_path / "out.pgn"
+    originals = twenty_games(source)
+    command = [sys.executable, "-m", "xqdesk", "annotate", str(source), str(target), "--engine", "builtin",
+               "--movetime", "0.1", "--quiet"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not target.is_file() or target.read_text().count("[Annotator") < 3):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=60)
+    first = target.read_text()
+    done_before = first.count("[Annotator")
+    assert 3 <= done_before < 20, "the run should have been interrupted part-way"
+    target.write_text(first + first[:first.index("1.") + 30])  # a game cut off while being written
+    resumed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{done_before} game(s) already annotated" in resumed.stdout
+    assert f"annotated {20 - done_before} game(s), 0 failed" in resumed.stdout
+    assert "Review summary (20 games)" in resumed.stdout and "HU RongHua" in resumed.stdout
+    annotated = read_games(target)
+    assert not annotated.errors
+    assert [game.mainline_moves() for game in annotated.games] == [game.mainline_moves() for game in originals]
+    assert all(read_review(game) is not None for game in annotated.games)
+    again = xqdesk("annotate", str(source), str(target), "--engine", "builtin", "--movetime", "0.1", "--quiet")
+    assert "20 game(s) already annotated" in again.stdout and "annotated 0 game(s)" in again.stdout
+
+
+def test_annotate_classes_read_back_from_the_nags_it_writes(tmp_path):
+    source, target = tmp_path / "planted.pgn", tmp_path / "out.pgn"
+    write_pgn(source, [planted_blunder()])
+    done = xqdesk("annotate", str(source), str(target), "--engine", "builtin", "--depth", "3", "--quiet")
+    assert done.returncode == 0, done.stderr
+    text = target.read_text()
+    game = read_games(target).games[0]
+    review = read_review(game)
+    assert review is not None
+    nag_of = {MoveClass.INACCURACY: "$6", MoveClass.MISTAKE: "$2", MoveClass.BLUNDER: "$4"}
+    assert review.moves[18].move_class is MoveClass.BLUNDER and re.search(r"b0b3\s+\$4\s", text)
+    for node, move in zip(game.mainline(), review.moves):
+        assert {f"${nag}" for nag in node.nags} == ({nag_of[move.move_class]} if move.move_class in nag_of else set())
+
+
+def test_annotate_explains_bad_input(tmp_path):
+    missing = xqdesk("annotate", str(tmp_path / "nothing.pgn"), str(tmp_path / "out.pgn"), "--engine", "builtin",
+                     "--depth", "2")
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+    wrong = xqdesk("annotate", str(MASTER), str(tmp_path / "out.pgn"), "--engine", "nonesuch", "--depth", "2")
+    assert wrong.returncode == 2 and "unknown engine 'nonesuch'" in wrong.stderr
+    both = xqdesk("annotate", str(MASTER), str(tmp_path / "out.pgn"), "--engine", "builtin")
+    assert both.returncode == 2 and "--movetime" in both.stderr
