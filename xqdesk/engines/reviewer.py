@@ -90,7 +90,8 @@ class GameReviewer:
             self.engine = engine
 
     def cancel(self) -> None:
-        """Stop the review in progress (safe from any thread): it raises ReviewCancelled."""
+        """Stop the review in progress (safe from any thread): it raises ReviewCancelled. A
+        cancelled reviewer stays cancelled (a cancel that comes before the review began counts)."""
         self._cancel.set()
         with self._lock:
             engine = self.engine
@@ -101,7 +102,6 @@ class GameReviewer:
                on_progress: Optional[ProgressCallback] = None) -> GameReview:
         """Search every position of ``game``'s main line (replayed first: IllegalMoveError for a
         bad record) and build its review, classing the moves of ``sides``."""
-        self._cancel.clear()
         game.replay()
         board = game.start_board()
         moves = game.mainline_moves()

@@ -22,7 +22,9 @@ from xqdesk.time_control import TimeControl
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_line
 from xqdesk.outcome import Outcome
+from xqdesk.engines.search_types import SearchLimits
 from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.review import GameReview, read_review, write_review
 from xqdesk.score import PovScore
 from xqdesk.ui.board_view import Arrow, BoardView
 from xqdesk.ui.clock import ClockDisplay
@@ -40,6 +42,8 @@ from xqdesk.ui.i18n import Language, current_language, language_notifier, set_la
 from xqdesk.ui.move_list import MoveList
 from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, copy_picture, line_scenes, save_gif, save_picture
 from xqdesk.ui.position_editor import PositionEditorDialog
+from xqdesk.ui.review_dialog import ReviewDialog, ReviewProgress
+from xqdesk.ui.review_worker import ReviewWorker
 from xqdesk.ui.score_graph import red_view_pawns
 from xqdesk.ui.variation_list import VariationList
 from xqdesk.ui.settings import (
@@ -270,6 +274,13 @@ class MainWindow(QMainWindow):
         self.fog_window: FogGameWindow | None = None
         self.index_builder: IndexBuilder | None = None
         self._build_progress: QProgressDialog | None = None
+        self.review: GameReview | None = None
+        """The review of the game on show (run here or read from its record), if any."""
+        self.review_worker: ReviewWorker | None = None
+        self.review_progress = ReviewProgress()
+        self.review_progress.hide()
+        self.review_progress.cancel_requested.connect(self.cancel_review)
+        self.statusBar().addPermanentWidget(self.review_progress)
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -327,6 +338,9 @@ class MainWindow(QMainWindow):
         self._action("Take back", controller.take_back, "Ctrl+Z")
         self._action("Hint", controller.hint, "Ctrl+H")
         self._action("Resign", controller.resign)
+        self._action("Review game…", self.choose_review)
+        self._action("Cancel review", self.cancel_review)
+        self._action("Next mistake", self.next_mistake, "Ctrl+J")
         self._action("Flip board", self.toggle_flip, "Ctrl+F", checkable=True)
         self._action("First move", controller.to_start, "Home")
         self._action("Previous move", controller.back, "Left")
@@ -346,7 +360,7 @@ class MainWindow(QMainWindow):
                       None, "Edit position…"],
             "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
                       "Engine vs engine", "Fog of war…", "Analysis", "Stop analysis", "Replay", None, "Take back",
-                      "Hint", "Resign"],
+                      "Hint", "Resign", None, "Review game…", "Cancel review", "Next mistake"],
             "&Engines": ["Manage engines…", "Analysis engines…"],
             "&View": ["Flip board", "Show coordinates", None, "First move", "Previous move", "Next move", "Last move",
                       "Play through", None, "Opening explorer", "Choose position index…",
@@ -431,6 +445,10 @@ class MainWindow(QMainWindow):
         self._actions["Take back"].setEnabled(controller.mode() is not Mode.REPLAY and controller.length() > 0)
         self._actions["Resign"].setEnabled(playing and bool(self._person_colors()))
         self._actions["Hint"].setEnabled(controller.outcome() is None)
+        reviewing = self.review_worker is not None
+        self._actions["Review game…"].setEnabled(not reviewing and controller.length() > 0)
+        self._actions["Cancel review"].setEnabled(reviewing)
+        self._actions["Next mistake"].setEnabled(self.review is not None and bool(self.review.errors()))
         title = f"{tr('xqdesk')} — {self._players_text()}"
         self.setWindowTitle(title)
 
@@ -445,6 +463,73 @@ class MainWindow(QMainWindow):
         self.score_graph.set_ply_count(self.controller.length() + 1)
         if self.controller.length() == 0:
             self.score_graph.clear()
+        self._show_review(read_review(self.controller.game()) if self.controller.game().comment else None)
+
+    # --- whole-game review ------------------------------------------------------------------------
+    def choose_review(self) -> None:
+        """*Game → Review game…*: ask how, then review the main line in the background."""
+        engines = (ANALYSIS_PROFILE,) + available_engines(self.settings)
+        dialog = ReviewDialog(engines, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.start_review(dialog.engine(), dialog.limits(), dialog.sides())
+
+    def start_review(self, profile: EngineProfile, limits: SearchLimits,
+                     sides: tuple[Color, ...] = (RED, BLACK)) -> ReviewWorker | None:
+        """Review the game's main line with ``profile``'s engine; the window stays usable, a
+        progress bar shows how far it is, and the result is stored in the game when it comes."""
+        if self.review_worker is not None or not self.controller.game().mainline():
+            return None
+        worker = ReviewWorker(profile.to_spec(), limits, self.controller.game(), sides, self)
+        worker.progress.connect(self.review_progress.set_progress)
+        worker.finished.connect(self._on_review_finished)
+        worker.failed.connect(lambda message: self._end_review(tr("Review failed: {reason}").format(reason=message)))
+        worker.cancelled.connect(lambda: self._end_review(tr("Review cancelled")))
+        self.review_worker = worker
+        self.review_progress.set_progress(0, len(worker.moves) + 1)
+        self.review_progress.show()
+        worker.start()
+        self._refresh()
+        return worker
+
+    def cancel_review(self) -> None:
+        """Stop the running review (nothing is stored)."""
+        if self.review_worker is not None:
+            self.review_worker.cancel()
+
+    def _on_review_finished(self, review: GameReview, annotator: str) -> None:
+        worker = self.review_worker
+        game = self.controller.game()
+        if worker is None or game.mainline_moves() != worker.moves:
+            self._end_review(tr("The game changed during the review: its result was not stored"))
+            return
+        write_review(game, review, annotator)
+        self._end_review(tr("Review done: {count} marked moves").format(count=len(review.errors())))
+        self._show_review(review)
+
+    def _end_review(self, message: str) -> None:
+        worker, self.review_worker = self.review_worker, None
+        if worker is not None:
+            worker.shutdown()
+            worker.deleteLater()
+        self.review_progress.hide()
+        self.show_status(message)
+        self._refresh()
+
+    def _show_review(self, review: GameReview | None) -> None:
+        self.review = review
+        self.score_graph.set_review(review)
+        self.move_list.refresh_marks()
+        self._refresh()
+
+    def next_mistake(self) -> None:
+        """Go to the next inaccuracy, mistake or blunder of the review after the move on show
+        (from the first again after the last)."""
+        if self.review is None or not self.review.errors():
+            self.show_status(tr("No marked moves"))
+            return
+        plies = [move.ply for move in self.review.errors()]
+        ply = self.controller.ply()
+        self.controller.go_to(next((marked for marked in plies if marked > ply), plies[0]))
 
     def _on_engine_scored(self, ply: int, score: PovScore, _mover: Color) -> None:
         self.score_graph.set_score(ply, red_view_pawns(score))
@@ -852,6 +937,9 @@ class MainWindow(QMainWindow):
         """Stop engines and timers and write the autosave (safe to call more than once)."""
         if self.fog_window is not None:
             self.fog_window.shutdown()
+        if self.review_worker is not None:
+            self.review_worker.shutdown()
+            self.review_worker = None
         self.files.autosave_now()
         if self.index_builder is not None:
             self.index_builder.cancel()

@@ -1,6 +1,7 @@
 """The move list: numbered rounds (Red's move, Black's move) in Chinese, WXF or ICCS notation,
 the viewed move highlighted, click to jump, ←/→/Home/End to step, a ✎ on moves with a comment and
-``(+N)`` on moves the record has N alternatives to. It shows the viewed line: the main line, or a
+``(+N)`` on moves the record has N alternatives to, a review's marks (?!, ?, ??) with the better
+move after them. It shows the viewed line: the main line, or a
 variation entered with the moves leading to it. (The result is shown by :mod:`xqdesk.ui.game_info`,
 comments and variations by :mod:`xqdesk.ui.comment_editor` and :mod:`xqdesk.ui.variation_list`.)
 
@@ -21,6 +22,7 @@ from xqdesk.game import ChildNode, Game
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_line, format_move
 from xqdesk.pieces import BLACK
+from xqdesk.review import REVIEW_NAGS, parse_best, strip_commands
 from xqdesk.ui.game_controller import GameController
 from xqdesk.ui.i18n import language_notifier, tr
 
@@ -218,6 +220,7 @@ class MoveList(QWidget):
         for index in range(start, len(line)):
             node = line[index]
             text = format_move(self._end_board, node.move, self._notation)
+            before = self._end_board.copy() if _better_move(node) is not None else None
             self._end_board.push(node.move)
             self._moves.append(node.move)
             self._texts.append(text)
@@ -225,19 +228,29 @@ class MoveList(QWidget):
             self._ensure_rows(row + 1)
             item = QTableWidgetItem()
             item.setData(PLY_ROLE, index + 1)
-            _show_node(item, text, node)
+            _show_node(item, text, node, self._notation, before)
             self.table.setItem(row, column, item)
             self._cells.append(item)
 
     def _refresh_markers(self, line: list[ChildNode]) -> None:
         """Mark again the moves whose comment or alternatives may have changed (the last few)."""
         for index in range(max(0, len(line) - 2), len(line)):
-            _show_node(self._cells[index], self._texts[index], line[index])
+            self._show(index, line[index])
+
+    def refresh_marks(self) -> None:
+        """Write every move's cell again (after a review added marks, comments and better moves)."""
+        line = self._controller.line()
+        for index in range(min(len(self._cells), len(line))):
+            self._show(index, line[index])
+
+    def _show(self, index: int, node: ChildNode) -> None:
+        before = node.parent.board() if _better_move(node) is not None else None
+        _show_node(self._cells[index], self._texts[index], node, self._notation, before)
 
     def _on_comment_changed(self, ply: int) -> None:
         line = self._controller.line()
         if 0 < ply <= min(len(self._cells), len(line)):
-            _show_node(self._cells[ply - 1], self._texts[ply - 1], line[ply - 1])
+            self._show(ply - 1, line[ply - 1])
 
     def _truncate(self, length: int) -> None:
         while len(self._moves) > length:
@@ -295,13 +308,35 @@ class MoveList(QWidget):
             controller.to_end()
 
 
-def _show_node(item: QTableWidgetItem, text: str, node: ChildNode) -> None:
-    """Write a move's cell: its text, ✎ when it has a comment, (+N) for N recorded alternatives."""
-    marks = [text]
-    if node.comment:
+NAG_SYMBOLS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
+"""PGN's move NAGs as the symbols written after a move."""
+
+
+def _better_move(node: ChildNode) -> Move | None:
+    """The review's better move for a move it marked as an inaccuracy, mistake or blunder."""
+    if not any(nag in REVIEW_NAGS for nag in node.nags):
+        return None
+    return parse_best(node.comment)
+
+
+def _show_node(item: QTableWidgetItem, text: str, node: ChildNode, notation: Notation,
+               before: Board | None = None) -> None:
+    """Write a move's cell: its text with its NAG symbol, the review's better move (``before``:
+    the position the move was played in), ✎ when it has a comment (beyond a review's commands),
+    (+N) for N recorded alternatives."""
+    symbols = "".join(NAG_SYMBOLS[nag] for nag in sorted(node.nags) if nag in NAG_SYMBOLS)
+    marks = [text + symbols]
+    note = strip_commands(node.comment)
+    better = _better_move(node)
+    tip = note
+    if better is not None and before is not None and before.is_legal(better):
+        better_text = format_move(before, better, notation)
+        marks.append(f"→ {better_text}")
+        tip = "\n".join(filter(None, [tr("Better: {move}").format(move=better_text), note]))
+    if note:
         marks.append("✎")
     alternatives = len(node.parent.variations) - 1 if node.parent is not None else 0
     if alternatives:
         marks.append(f"(+{alternatives})")
     item.setText(" ".join(marks))
-    item.setToolTip(node.comment)
+    item.setToolTip(tip)

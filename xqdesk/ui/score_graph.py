@@ -4,6 +4,9 @@ One series per engine (at most two), one point per ply: the score of the positio
 plies. Above the middle line Red stands better, below it Black. Scores are drawn on a squashed
 scale (``tanh``) so that the early half-pawn swings stay visible beside a won endgame; mates sit at
 the edges. Clicking the graph asks to go to the ply under the mouse (``ply_clicked``).
+
+A game's review (:meth:`ScoreGraph.set_review`) is drawn as its own curve with a coloured mark on
+each inaccuracy, mistake and blunder; a click on (or near) a mark goes to that move.
 """
 from __future__ import annotations
 
@@ -14,7 +17,8 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from xqdesk.score import PovScore
+from xqdesk.review import GameReview, MoveClass
+from xqdesk.score import PovScore, Score
 from xqdesk.ui.i18n import follow_language, tr
 
 SCALE_PAWNS = 4.0
@@ -31,8 +35,24 @@ GRID_PAWNS = (1.0, 3.0)
 
 def red_view_pawns(score: PovScore) -> float:
     """``score`` in pawns from Red's view (a mate near ±:data:`MATE_PAWNS`)."""
-    centipawns = score.red().score(mate_score=round(MATE_PAWNS * 100))
-    return (centipawns or 0) / 100.0
+    return score_pawns(score.red())
+
+
+def score_pawns(score: Score) -> float:
+    """A score in pawns, from whichever view it is in (a mate near ±:data:`MATE_PAWNS`)."""
+    return (score.score(mate_score=round(MATE_PAWNS * 100)) or 0) / 100.0
+
+
+REVIEW_COLOR = QColor(60, 140, 70)
+"""The review's curve (the engines' live scores keep SERIES_COLORS)."""
+
+MARK_COLORS = {MoveClass.INACCURACY: QColor(230, 180, 30), MoveClass.MISTAKE: QColor(235, 120, 20),
+               MoveClass.BLUNDER: QColor(200, 20, 20)}
+"""The colour of each class's mark on the review curve."""
+
+MARK_RADIUS = 4.0
+MARK_HIT = 8.0
+"""Pixels around a mark within which a click goes to its move."""
 
 
 def squash(pawns: float) -> float:
@@ -52,6 +72,8 @@ class ScoreGraph(QWidget):
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self._series: list[dict[int, float]] = [{}, {}]
+        self._review: dict[int, float] = {}
+        self._marks: dict[int, MoveClass] = {}
         self._ply_count = 0
         self._current_ply: Optional[int] = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -87,8 +109,45 @@ class ScoreGraph(QWidget):
         self._current_ply = ply
         self.update()
 
+    def set_review(self, review: Optional[GameReview]) -> None:
+        """Show a game's review (None: no review): its scores as a curve, each inaccuracy,
+        mistake and blunder as a mark at the ply after the move."""
+        self._review, self._marks = {}, {}
+        if review is not None:
+            self._review[0] = score_pawns(review.start.score)
+            for move in review.moves:
+                self._review[move.ply] = score_pawns(move.after)
+                if move.move_class is not None and move.move_class.is_error:
+                    self._marks[move.ply] = move.move_class
+            self._ply_count = max(self._ply_count, len(review.moves) + 1)
+        self.update()
+
+    def review_scores(self) -> dict[int, float]:
+        """The review's scores (pawns, Red's view) by ply (a copy)."""
+        return dict(self._review)
+
+    def marks(self) -> dict[int, MoveClass]:
+        """The marked plies and their classes (a copy)."""
+        return dict(self._marks)
+
+    def mark_position(self, ply: int) -> QPointF:
+        """Where the mark of ``ply`` is drawn (widget coordinates)."""
+        plot = self._plot_rect()
+        return QPointF(self._x(ply, plot), self._y(self._review.get(ply, 0.0), plot))
+
+    def mark_near(self, point: QPointF) -> Optional[int]:
+        """The ply of the mark within :data:`MARK_HIT` pixels of ``point`` (the nearest), if any."""
+        best: Optional[tuple[float, int]] = None
+        for ply in self._marks:
+            where = self.mark_position(ply)
+            distance = math.hypot(where.x() - point.x(), where.y() - point.y())
+            if distance <= MARK_HIT and (best is None or distance < best[0]):
+                best = (distance, ply)
+        return best[1] if best is not None else None
+
     def clear(self) -> None:
-        """Forget every score."""
+        """Forget every score (the review too)."""
+        self._review, self._marks = {}, {}
         self._series = [{}, {}]
         self._ply_count = 0
         self._current_ply = None
@@ -147,11 +206,26 @@ class ScoreGraph(QWidget):
                 painter.drawEllipse(points[0], 2.0, 2.0)
             else:
                 painter.drawPolyline(points)
+        self._paint_review(painter, plot)
         if self._current_ply is not None and self._ply_count:
             x = self._x(self._current_ply, plot)
             painter.setPen(QPen(self.palette().text().color(), 1, Qt.PenStyle.DashLine))
             painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
         painter.end()
+
+    def _paint_review(self, painter: QPainter, plot: QRectF) -> None:
+        """The review's curve and its class marks."""
+        if not self._review:
+            return
+        points = [QPointF(self._x(ply, plot), self._y(self._review[ply], plot)) for ply in sorted(self._review)]
+        painter.setPen(QPen(REVIEW_COLOR, 2))
+        if len(points) > 1:
+            painter.drawPolyline(points)
+        for ply, move_class in sorted(self._marks.items()):
+            painter.setPen(QPen(self.palette().base().color(), 1))
+            painter.setBrush(MARK_COLORS[move_class])
+            painter.drawEllipse(self.mark_position(ply), MARK_RADIUS, MARK_RADIUS)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _paint_scale(self, painter: QPainter, plot: QRectF) -> None:
         """Faint lines at ±1 and ±3 pawns with their values, and which way is Red ahead."""
@@ -175,5 +249,6 @@ class ScoreGraph(QWidget):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         if event.button() == Qt.MouseButton.LeftButton and self._ply_count:
-            self.ply_clicked.emit(self.ply_at(event.position().x()))
+            marked = self.mark_near(event.position())
+            self.ply_clicked.emit(marked if marked is not None else self.ply_at(event.position().x()))
         super().mousePressEvent(event)

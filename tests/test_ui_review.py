@@ -1,0 +1,90 @@
+"""Game -> Review game… in the real window: the review runs in the background with a progress bar,
+its marks show on the score graph and in the move list with the better move, clicking a mark and
+"Next mistake" step there, it can be cancelled, and a reviewed record shows its review when opened."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from test_review_engine import planted_blunder
+from xqdesk.engines.reviewer import review_limits
+from xqdesk.formats.pgn import format_pgn, parse_pgn
+from xqdesk.pieces import BLACK, RED
+from xqdesk.review import MoveClass
+from xqdesk.ui.review_dialog import ReviewDialog
+from xqdesk.ui.settings import EngineKind, EngineProfile
+
+BUILTIN = EngineProfile("Built-in", EngineKind.BUILTIN, level=20)
+HUNG = 19
+"""The ply of the planted chariot move."""
+
+
+def test_a_review_marks_the_blunder_on_the_graph_and_in_the_move_list(qtbot, window):
+    window.controller.load_game(planted_blunder())
+    assert window.action("Review game…").isEnabled() and not window.action("Next mistake").isEnabled()
+    worker = window.start_review(BUILTIN, review_limits(depth=3))
+    assert worker is not None and window.review_progress.isVisible()
+    assert window.action("Cancel review").isEnabled() and not window.action("Review game…").isEnabled()
+    window.controller.go_to(5)  # the window stays usable while the engine works
+    qtbot.waitUntil(lambda: window.review_worker is None, timeout=30000)
+    review = window.review
+    assert review is not None and not window.review_progress.isVisible()
+    assert review.moves[HUNG - 1].move_class is MoveClass.BLUNDER
+    graph = window.score_graph
+    assert graph.marks()[HUNG] is MoveClass.BLUNDER and len(graph.review_scores()) == 21
+    cell = window.move_list._cells[HUNG - 1]
+    assert "??" in cell.text() and "→" in cell.text() and "Better:" in cell.toolTip()
+    # the review is in the game itself: NAG and better move, as the record will be saved
+    node = window.controller.game().mainline()[HUNG - 1]
+    assert 4 in node.nags and "[%best" in node.comment
+    # "Next mistake" steps through the marks in order, then starts again
+    window.controller.go_to(0)
+    plies = [move.ply for move in review.errors()]
+    seen = []
+    for _ in plies:
+        window.action("Next mistake").trigger()
+        seen.append(window.controller.ply())
+    assert seen == plies
+    window.action("Next mistake").trigger()
+    assert window.controller.ply() == plies[0]
+    # clicking the mark goes to its move
+    window.controller.go_to(0)
+    qtbot.mouseClick(graph, Qt.MouseButton.LeftButton, pos=graph.mark_position(HUNG).toPoint())
+    assert window.controller.ply() == HUNG
+
+
+def test_a_reviewed_record_shows_its_review_when_opened(qtbot, window):
+    window.controller.load_game(planted_blunder())
+    window.start_review(BUILTIN, review_limits(depth=2), sides=(RED,))
+    qtbot.waitUntil(lambda: window.review_worker is None, timeout=30000)
+    marks = window.score_graph.marks()
+    assert all(window.review.moves[ply - 1].color == RED for ply in marks)
+    text = format_pgn(window.controller.game())
+    window.start_game(None, None)
+    assert window.review is None and not window.score_graph.marks()
+    window.controller.load_game(parse_pgn(text).games[0])
+    assert window.review is not None and window.score_graph.marks() == marks
+    assert "??" in window.move_list._cells[HUNG - 1].text()
+
+
+def test_a_review_can_be_cancelled_and_stores_nothing(qtbot, window):
+    window.controller.load_game(planted_blunder())
+    window.start_review(BUILTIN, review_limits(movetime=5.0))
+    qtbot.waitUntil(lambda: window.review_progress.bar.value() >= 0, timeout=5000)
+    window.review_progress.cancel_button.click()
+    qtbot.waitUntil(lambda: window.review_worker is None, timeout=15000)
+    assert window.review is None and "Review cancelled" in window.statusBar().currentMessage()
+    assert not any("[%eval" in node.comment for node in window.controller.game().mainline())
+
+
+def test_the_review_dialog_gives_engine_limits_and_sides(qtbot):
+    dialog = ReviewDialog((BUILTIN,))
+    qtbot.addWidget(dialog)
+    assert dialog.engine() == BUILTIN and dialog.sides() == (RED, BLACK)
+    dialog.movetime.setValue(0.2)
+    assert dialog.limits().movetime == 0.2 and dialog.limits().depth is None
+    dialog.by_depth.setChecked(True)
+    dialog.depth.setValue(6)
+    assert dialog.limits().depth == 6 and dialog.limits().movetime is None
+    assert not dialog.movetime.isEnabled()
+    dialog.sides_box.setCurrentIndex(2)
+    assert dialog.sides() == (BLACK,)
