@@ -1,6 +1,7 @@
 """How responsive the window stays: the longest event-loop stall while an engine thinks (a game
-against the built-in engine, then a two-engine analysis) and while a long game is replayed, and the
-time from process start to the first painted window.
+against the built-in engine, then a two-engine analysis), while a whole game is reviewed
+(Game -> Review game…) and while a long game is replayed, and the time from process start to the
+first painted window.
 
 A 5 ms QTimer runs throughout; a stall is the gap between two of its ticks minus 5 ms. Targets:
 stalls under 50 ms (a person notices 100 ms), first paint under 1.5 s.
@@ -110,6 +111,21 @@ def measure_analysis(window, meter: StallMeter, seconds: float) -> float:
     return stall
 
 
+def measure_review(window, meter: StallMeter) -> tuple[float, int, float]:
+    """A master game reviewed by the built-in engine at 0.1 s a position, the window running."""
+    from xqdesk.engines.reviewer import review_limits
+    from xqdesk.formats import read_games
+    from xqdesk.ui.settings import EngineKind, EngineProfile
+
+    game = read_games(MASTER_GAMES).games[0]
+    window.controller.load_game(game)
+    meter.start()
+    started = time.monotonic()
+    window.start_review(EngineProfile("Built-in", EngineKind.BUILTIN, level=20), review_limits(movetime=0.1))
+    run_until(lambda: window.review_worker is None, 300)
+    return meter.stop(), len(game), time.monotonic() - started
+
+
 def measure_replay(window, meter: StallMeter) -> tuple[float, int, float]:
     """The longest master game replayed one move every 10 ms, move list and board following."""
     from xqdesk.formats import read_games
@@ -180,6 +196,9 @@ def main() -> None:
               f"(target < {STALL_TARGET_MS} ms)")
         stall = measure_analysis(window, meter, 5.0)
         print(f"analysis (2x) : longest stall {stall:6.1f} ms over 5 s of MultiPV 3 (target < {STALL_TARGET_MS} ms)")
+        stall, plies, seconds = measure_review(window, meter)
+        print(f"review        : longest stall {stall:6.1f} ms reviewing {plies} plies at 0.1 s "
+              f"({seconds:.1f} s; target < {STALL_TARGET_MS} ms)")
         stall, plies, load_s = measure_replay(window, meter)
         print(f"replay        : longest stall {stall:6.1f} ms stepping {plies} plies every 10 ms "
               f"(load {load_s * 1000:.0f} ms; target < {STALL_TARGET_MS} ms)")

@@ -1,17 +1,17 @@
 """Reviewing real games with real engine processes: a planted blunder in a master game, the
-'annotate' command (resumable after an interrupt), cancellation and bad input."""
+'annotate' command (resumable after an interrupt) and bad input. (Cancelling a review is tested
+through the window, tests/test_ui_review.py.)"""
 import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from datafiles import GAMES
-from xqdesk.engines.reviewer import GameReviewer, ReviewCancelled, review_game, review_limits
+from xqdesk.engines.reviewer import review_game, review_limits
 from xqdesk.engines.spec import parse_spec
 from xqdesk.formats import read_games
 from xqdesk.formats.pgn import format_pgn, parse_pgn, write_pgn
@@ -53,17 +53,6 @@ def test_the_builtin_engine_marks_a_hung_chariot_as_a_blunder_with_its_better_mo
     assert back is not None
     assert [move.move_class for move in back.moves] == [move.move_class for move in review.moves]
     assert back.moves[18].best_move == hung.best_move
-
-
-def test_a_review_can_be_cancelled_from_another_thread():
-    game = planted_blunder()
-    with GameReviewer(parse_spec("builtin"), review_limits(movetime=5.0)) as reviewer:
-        reviewer.start()
-        threading.Timer(0.5, reviewer.cancel).start()
-        started = time.monotonic()
-        with pytest.raises(ReviewCancelled):
-            reviewer.review(game)
-        assert time.monotonic() - started < 4.0
 
 
 def test_an_engine_that_gives_no_score_is_refused_clearly():

@@ -240,8 +240,12 @@ class MoveList(QWidget):
     def refresh_marks(self) -> None:
         """Write every move's cell again (after a review added marks, comments and better moves)."""
         line = self._controller.line()
-        for index in range(min(len(self._cells), len(line))):
-            self._show(index, line[index])
+        self.table.setUpdatesEnabled(False)
+        try:
+            for index in range(min(len(self._cells), len(line))):
+                self._show(index, line[index])
+        finally:
+            self.table.setUpdatesEnabled(True)
 
     def _show(self, index: int, node: ChildNode) -> None:
         before = node.parent.board() if _better_move(node) is not None else None

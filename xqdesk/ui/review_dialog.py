@@ -30,13 +30,13 @@ class ReviewDialog(QDialog):
         self.by_time = QRadioButton(tr("Seconds per move"))
         self.by_depth = QRadioButton(tr("Depth per move"))
         self.by_time.setChecked(True)
-        self.movetime = QDoubleSpinBox()
-        self.movetime.setRange(0.05, 600.0)
-        self.movetime.setDecimals(2)
-        self.movetime.setValue(DEFAULT_MOVETIME)
-        self.depth = QSpinBox()
-        self.depth.setRange(1, 99)
-        self.depth.setValue(DEFAULT_DEPTH)
+        self.movetime_box = QDoubleSpinBox()
+        self.movetime_box.setRange(0.05, 600.0)
+        self.movetime_box.setDecimals(2)
+        self.movetime_box.setValue(DEFAULT_MOVETIME)
+        self.depth_box = QSpinBox()
+        self.depth_box.setRange(1, 99)
+        self.depth_box.setValue(DEFAULT_DEPTH)
         self.by_time.toggled.connect(self._follow_choice)
         self._follow_choice()
         self.sides_box = QComboBox()
@@ -45,8 +45,8 @@ class ReviewDialog(QDialog):
         self.sides_box.addItem(tr("Black"), (BLACK,))
         form = QFormLayout()
         form.addRow(tr("Engine"), self.engine_box)
-        form.addRow(self.by_time, self.movetime)
-        form.addRow(self.by_depth, self.depth)
+        form.addRow(self.by_time, self.movetime_box)
+        form.addRow(self.by_depth, self.depth_box)
         form.addRow(tr("Review"), self.sides_box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
@@ -56,16 +56,16 @@ class ReviewDialog(QDialog):
         layout.addWidget(buttons)
 
     def _follow_choice(self) -> None:
-        self.movetime.setEnabled(self.by_time.isChecked())
-        self.depth.setEnabled(not self.by_time.isChecked())
+        self.movetime_box.setEnabled(self.by_time.isChecked())
+        self.depth_box.setEnabled(not self.by_time.isChecked())
 
     def engine(self) -> EngineProfile:
         return self.engine_box.currentData()
 
     def limits(self) -> SearchLimits:
         if self.by_time.isChecked():
-            return review_limits(movetime=self.movetime.value())
-        return review_limits(depth=self.depth.value())
+            return review_limits(movetime=self.movetime_box.value())
+        return review_limits(depth=self.depth_box.value())
 
     def sides(self) -> tuple[Color, ...]:
         return self.sides_box.currentData()

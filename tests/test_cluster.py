@@ -1,0 +1,61 @@
+"""Games and reviews as Ray tasks (``--cluster``): a tournament, a course match and an annotate run
+on a local Ray (two CPUs) give the same standings, PGN, match folder and annotations as plain runs,
+and a task whose worker dies is run again. Skipped when Ray is not installed."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ray", reason="Ray is not installed: pip install 'xqdesk[cluster]'")
+
+from test_review_engine import MASTER  # noqa: E402
+from xqdesk.formats import read_games  # noqa: E402
+from xqdesk.formats.pgn import write_pgn  # noqa: E402
+from xqdesk.game import Game  # noqa: E402
+
+ROOT = Path(__file__).parent.parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), RAY_AUTH_MODE="disabled")
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+
+
+def test_tournament_course_match_and_annotate_on_ray_match_plain_runs(tmp_path):
+    games = tmp_path / "two.pgn"
+    write_pgn(games, [Game.from_moves(game.mainline_moves()[:4], headers=dict(game.headers))
+                      for game in read_games(MASTER).games[:2]])
+    commands = {
+        "tournament": ["tournament", "random:Seed=1", "greedy:Seed=2", "--games", "2", "--quiet", "--out"],
+        "match": ["match", "--red", "greedy:Seed=1", "--black", "random:Seed=2", "--course", "--seed", "5",
+                  "--quiet", "--out"],
+        "annotate": ["annotate", str(games), "--engine", "builtin", "--depth", "2", "--quiet"],
+    }
+
+    def out(kind: str, where: str) -> str:
+        return str(tmp_path / where / ("annotated.pgn" if kind == "annotate" else kind))
+
+    cluster_args = []
+    for kind, command in commands.items():
+        cluster_args += ["--", *command, out(kind, "ray"), "--cluster", "local"]
+    on_ray = run(str(Path(__file__).parent / "cluster_run.py"), str(tmp_path / "marker"), *cluster_args)
+    assert on_ray.returncode == 0, on_ray.stderr[-3000:]
+    assert "retry: answered on attempt 2" in on_ray.stdout  # the worker that died was replaced
+    assert on_ray.stdout.count(" exit 0") == 3, on_ray.stdout
+    plain = [run("-m", "xqdesk", *command, out(kind, "plain")) for kind, command in commands.items()]
+    assert all(done.returncode == 0 for done in plain), [done.stderr for done in plain]
+
+    def standings(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.lstrip().startswith(("Rank", "1 ", "2 "))]
+
+    assert standings(plain[0].stdout) and standings(plain[0].stdout) == standings(on_ray.stdout.split("=== tournament")[0])
+    for kind, path in (("tournament", "tournament/tournament.pgn"), ("match", "match/games.pgn"),
+                       ("match", "match/Player 1 VS Player 2/summary.txt")):
+        assert (tmp_path / "ray" / path).read_bytes() == (tmp_path / "plain" / path).read_bytes(), path
+    ray_annotated = (tmp_path / "ray" / "annotated.pgn").read_text()
+    assert ray_annotated == (tmp_path / "plain" / "annotated.pgn").read_text()
+    assert ray_annotated.count("[Annotator") == 2 and "[%eval" in ray_annotated
