@@ -119,3 +119,22 @@ def test_annotate_explains_bad_input(tmp_path):
     assert wrong.returncode == 2 and "unknown engine 'nonesuch'" in wrong.stderr
     both = xqdesk("annotate", str(MASTER), str(tmp_path / "out.pgn"), "--engine", "builtin")
     assert both.returncode == 2 and "--movetime" in both.stderr
+
+
+def test_annotate_a_folder_keeps_its_layout_and_order_with_two_engines_at_once(tmp_path):
+    source, target = tmp_path / "in", tmp_path / "out"
+    (source / "sub").mkdir(parents=True)
+    masters = read_games(MASTER).games[:5]
+    first = [Game.from_moves(game.mainline_moves()[:2], headers=dict(game.headers)) for game in masters[:3]]
+    write_pgn(source / "a.pgn", first)
+    write_pgn(source / "sub" / "b.pgn", [Game.from_moves(masters[3].mainline_moves()[:2], headers=dict(masters[3].headers))])
+    (source / "notes.md").write_text("not a record")
+    done = xqdesk("annotate", str(source), str(target), "--engine", "builtin", "--depth", "1", "--concurrency", "2",
+                  "--sides", "black", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert sorted(str(path.relative_to(target)) for path in target.rglob("*") if path.is_file()) == ["a.pgn", "sub/b.pgn"]
+    annotated = read_games(target / "a.pgn").games
+    assert [game.mainline_moves() for game in annotated] == [game.mainline_moves() for game in first]
+    for game in annotated:
+        review = read_review(game)
+        assert [move.move_class is None for move in review.moves] == [True, False]  # only Black's moves classed
