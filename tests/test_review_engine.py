@@ -138,3 +138,13 @@ def test_annotate_a_folder_keeps_its_layout_and_order_with_two_engines_at_once(t
     for game in annotated:
         review = read_review(game)
         assert [move.move_class is None for move in review.moves] == [True, False]  # only Black's moves classed
+
+
+def test_a_ucci_engine_reviews_too(tmp_path):
+    from ucci_engines import greedy_ucci_executable
+
+    game = Game.from_moves([Move.from_iccs(text) for text in ("h2e2", "h9g7", "e2e6", "g6g5")])  # 2. C5x6
+    review, annotator = review_game(parse_spec(f"ucci:{greedy_ucci_executable(tmp_path)}"), game,
+                                    review_limits(depth=1))
+    assert len(review.moves) == 4 and all(move.move_class is not None for move in review.moves)
+    assert all(move.best_move is not None for move in review.moves) and "depth 1" in annotator

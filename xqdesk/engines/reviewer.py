@@ -1,8 +1,8 @@
 """Reviewing a game with an engine: one search per position of the main line, turned into a
 :class:`xqdesk.review.GameReview`.
 
-Any engine spec works (built-in, random/greedy, course players, UCI engines, named engines): the
-engine runs in its own process. A review can be cancelled from another thread (:meth:`cancel`):
+Any engine spec works (built-in, random/greedy, course players, UCI and UCCI engines, named
+engines): the engine runs in its own process. A review can be cancelled from another thread (:meth:`cancel`):
 the running search is stopped and :class:`ReviewCancelled` raised.
 """
 from __future__ import annotations
@@ -82,7 +82,7 @@ class GameReviewer:
     def start(self) -> None:
         """Start the engine process now (EngineStartError says why it cannot)."""
         engine = UciEngine(self.spec.command, cwd=self.spec.workdir, options=self.spec.options,
-                           memory_limit_mb=self.memory_limit_mb, env=self.spec.env)
+                           memory_limit_mb=self.memory_limit_mb, env=self.spec.env, protocol=self.spec.protocol)
         engine.start()
         if self.spec.verify:
             engine.verify_xiangqi(HANDSHAKE_TIMEOUT)
