@@ -240,12 +240,17 @@ class MoveList(QWidget):
     def refresh_marks(self) -> None:
         """Write every move's cell again (after a review added marks, comments and better moves)."""
         line = self._controller.line()
-        self.table.setUpdatesEnabled(False)
+        board = self._controller.game().start_board()
+        rows = self.table.verticalHeader()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # one row-height pass at the end, not one per cell
         try:
             for index in range(min(len(self._cells), len(line))):
-                self._show(index, line[index])
+                node = line[index]
+                before = board if _better_move(node) is not None else None
+                _show_node(self._cells[index], self._texts[index], node, self._notation, before)
+                board.push(node.move)
         finally:
-            self.table.setUpdatesEnabled(True)
+            rows.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
     def _show(self, index: int, node: ChildNode) -> None:
         before = node.parent.board() if _better_move(node) is not None else None

@@ -2,7 +2,9 @@
 and the progress bar (with its Cancel button) the window shows while a review runs."""
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+import time
+
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QProgressBar, QPushButton,
     QRadioButton, QSpinBox, QVBoxLayout, QWidget,
@@ -16,6 +18,8 @@ from xqdesk.ui.settings import EngineProfile
 
 DEFAULT_MOVETIME = 0.5
 DEFAULT_DEPTH = 8
+PROGRESS_INTERVAL = 0.25
+"""Seconds between two redraws of the progress bar (QProgressBar repaints at once on each value)."""
 
 
 class ReviewDialog(QDialog):
@@ -82,6 +86,11 @@ class ReviewProgress(QWidget):
         self.bar.setMaximumWidth(220)
         self.cancel_button = QPushButton()
         self.cancel_button.clicked.connect(self.cancel_requested)
+        self._pending = (0, 0)
+        self._shown_at = 0.0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._apply)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.bar)
@@ -94,5 +103,23 @@ class ReviewProgress(QWidget):
         self.cancel_button.setText(tr("Cancel review"))
 
     def set_progress(self, done: int, total: int) -> None:
+        """Show ``done`` of ``total``: at once when the bar has not moved for a while or the work is
+        done, else at the next :data:`PROGRESS_INTERVAL` (so a fast review never floods the window
+        with redraws)."""
+        self._pending = (done, total)
+        wait = PROGRESS_INTERVAL - (time.monotonic() - self._shown_at)
+        if wait <= 0 or done >= total:
+            self._timer.stop()
+            self._apply()
+        elif not self._timer.isActive():
+            self._timer.start(int(wait * 1000))
+
+    def _apply(self) -> None:
+        done, total = self._pending
+        self._shown_at = time.monotonic()
         self.bar.setMaximum(total)
         self.bar.setValue(done)
+
+    def value(self) -> tuple[int, int]:
+        """The progress last given (shown now or soon)."""
+        return self._pending
