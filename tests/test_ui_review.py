@@ -46,6 +46,12 @@ def test_a_review_marks_the_blunder_on_the_graph_and_in_the_move_list(qtbot, win
     assert seen == plies
     window.action("Next mistake").trigger()
     assert window.controller.ply() == plies[0]
+    # from inside the better line (a variation), it goes back to the main line's next mark
+    window.controller.go_to(HUNG - 1)
+    window.controller.choose_alternative(1)
+    assert window.controller.variation_depth() == 1
+    window.action("Next mistake").trigger()
+    assert window.controller.variation_depth() == 0 and window.controller.ply() == HUNG
     # clicking the mark goes to its move
     window.controller.go_to(0)
     qtbot.mouseClick(graph, Qt.MouseButton.LeftButton, pos=graph.mark_position(HUNG).toPoint())

@@ -528,6 +528,8 @@ class MainWindow(QMainWindow):
             self.show_status(tr("No marked moves"))
             return
         plies = [move.ply for move in self.review.errors()]
+        while self.controller.variation_depth():  # the review is of the main line: back to it
+            self.controller.leave_variation()
         ply = self.controller.ply()
         self.controller.go_to(next((marked for marked in plies if marked > ply), plies[0]))
 
