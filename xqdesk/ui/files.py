@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from xqdesk.ui.main_window import MainWindow
 
 AUTOSAVE_DELAY_MS = 300
+"""The autosave waits this long after a change for more changes (one write for a burst)."""
+AUTOSAVE_MAX_WAIT_MS = 1000
+"""…but never longer than this after the first unsaved change, however fast changes come."""
 AUTOSAVE_NAME = "autosave.pgn"
 OPEN_FILTER = ("*.pgn *.PGN *.xqf *.XQF *.txt *.fen *.FEN *.ubb *.htm *.html *.wxf *.cbr *.CBR *.cbl *.CBL "
                "*.cbf *.CBF")
@@ -113,13 +116,20 @@ class FileManager(QObject):
         self.current_path: Path | None = None
         self.game_table: GameTable | None = None
         self.autosave_path = Path(autosave_path) if autosave_path else default_autosave_path()
+        # A change (re)starts the short timer; the first unsaved change also starts the long one,
+        # which a later change does not restart: a game changing faster than the short delay
+        # (engines moving every 0.1 s) is still saved at least every AUTOSAVE_MAX_WAIT_MS.
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setSingleShot(True)
         self._autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
         self._autosave_timer.timeout.connect(self.autosave_now)
-        controller.game_changed.connect(self._autosave_timer.start)
-        controller.comment_changed.connect(lambda _ply: self._autosave_timer.start())
-        controller.game_over.connect(lambda _outcome: self._autosave_timer.start())
+        self._autosave_deadline = QTimer(self)
+        self._autosave_deadline.setSingleShot(True)
+        self._autosave_deadline.setInterval(AUTOSAVE_MAX_WAIT_MS)
+        self._autosave_deadline.timeout.connect(self.autosave_now)
+        controller.game_changed.connect(self.schedule_autosave)
+        controller.comment_changed.connect(lambda _ply: self.schedule_autosave())
+        controller.game_over.connect(lambda _outcome: self.schedule_autosave())
 
     # --- opening ---------------------------------------------------------------------------------
     def open_path(self, path: str | Path) -> bool:
@@ -228,9 +238,21 @@ class FileManager(QObject):
         self.save_to(path)
 
     # --- autosave ----------------------------------------------------------------------------------
+    def schedule_autosave(self) -> None:
+        """Autosave after :data:`AUTOSAVE_DELAY_MS` without a change, and at the latest
+        :data:`AUTOSAVE_MAX_WAIT_MS` after the first change not yet saved."""
+        self._autosave_timer.start()
+        if not self._autosave_deadline.isActive():
+            self._autosave_deadline.start()
+
+    def autosave_pending(self) -> bool:
+        """True while a change waits to be autosaved."""
+        return self._autosave_timer.isActive() or self._autosave_deadline.isActive()
+
     def autosave_now(self) -> None:
         """Write the current game to the autosave file (atomically: a kill mid-write loses nothing)."""
         self._autosave_timer.stop()
+        self._autosave_deadline.stop()
         target = self.autosave_path
         try:
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,128 @@
+"""The autosave under fast play: nothing older than a second is lost, even when the game changes
+faster than the autosave's debounce delay (engines moving every 0.05 s), and even under kill -9."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from xqdesk.formats import read_games
+from xqdesk.move import Move
+from xqdesk.ui.files import AUTOSAVE_DELAY_MS, AUTOSAVE_MAX_WAIT_MS
+from xqdesk.ui.game_controller import Mode
+from xqdesk.ui.settings import EngineKind, EngineProfile
+
+PLAYERS = Path(__file__).parent / "players"
+ORDINARY = EngineProfile("Ordinary", EngineKind.PLAYER, str(PLAYERS / "ordinary"))
+SLACK = 0.7
+"""Seconds a loaded machine may add to the autosave's one-second bound."""
+
+
+def saved_moves(path: Path) -> int:
+    if not path.is_file():
+        return 0
+    record = read_games(path)
+    return sum(1 for _ in record.games[0].mainline_moves()) if record.games else 0
+
+
+def test_changes_faster_than_the_debounce_are_still_saved_every_second(qtbot, window, tmp_path):
+    assert AUTOSAVE_DELAY_MS < AUTOSAVE_MAX_WAIT_MS <= 1000
+    window.start_game(None, None)
+    writes: list[float] = []
+    original = window.files.autosave_now
+
+    def counting() -> None:
+        writes.append(time.monotonic())
+        original()
+
+    window.files._autosave_timer.timeout.disconnect()
+    window.files._autosave_deadline.timeout.disconnect()
+    window.files._autosave_timer.timeout.connect(counting)
+    window.files._autosave_deadline.timeout.connect(counting)
+    started = time.monotonic()
+    for text in ("h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "h7h3", "b2a2", "c6c5",
+                 "a2b2", "c5c4", "b2a2", "c4c3", "a2b2", "c3c2", "b2a2", "c2c1", "a2b2", "c1c0"):
+        window.controller.play_move(Move.from_iccs(text)) or window.files.schedule_autosave()
+        qtbot.wait(AUTOSAVE_DELAY_MS // 2)  # always sooner than the debounce delay
+    # 20 changes 0.15 s apart: the debounce alone would not have fired once.
+    assert writes, "no autosave while the game kept changing"
+    assert writes[0] - started <= AUTOSAVE_MAX_WAIT_MS / 1000 + SLACK
+    assert all(later - earlier <= AUTOSAVE_MAX_WAIT_MS / 1000 + SLACK for earlier, later in zip(writes, writes[1:]))
+
+
+def test_fast_engine_vs_engine_autosave_is_at_most_a_second_behind(qtbot, window, tmp_path):
+    autosave = tmp_path / "autosave.pgn"
+    controller = window.controller
+    controller.engine_delay = 0.05
+    made: list[tuple[float, int]] = []
+    controller.move_made.connect(lambda _move: made.append((time.monotonic(), controller.length())))
+    bound = AUTOSAVE_MAX_WAIT_MS / 1000 + SLACK
+    checked = 0
+    deadline = time.monotonic() + 6.0
+    while time.monotonic() < deadline:  # game after game (a random game may end quickly)
+        made.clear()
+        controller.new_game(Mode.ENGINE_VS_ENGINE, red=ORDINARY, black=ORDINARY)
+        while time.monotonic() < deadline and controller.outcome() is None:
+            qtbot.wait(50)
+            if controller.outcome() is not None:
+                break  # the game is over: its end is saved anyway
+            now, saved = time.monotonic(), saved_moves(autosave)
+            due = [length for made_at, length in made if made_at <= now - bound]
+            if due:
+                checked += 1
+                assert saved >= max(due), f"the autosave holds {saved} moves, {max(due)} were made over a second ago"
+    controller.new_game(Mode.PERSON_VS_PERSON)  # stops both engines
+    assert checked >= 10, f"only {checked} polls came a second after a move during play"
+
+
+DRIVER = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {players!r})
+    from xqdesk.ui.app import ensure_application, watch_game_window, run_window
+    import importlib.util
+    import xqdesk.compat
+    sys.modules["utils"] = xqdesk.compat  # what the host gives a player without a utils.py
+    spec = importlib.util.spec_from_file_location("player", {player!r})
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["player"] = module
+    spec.loader.exec_module(module)
+    ensure_application()
+    window = watch_game_window(module.Player("red"), module.Player("black"), 0.05)
+    window.controller.move_made.connect(lambda _move: print(window.controller.length(), flush=True))
+    run_window(window)
+""")
+
+
+def test_kill_9_during_a_fast_engine_game_loses_at_most_the_last_second(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(os.environ, HOME=str(home), XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"),
+               QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(Path(__file__).parent.parent))
+    script = DRIVER.format(players=str(PLAYERS / "ordinary"), player=str(PLAYERS / "ordinary" / "player.py"))
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               env=env, text=True, start_new_session=True)
+    seen: list[tuple[float, int]] = []
+    try:
+        assert process.stdout is not None
+        started = time.monotonic()
+        while time.monotonic() - started < 60:
+            line = process.stdout.readline()
+            if not line:
+                break
+            seen.append((time.monotonic(), int(line)))
+            if seen[-1][1] >= 40 or (len(seen) > 5 and seen[-1][0] - seen[0][0] > 4):
+                break
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    killed_at = time.monotonic()
+    assert len(seen) >= 10, f"the game made only {len(seen)} moves"
+    autosaves = list(home.rglob("autosave.pgn"))
+    assert len(autosaves) == 1, list(home.rglob("*"))
+    saved = saved_moves(autosaves[0])
+    older = [length for made_at, length in seen if made_at <= killed_at - 1.0 - SLACK]
+    assert saved >= max(older, default=0), (saved, seen)
