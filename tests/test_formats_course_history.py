@@ -84,5 +84,5 @@ def test_damaged_file_gives_an_error_not_a_crash(tmp_path: Path) -> None:
     path = tmp_path / "Game 3.txt"
     path.write_bytes(b"[(9, 7, 7, 6, 0), (0, 1, 2")
     game_file = read_course_history(path, game_number=3)
-    assert game_file.games == []
-    assert str(game_file.errors[0]).startswith("Game 3.txt, game 3: ")
+    assert [move.iccs() for move in game_file.games[0].mainline_moves()] == ["h0g2"]  # the intact entry is kept
+    assert str(game_file.errors[0]).startswith("Game 3.txt, game 3, entry 2: ")

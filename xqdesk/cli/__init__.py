@@ -2,6 +2,17 @@
 
 Each command lives in its own module ``xqdesk.cli.<name>`` with ``add_arguments(parser)`` and
 ``run(args) -> int``; modules are imported only when their command runs, so start-up stays quick.
+
+Exit codes, the same for every command:
+
+====  ==================================================================================
+0     done, nothing wrong found
+1     done, but problems were found (a record with errors, an outcome that differs, a lost game)
+2     the command line is wrong (unknown option, bad value, unusable ``--encoding``)
+3     the output could not be written (a missing folder, a full disk, no permission)
+70    internal error: a bug in xqdesk (the traceback is printed; please report it)
+130   interrupted (Ctrl+C)
+====  ==================================================================================
 """
 from __future__ import annotations
 
@@ -29,8 +40,21 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 """name -> (module, one-line help)."""
 
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_CANNOT_WRITE, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 3, 70, 130
+"""The exit codes (see the table above)."""
+
 GUI_OPTIONS = ("--screenshot", "--language", "--ply")
 """Options that, before any command, mean "start the window" (``xqdesk --screenshot out.png``)."""
+
+
+def encoding_argument(text: str) -> str:
+    """``--encoding``'s type: the name when records can be read in it, else a usage error saying why."""
+    from xqdesk.formats.encoding import encoding_problem
+
+    problem = encoding_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,4 +86,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
+    except Exception:  # a bug: say so, with the traceback, under its own exit code
+        import traceback
+
+        traceback.print_exc()
+        print(f"xqdesk {name}: internal error (a bug in xqdesk, please report it with the traceback above)",
+              file=sys.stderr)
+        return EXIT_INTERNAL_ERROR

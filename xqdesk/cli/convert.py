@@ -7,7 +7,8 @@ XiangQi Bridge file, a PlayOK ``.wxf``, a web page or any text file, whose forma
 content. IN ``-`` reads the text from standard input, and an IN that is no file but a record's
 text (it holds a line break, a ``[`` or Chinese) is read as that text: any format *Edit → Paste
 game* takes. The format read is printed. Games with an illegal or damaged move are written up to
-that move and the error is printed; the exit code is then 1.
+that move and the error is printed; the exit code is then 1. An output that cannot be written (a
+missing folder, a full disk) exits with 3 (see :mod:`xqdesk.cli` for every exit code).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import argparse
 import os
 import sys
 
+from xqdesk.cli import encoding_argument
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import GameFile, read_games, read_games_text, write_games
 from xqdesk.notation import Notation
@@ -30,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", metavar="OUT", help="file or folder to write (format by extension)")
     parser.add_argument("--notation", choices=sorted(_NOTATIONS), default="iccs",
                         help="move notation for PGN (san: the WinBoard / pychess.org dialect)")
-    parser.add_argument("--encoding", help="text encoding of IN (detected when not given)")
+    parser.add_argument("--encoding", type=encoding_argument, help="text encoding of IN (detected when not given)")
 
 
 def _read(source: str, encoding: str | None) -> GameFile:
@@ -53,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
     except XqdeskError as error:
         print(f"xqdesk convert: {error}", file=sys.stderr)
         return 1
+    except OSError as error:
+        print(f"xqdesk convert: cannot write {args.target}: {error.strerror or error}", file=sys.stderr)
+        return 3
     detected = f" ({game_file.format})" if game_file.format else ""
     print(f"wrote {len(game_file.games)} games from {game_file.source}{detected} to {written.name}")
     return 1 if game_file.errors else 0

@@ -12,6 +12,7 @@ import sys
 
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import read_games
+from xqdesk.cli import encoding_argument
 from xqdesk.game import Game
 from xqdesk.notation import Notation, format_line
 
@@ -23,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", action="store_true",
                         help="re-judge every move and compare each outcome with the record; exit 1 on any difference")
     parser.add_argument("--notation", choices=sorted(_NOTATIONS), default="iccs", help="how to print moves")
-    parser.add_argument("--encoding", help="text encoding of the file (detected when not given)")
+    parser.add_argument("--encoding", type=encoding_argument, help="text encoding of the file (detected when not given)")
 
 
 def run(args: argparse.Namespace) -> int:

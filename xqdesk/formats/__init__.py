@@ -37,8 +37,11 @@ from xqdesk.formats.course_match import (is_course_match_folder, match_from_game
 from xqdesk.formats.detect import detect_text_format, read_text
 from xqdesk.formats.dhtmlxq import parse_dhtmlxq, write_dhtmlxq
 from xqdesk.formats.encoding import decode_record
+from xqdesk.formats.fen_moves import GAME_START as FEN_GAME_START
 from xqdesk.formats.fen_moves import parse_fen_moves, write_fen_moves
-from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records, source_name
+from xqdesk.formats.game_file import GameFile, GameReadError, file_error, read_text_records, source_name
+from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, path_problem, read_record_bytes
+from xqdesk.formats.pgn import GAME_START as PGN_GAME_START
 from xqdesk.formats.pgn import parse_pgn, write_pgn
 from xqdesk.formats.playok_wxf import parse_playok_wxf
 from xqdesk.formats.xqf import read_xqf
@@ -72,7 +75,10 @@ def record_kind(path: str | Path) -> str:
     path = Path(path)
     if path.is_dir():
         return "match"
-    head = path.read_bytes()[:16] if path.is_file() else b""
+    try:
+        head = read_record_bytes(path, 65536, head=True)
+    except RecordFileError:
+        head = b""
     if head.startswith(b"XQ"):
         return "xqf"
     if head.startswith(RECORD_MAGIC):
@@ -83,35 +89,53 @@ def record_kind(path: str | Path) -> str:
     if kind is not None:
         return kind
     try:
-        text, _encoding = decode_record(path.read_bytes()[:65536], None, source_name(path))
+        text, _encoding = decode_record(head, None, source_name(path))
     except (OSError, RecordFormatError):
         return "fen"
     return detect_text_format(text).kind
 
 
-def read_games(path: str | Path, encoding: str | None = None) -> GameFile:
-    """Every game in a record file or course match folder, with the errors met (never raises for
-    a bad file; a missing one gives an error too). ``encoding`` overrides detection for text."""
+def read_games(path: str | Path, encoding: str | None = None, max_bytes: int = MAX_RECORD_BYTES) -> GameFile:
+    """Every game in a record file or course match folder, with the errors met. Never raises: a
+    missing path, a FIFO, device, symlink loop or folder that is no match folder, a file over
+    ``max_bytes`` or a file with no game gives an error naming the file; a damaged file gives the
+    games it holds and an error for each problem. ``encoding`` overrides detection for text."""
     path = Path(path)
-    if not path.exists():
-        return GameFile(source_name(path), errors=[GameReadError(source_name(path), 1, "", "",
-                                                                 "no such file or folder")])
-    kind = record_kind(path)
-    if kind == "match":
-        record = read_match_games(path)
+    source = source_name(path)
+    try:
+        return _read_games(path, encoding, max_bytes)
+    except Exception as error:  # a bug in a reader: still an answer, never a traceback
+        return GameFile(source, errors=[file_error(source, "whole file", f"internal error while reading, please "
+                                                   f"report it: {type(error).__name__}: {error}")])
+
+
+def _read_games(path: Path, encoding: str | None, max_bytes: int) -> GameFile:
+    source = source_name(path)
+    if path.is_dir():
+        if not is_course_match_folder(path):
+            return GameFile(source, errors=[file_error(source, "whole file", "a folder, and not a course match "
+                                                       "folder (it holds no summary.txt)")])
+        record = read_match_games(path, max_bytes).note_if_empty()
         record.format = record.format or "course match folder"
         return record
+    problem = path_problem(path)
+    if problem is None and path.stat().st_size > max_bytes:
+        problem = f"{path.stat().st_size:,} bytes is larger than the {max_bytes:,} bytes a record file may have"
+    if problem is not None:
+        return GameFile(source, errors=[file_error(source, "whole file", problem)])
+    kind = record_kind(path)
     if kind in _BINARY_FORMATS:
         name, reader = _BINARY_FORMATS[kind]
         record = reader(path)
         record.format = name
-        return record
+        return record.note_if_empty()
+    game_start = FEN_GAME_START if kind == "fen" else PGN_GAME_START
     if kind in _TEXT_KINDS and path.suffix.lower() in _BY_SUFFIX:
         name, parse = _TEXT_KINDS[kind]
-        record = read_text_records(path, encoding, parse)
+        record = read_text_records(path, encoding, parse, game_start, max_bytes)
         record.format = name
         return record
-    return read_text_records(path, encoding, read_text)
+    return read_text_records(path, encoding, read_text, game_start, max_bytes)
 
 
 def read_games_text(text: str, source: str = "<text>") -> GameFile:

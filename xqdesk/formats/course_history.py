@@ -13,15 +13,18 @@ from typing import Sequence
 from xqdesk.board import Board
 from xqdesk.game import Game, GameNode, move_label
 from xqdesk.errors import RecordFormatError
-from xqdesk.formats.game_file import GameFile, GameReadError, source_name
+from xqdesk.formats.game_file import GameFile, GameReadError, file_error, source_name
+from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, read_record_bytes
 from xqdesk.move import Move
 
 HistoryEntry = tuple[int, int, int, int, int]
 
 # A player may return numpy integers, which the course's referee stores as they are: numpy 2
 # writes them as ``np.int64(9)``.
-_NUMPY_INT = re.compile(r"\b(?:np|numpy)\.(?:u?int(?:8|16|32|64)|int_|intc)\(\s*(-?\d+)\s*\)")
-_ENTRY = re.compile(r"\s*[(\[]\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*,?\s*[)\]]\s*")
+_NUMPY_INT = re.compile(r"\b(?:np|numpy)\.(?:u?int(?:8|16|32|64)|int_|intc)\(\s*(-?[0-9]+)\s*\)")
+# ASCII digits only, and few of them: '²' is no digit, and no course value has more than 2.
+_INT = r"\s*(-?[0-9]{1,9})\s*"
+_ENTRY = re.compile(r"\s*[(\[]" + ",".join([_INT] * 5) + r",?\s*[)\]]\s*")
 
 
 def parse_course_history(text: str) -> list[HistoryEntry]:
@@ -29,10 +32,20 @@ def parse_course_history(text: str) -> list[HistoryEntry]:
 
     Accepts tuples or lists, any spacing and a trailing comma, as Python's ``repr`` or a person
     might write them, and numpy integers as numpy 2 writes them (``np.int64(9)``)."""
-    body = _NUMPY_INT.sub(r"\1", text).strip()
-    if not (body.startswith("[") and body.endswith("]")):
-        raise RecordFormatError(f"a course history is a list like '[(9, 7, 7, 6, 0), ...]', got {_clip(body)!r}")
-    body = body[1:-1]
+    entries, error = read_history_entries(text)
+    if error is not None:
+        raise error
+    return entries
+
+
+def read_history_entries(text: str) -> tuple[list[HistoryEntry], RecordFormatError | None]:
+    """The entries of a history text up to the first one that is wrong, and the error that stopped
+    reading (None when the whole text is a history)."""
+    body = _NUMPY_INT.sub(r"\1", text).strip().removeprefix("\ufeff").strip()
+    if not body.startswith("["):
+        return [], RecordFormatError(f"a course history is a list like '[(9, 7, 7, 6, 0), ...]', got {_clip(body)!r}")
+    closed = body.endswith("]")
+    body = body[1:-1] if closed else body[1:]
     entries: list[HistoryEntry] = []
     position = 0
     while position < len(body):
@@ -40,16 +53,19 @@ def parse_course_history(text: str) -> list[HistoryEntry]:
         if match is None:
             if not body[position:].strip():
                 break
-            raise RecordFormatError(f"entry {len(entries) + 1} of the course history is not five integers "
-                                    f"in brackets: {_clip(body[position:])!r}")
+            return entries, RecordFormatError(f"entry {len(entries) + 1} of the course history is not five "
+                                              f"integers in brackets: {_clip(body[position:])!r}")
         entries.append(tuple(int(value) for value in match.groups()))  # type: ignore[arg-type]
         position = match.end()
         if position < len(body):
             if body[position] != ",":
-                raise RecordFormatError(f"expected ',' after entry {len(entries)} of the course history, "
-                                        f"got {_clip(body[position:])!r}")
+                return entries, RecordFormatError(f"expected ',' after entry {len(entries)} of the course "
+                                                  f"history, got {_clip(body[position:])!r}")
             position += 1
-    return entries
+    if not closed:
+        return entries, RecordFormatError(f"the list ends after entry {len(entries)} without its ']' "
+                                          f"(the file is cut short?)")
+    return entries, None
 
 
 def format_course_history(history: Sequence[Sequence[int]]) -> str:
@@ -82,21 +98,33 @@ def game_from_course_history(history: Sequence[Sequence[int]], source: str = "<h
     return game, None
 
 
-def read_course_history(path: str | Path, game_number: int = 1) -> GameFile:
-    """Read one history file (``Game n.txt`` or any ``.txt`` holding such a list)."""
+def read_course_history(path: str | Path, game_number: int = 1, max_bytes: int = MAX_RECORD_BYTES) -> GameFile:
+    """Read one history file (``Game n.txt`` or any ``.txt`` holding such a list). A damaged list
+    gives the game up to the bad entry, and an error; an unreadable one just the error."""
     source = source_name(path)
     result = GameFile(source, encoding="utf-8")
-    text = Path(path).read_bytes().decode("utf-8", errors="replace")
     try:
-        history = parse_course_history(text)
-    except RecordFormatError as error:
-        result.errors.append(GameReadError(source, game_number, "", "", str(error)))
+        data = read_record_bytes(path, max_bytes)
+    except RecordFileError as error:
+        result.errors.append(file_error(source, "whole file", error.reason))
         return result
-    game, replay_error = game_from_course_history(history, source, game_number)
-    result.games.append(game)
-    if replay_error is not None:
-        result.errors.append(replay_error)
+    game, problem = history_game(data.decode("utf-8", errors="replace"), source, game_number)
+    if problem is None or game.next() is not None:  # a text with no entry read holds no game
+        result.games.append(game)
+    if problem is not None:
+        result.errors.append(problem)
     return result
+
+
+def history_game(text: str, source: str, game_number: int = 1) -> tuple[Game, GameReadError | None]:
+    """The game of a history text, up to the first bad entry or illegal move, and the error met."""
+    entries, parse_error = read_history_entries(text)
+    game, replay_error = game_from_course_history(entries, source, game_number)
+    if replay_error is not None:
+        return game, replay_error
+    if parse_error is not None:
+        return game, GameReadError(source, game_number, f"entry {len(entries) + 1}", "", str(parse_error))
+    return game, None
 
 
 def write_course_history(path: str | Path, game: Game) -> None:

@@ -22,8 +22,9 @@ from typing import Sequence
 
 from xqdesk.errors import RecordFormatError
 from xqdesk.formats.course_history import (HistoryEntry, format_course_history, game_from_course_history,
-                                           parse_course_history)
-from xqdesk.formats.game_file import GameFile, GameReadError
+                                           history_game, parse_course_history)
+from xqdesk.formats.game_file import GameFile, GameReadError, file_error
+from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, read_record_bytes
 from xqdesk.formats.outcome_text import outcome_from_text
 from xqdesk.game import Game
 from xqdesk.outcome import Outcome, Termination
@@ -31,12 +32,15 @@ from xqdesk.pieces import BLACK, RED, Color
 
 PLAYOFF_GAME = 7
 SUMMARY_NAME = "summary.txt"
-_FOLDER = re.compile(r"^Player (\d+) VS Player (\d+)$")
-_GAME_LINE = re.compile(r"^Game (\d+): (?:Draw|Player (\d+) wins by taking (red|black)(\(draw\))?): (.*)$")
-_SCORE_LINE = re.compile(r"^Player (\d+) : Player (\d+) is (\d+) : (\d+)$")
-_FINAL_LINE = re.compile(r"^Finally Player (\d+) wins and Player (\d+) loses!$")
-_GAME_FILE = re.compile(r"^Game (\d+)\.txt$")
-_PLAYER = re.compile(r"^Player (\d+)$")
+# Numbers are ASCII digits, at most 9 of them (no '²', no 5,000-digit id).
+_N = r"([0-9]{1,9})"
+_FOLDER = re.compile(rf"^Player {_N} VS Player {_N}$")
+_HEAD_LINE = re.compile(rf"^Playing game: Player {_N} VS Player {_N}$")
+_GAME_LINE = re.compile(rf"^Game {_N}: (?:Draw|Player {_N} wins by taking (red|black)(\(draw\))?): (.*)$")
+_SCORE_LINE = re.compile(rf"^Player {_N} : Player {_N} is {_N} : {_N}$")
+_FINAL_LINE = re.compile(rf"^Finally Player {_N} wins and Player {_N} loses!$")
+_GAME_FILE = re.compile(rf"^Game {_N}\.txt$")
+_PLAYER = re.compile(rf"^Player {_N}$")
 
 
 @dataclass(frozen=True)
@@ -149,30 +153,63 @@ def parse_folder_name(name: str) -> tuple[int, int]:
 def parse_summary(text: str, source: str = SUMMARY_NAME) -> tuple[int, int, dict[int, tuple[int, int, Color | None, str]], tuple[int, int]]:
     """Parse a summary: (player i, player j, {game number: (red id, black id, winner, text)},
     (wins i, wins j) as the summary states them). Raises RecordFormatError naming the line."""
-    lines = [line for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
-    if not lines:
-        raise RecordFormatError(f"{source}: empty summary")
-    head = re.match(r"^Playing game: Player (\d+) VS Player (\d+)$", lines[0].strip())
-    if head is None:
-        raise RecordFormatError(f"{source}, line 1: {lines[0]!r} is not 'Playing game: Player i VS Player j'")
-    player_i, player_j = int(head.group(1)), int(head.group(2))
-    games: dict[int, tuple[int, int, Color | None, str]] = {}
-    stated_score: tuple[int, int] | None = None
-    for line_number, line in enumerate(lines[1:], start=2):
-        line = line.strip()
-        if game_match := _GAME_LINE.match(line):
-            number = int(game_match.group(1))
-            winner_id, colour, playoff_draw, result_text = (game_match.group(2), game_match.group(3),
-                                                            game_match.group(4), game_match.group(5))
-            games[number] = _seats_from_line(player_i, player_j, number, winner_id, colour,
-                                             bool(playoff_draw), result_text, f"{source}, line {line_number}")
-        elif score := _SCORE_LINE.match(line):
-            stated_score = (int(score.group(3)), int(score.group(4)))
-        elif _FINAL_LINE.match(line) is None:
-            raise RecordFormatError(f"{source}, line {line_number}: unexpected line {line!r}")
-    if stated_score is None:
+    summary = read_summary(text, source)
+    if summary.problems:
+        raise summary.problems[0]
+    if summary.players is None or summary.stated_score is None:
         raise RecordFormatError(f"{source}: no 'Player i : Player j is a : b' line")
-    return player_i, player_j, games, stated_score
+    return summary.players[0], summary.players[1], summary.games, summary.stated_score
+
+
+@dataclass
+class Summary:
+    """What a ``summary.txt`` says, read line by line: a bad line is a problem, not the end.
+    ``final`` is the winner and loser its "Finally" line names, with that line's number."""
+
+    players: tuple[int, int] | None
+    games: dict[int, tuple[int, int, Color | None, str]]
+    stated_score: tuple[int, int] | None
+    final: tuple[int, int, int] | None
+    problems: list[RecordFormatError]
+
+
+def read_summary(text: str, source: str = SUMMARY_NAME) -> Summary:
+    """Every line of a summary that can be read, and a problem (naming the line) for each that cannot."""
+    summary = Summary(None, {}, None, None, [])
+    numbered = [(number, line.strip()) for number, line in
+                enumerate(text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n"), start=1) if line.strip()]
+    if not numbered:
+        summary.problems.append(RecordFormatError(f"{source}: empty summary"))
+        return summary
+    first_number, first = numbered[0]
+    head = _HEAD_LINE.match(first)
+    if head is None:
+        summary.problems.append(RecordFormatError(f"{source}, line {first_number}: {_clip(first)!r} is not "
+                                                  f"'Playing game: Player i VS Player j'"))
+        return summary
+    player_i, player_j = int(head.group(1)), int(head.group(2))
+    summary.players = (player_i, player_j)
+    for line_number, line in numbered[1:]:
+        try:
+            if game_match := _GAME_LINE.match(line):
+                number = int(game_match.group(1))
+                winner_id, colour, playoff_draw, result_text = (game_match.group(2), game_match.group(3),
+                                                                game_match.group(4), game_match.group(5))
+                summary.games[number] = _seats_from_line(player_i, player_j, number, winner_id, colour,
+                                                         bool(playoff_draw), result_text, f"{source}, line {line_number}")
+            elif score := _SCORE_LINE.match(line):
+                summary.stated_score = (int(score.group(3)), int(score.group(4)))
+            elif final := _FINAL_LINE.match(line):
+                summary.final = (int(final.group(1)), int(final.group(2)), line_number)
+            else:
+                raise RecordFormatError(f"{source}, line {line_number}: unexpected line {_clip(line)!r}")
+        except RecordFormatError as problem:
+            summary.problems.append(problem)
+    return summary
+
+
+def _clip(text: str, size: int = 60) -> str:
+    return text if len(text) <= size else text[:size] + "…"
 
 
 def _seats_from_line(player_i: int, player_j: int, number: int, winner_id: str | None, colour: str | None,
@@ -250,13 +287,94 @@ def match_games(match: CourseMatch, source: str | None = None) -> GameFile:
     return result
 
 
-def read_match_games(folder: str | Path) -> GameFile:
-    """Read a match folder as games; a malformed folder gives a GameFile holding the error."""
+def read_match_games(folder: str | Path, max_bytes: int = MAX_RECORD_BYTES) -> GameFile:
+    """Read a match folder as games, game by game: an unreadable ``Game n.txt`` costs only that game
+    (a history damaged part way keeps its moves up to the damage), and a problem in ``summary.txt``
+    (a bad line, a score or a "Finally" line that disagrees with the games) is reported without
+    losing a game. Each game gets headers Event, Round, Red, Black and Result from the summary."""
+    folder = Path(folder)
+    name = folder.name
+    result = GameFile(name, encoding="utf-8")
+    summary_source = f"{name}/{SUMMARY_NAME}"
     try:
-        match = read_course_match(folder)
-    except RecordFormatError as error:
-        return GameFile(Path(folder).name, errors=[GameReadError(Path(folder).name, 1, "", "", str(error))])
-    return match_games(match, Path(folder).name)
+        summary_text = read_record_bytes(folder / SUMMARY_NAME, max_bytes).decode("utf-8", errors="replace")
+    except RecordFileError as error:
+        result.errors.append(file_error(name, SUMMARY_NAME, error.reason))
+        summary_text = ""
+    summary = read_summary(summary_text, summary_source) if summary_text else Summary(None, {}, None, None, [])
+    result.errors.extend(file_error(name, SUMMARY_NAME, _after(str(problem), summary_source))
+                         for problem in summary.problems)
+    try:
+        files = {int(m.group(1)) for path in folder.iterdir() if (m := _GAME_FILE.match(path.name))}
+    except OSError as error:
+        result.errors.append(file_error(name, "whole folder", f"cannot list the folder: {error.strerror or error}"))
+        files = set()
+    players = summary.players or _folder_players(name)
+    won: list[CourseGameResult] = []
+    for number in sorted(set(summary.games) | files):
+        file_name = f"Game {number}.txt"
+        line = summary.games.get(number)
+        if number not in files:
+            result.errors.append(file_error(name, file_name, f"{SUMMARY_NAME} lists game {number} but {file_name} "
+                                                             f"is missing"))
+            continue
+        index = len(result.games) + 1
+        try:
+            text = read_record_bytes(folder / file_name, max_bytes).decode("utf-8", errors="replace")
+        except RecordFileError as error:
+            result.errors.append(GameReadError(name, index, file_name, "", error.reason))
+            continue
+        game, problem = history_game(text, f"{name}/{file_name}", index)
+        if problem is not None:
+            result.errors.append(problem)
+        if line is None:
+            result.errors.append(GameReadError(name, index, file_name, "", f"game {number} has no line in "
+                                                                            f"{SUMMARY_NAME}"))
+            red_id, black_id = seat_ids(*players, number) if players else (0, 0)
+            game.headers = {"Event": name, "Round": str(number)}
+            if players:
+                game.headers.update({"Red": f"Player {red_id}", "Black": f"Player {black_id}"})
+        else:
+            red_id, black_id, winner, outcome_text = line
+            outcome = outcome_from_text(outcome_text) or Outcome(Termination.ADJUDICATION, winner, outcome_text)
+            game.headers = {"Event": name, "Round": str(number), "Red": f"Player {red_id}",
+                            "Black": f"Player {black_id}", "Result": outcome.result()}
+            game.outcome = outcome
+            won.append(CourseGameResult(number, red_id, black_id, winner, outcome_text, ()))
+        result.games.append(game)
+    if summary.players is not None:
+        _check_totals(CourseMatch(summary.players[0], summary.players[1], tuple(won)), summary, name, result)
+    return result
+
+
+def _check_totals(match: CourseMatch, summary: Summary, name: str, result: GameFile) -> None:
+    """Report a stated score or "Finally" line that the summary's own game lines contradict."""
+    if summary.stated_score is None:
+        result.errors.append(file_error(name, SUMMARY_NAME, "no 'Player i : Player j is a : b' line"))
+    elif (match.wins_i, match.wins_j) != summary.stated_score:
+        result.errors.append(file_error(name, SUMMARY_NAME, f"the summary states {summary.stated_score[0]} : "
+                                        f"{summary.stated_score[1]} but its game lines give {match.wins_i} : {match.wins_j}"))
+    if summary.final is None:
+        result.errors.append(file_error(name, SUMMARY_NAME, "no 'Finally Player i wins and Player j loses!' line"))
+        return
+    winner, loser, line_number = summary.final
+    if (winner, loser) != (match.winner_id, match.loser_id):
+        expected = (f"Player {match.winner_id} wins and Player {match.loser_id} loses" if match.winner_id is not None
+                    else f"no winner ({match.wins_i} : {match.wins_j})")
+        result.errors.append(file_error(name, f"{SUMMARY_NAME}, line {line_number}",
+                                        f"says Player {winner} wins and Player {loser} loses, but the game lines "
+                                        f"give {expected}"))
+
+
+def _folder_players(name: str) -> tuple[int, int] | None:
+    try:
+        return parse_folder_name(name)
+    except RecordFormatError:
+        return None
+
+
+def _after(message: str, prefix: str) -> str:
+    return message.removeprefix(prefix).removeprefix(", ").removeprefix(": ")
 
 
 def match_from_games(games: Sequence[Game]) -> CourseMatch:
@@ -268,7 +386,7 @@ def match_from_games(games: Sequence[Game]) -> CourseMatch:
         red = _PLAYER.match(game.headers.get("Red", ""))
         black = _PLAYER.match(game.headers.get("Black", ""))
         number = game.headers.get("Round", "")
-        if red is None or black is None or not number.isdigit():
+        if red is None or black is None or not (number.isascii() and number.isdigit() and len(number) <= 9):
             raise RecordFormatError(f"game {index} cannot go in a course match folder: it needs headers "
                                     f"Red and Black like 'Player 3' and Round (the game number), has "
                                     f"{game.headers!r}")

@@ -15,20 +15,39 @@ _TRADITIONAL_MARKS = frozenset("車馬砲炮兵卒將帥士仕象相進退平前
 _ALIASES = {"gbk": "gb18030", "gb2312": "gb18030", "cp936": "gb18030", "big-5": "big5", "utf8": "utf-8"}
 
 
+def encoding_problem(encoding: str) -> str | None:
+    """Why ``encoding`` cannot decode record files (unknown, or not a text encoding), or None."""
+    name = _ALIASES.get(encoding.lower(), encoding.lower())
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        return f"unknown encoding {encoding!r}"
+    if not getattr(info, "_is_text_encoding", True) or info.name in _UNUSABLE:
+        return f"{encoding!r} is not a text encoding records can be written in"
+    return None
+
+
+_UNUSABLE = frozenset({"undefined", "punycode", "idna", "raw-unicode-escape", "unicode-escape",
+                       "raw_unicode_escape", "unicode_escape"})
+
+
 def decode_record(data: bytes, encoding: str | None = None, source: str = "<bytes>") -> tuple[str, str]:
     """``(text, encoding used)``. With ``encoding`` given, decode with it (GBK and GB2312 are read
     as their superset GB18030); otherwise honour a byte-order mark, then try UTF-8, then pick
     between GB18030 and Big5 by which one yields the characters records are written with.
     Raises RecordFormatError naming ``source`` and the first undecodable byte."""
     if encoding:
+        problem = encoding_problem(encoding)
+        if problem is not None:
+            raise RecordFormatError(f"{source}: {problem}")
         name = _ALIASES.get(encoding.lower(), encoding.lower())
         try:
             return data.decode(name), name
-        except LookupError:
-            raise RecordFormatError(f"{source}: unknown encoding {encoding!r}") from None
         except UnicodeDecodeError as error:
             raise RecordFormatError(f"{source}: not {encoding!r} text: byte {error.start} "
                                     f"({data[error.start:error.start + 2]!r}) cannot be decoded") from None
+        except (UnicodeError, LookupError, ValueError) as error:
+            raise RecordFormatError(f"{source}: cannot decode as {encoding!r}: {error}") from None
     for bom, name in _BOMS:
         if data.startswith(bom):
             try:
@@ -52,3 +71,40 @@ def decode_record(data: bytes, encoding: str | None = None, source: str = "<byte
                                 f"{first_bad} is {data[first_bad:first_bad + 2]!r}); name the encoding")
     _, _, text, name = max(candidates)
     return text, name
+
+
+def file_encoding(pieces: list[bytes], encoding: str | None = None) -> str | None:
+    """The encoding of a file that does not decode as a whole, judged piece by piece (a piece is a
+    game's bytes): ``encoding`` when given and usable; else UTF-8 when at least as many pieces with
+    non-ASCII bytes are UTF-8 as are not; else the legacy encoding most pieces decode as. None when
+    no piece decodes at all (or a byte-order mark says UTF-16, which cannot be cut in pieces)."""
+    if encoding:
+        return None if encoding_problem(encoding) else _ALIASES.get(encoding.lower(), encoding.lower())
+    if pieces and pieces[0].startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return None
+    votes: dict[str, int] = {}
+    failed = 0
+    for piece in pieces:
+        if piece.isascii():
+            continue
+        try:
+            _text, name = decode_record(piece.removeprefix(codecs.BOM_UTF8))
+        except RecordFormatError:
+            failed += 1
+            continue
+        votes[name] = votes.get(name, 0) + 1
+    if not votes:
+        return "utf-8" if failed == 0 else None
+    if votes.get("utf-8", 0) >= failed or votes.get("utf-8", 0) >= max(votes.values()):
+        return "utf-8"
+    return max(votes, key=lambda name: votes[name])
+
+
+def decode_piece(piece: bytes, encoding: str) -> tuple[str, int | None]:
+    """``(text, first undecodable byte or None)``: ``piece`` decoded with ``encoding``, bytes that do
+    not decode replaced by U+FFFD."""
+    skipped = len(codecs.BOM_UTF8) if encoding == "utf-8" and piece.startswith(codecs.BOM_UTF8) else 0
+    try:
+        return piece[skipped:].decode(encoding), None
+    except UnicodeDecodeError as error:
+        return piece[skipped:].decode(encoding, errors="replace"), error.start + skipped

@@ -16,20 +16,25 @@ from typing import Iterable
 
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
+from xqdesk.formats.record_file import MAX_RECORD_BYTES
 from xqdesk.formats.pgn import parse_pgn
 from xqdesk.game import Game
 
 _FEN_START = re.compile(
     r"^\s*(?:position\s+)?(?:fen\s+)?(?P<fen>[1-9rnbakcpehRNBAKCPEH]+(?:/[1-9rnbakcpehRNBAKCPEH]+){9}"
     r"(?:\s+[wrb](?:\s+(?:-|\d+)){0,4})?)(?P<rest>.*)$")
+GAME_START = re.compile(rb"^[ \t]*(?:position[ \t]+)?(?:fen[ \t]+)?(?:startpos\b|[1-9rnbakcpehRNBAKCPEH]+/)",
+                        re.MULTILINE | re.IGNORECASE)
+"""A line that begins a game (in the file's bytes): where a damaged file is cut in pieces."""
 _STARTPOS = re.compile(r"^\s*(?:position\s+)?startpos\b(?P<rest>.*)$", re.IGNORECASE)
 _MOVES_WORD = re.compile(r"^\s*moves\b", re.IGNORECASE)
 
 
-def parse_fen_moves(text: str, source: str = "<text>") -> GameFile:
-    """The games in a FEN-with-moves text or a plain move list."""
+def parse_fen_moves(text: str, source: str = "<text>", line_offset: int = 0) -> GameFile:
+    """The games in a FEN-with-moves text or a plain move list (``line_offset`` is added to the
+    line numbers errors give)."""
     chunks: list[tuple[str, list[str], int]] = []  # (fen, move lines, first line number)
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1 + line_offset):
         fen_match = _FEN_START.match(line)
         startpos = None if fen_match else _STARTPOS.match(line)
         position_match = fen_match or startpos
@@ -50,9 +55,9 @@ def parse_fen_moves(text: str, source: str = "<text>") -> GameFile:
     return result
 
 
-def read_fen_moves(path: str | Path, encoding: str | None = None) -> GameFile:
+def read_fen_moves(path: str | Path, encoding: str | None = None, max_bytes: int = MAX_RECORD_BYTES) -> GameFile:
     """Read a ``.fen`` file (or any text of FENs and moves)."""
-    return read_text_records(path, encoding, parse_fen_moves)
+    return read_text_records(path, encoding, parse_fen_moves, GAME_START, max_bytes)
 
 
 def format_fen_moves(game: Game) -> str:

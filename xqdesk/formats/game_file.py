@@ -1,28 +1,55 @@
 """What reading a record file gives: the games, and the problems met on the way."""
 from __future__ import annotations
 
+import inspect
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from xqdesk.errors import RecordFormatError, XqdeskError
-from xqdesk.formats.encoding import decode_record
+from xqdesk.formats.encoding import decode_piece, decode_record, file_encoding
+from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, read_record_bytes
 from xqdesk.game import Game
+
+WHOLE_FILE = 0
+"""The ``game_number`` of a problem with the whole file rather than one game."""
+QUOTE_LIMIT = 60
+"""At most this many characters of a failing text are quoted in a message."""
+REASON_LIMIT = 400
+"""At most this many characters of a reason are kept (reasons quote the input too)."""
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, with ``…`` and the full length when it was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
 
 
 class GameReadError(RecordFormatError):
-    """A problem in one game of a file: names the file, the game (1-based), where in the game
-    (a move number or a line) and the text that failed."""
+    """A problem in one game of a file: names the file, the game (1-based; :data:`WHOLE_FILE`, 0,
+    for a problem with the file as a whole), where (a move number, a line, a byte) and the text
+    that failed. Quoted text and the reason are shortened, so a huge bad token gives a short message."""
 
     def __init__(self, source: str, game_number: int, where: str, text: str, reason: str) -> None:
         self.source = source
         self.game_number = game_number
         self.where = where
-        self.text = text
-        self.reason = reason
+        self.text = shorten(text)
+        self.reason = shorten(reason, REASON_LIMIT)
+        game = f", game {game_number}" if game_number != WHOLE_FILE else ""
         place = f", {where}" if where else ""
-        failing = f": {text!r}" if text else ""
-        super().__init__(f"{source}, game {game_number}{place}{failing}: {reason}")
+        failing = f": {self.text!r}" if text else ""
+        super().__init__(f"{source}{game}{place}{failing}: {self.reason}")
+
+
+def file_error(source: str, where: str, reason: str) -> GameReadError:
+    """A problem with the whole file (not one of its games), found at ``where``."""
+    return GameReadError(source, WHOLE_FILE, where, "", reason)
+
+
+NO_GAME = "no game found in the file"
 
 
 @dataclass
@@ -41,7 +68,14 @@ class GameFile:
 
     @property
     def damaged_game_numbers(self) -> set[int]:
-        return {error.game_number for error in self.errors}
+        """The games (1-based) an error was found in (never :data:`WHOLE_FILE`)."""
+        return {error.game_number for error in self.errors if error.game_number != WHOLE_FILE}
+
+    def note_if_empty(self, where: str = "whole file") -> GameFile:
+        """Add an error when nothing at all was read: an empty file is a problem, not 0 games."""
+        if not self.games and not self.errors:
+            self.errors.append(file_error(self.source, where, NO_GAME))
+        return self
 
     def raise_first_error(self) -> None:
         """Raise the first error, if any (for callers that want all or nothing)."""
@@ -54,15 +88,82 @@ def source_name(path: str | Path) -> str:
     return Path(path).name
 
 
-def read_text_records(path: str | Path, encoding: str | None,
-                      parse: Callable[[str, str], GameFile]) -> GameFile:
+TextParser = Callable[..., GameFile]
+"""``parse(text, source)`` giving the games of a text; :func:`read_text_records` also passes
+``line_offset`` (added to the line numbers errors give) to a parser that takes it."""
+
+
+def read_text_records(path: str | Path, encoding: str | None, parse: TextParser,
+                      game_start: re.Pattern[bytes], max_bytes: int = MAX_RECORD_BYTES) -> GameFile:
     """Decode a text record file (encoding detected unless given) and ``parse(text, source)`` it;
-    an unreadable file gives a GameFile holding just that error."""
+    an unreadable file gives a GameFile holding just that error, an empty one a "no game" error.
+
+    When the file does not decode as a whole (a bad byte, a file cut mid-character), it is decoded
+    game by game — pieces start at lines ``game_start`` matches — so a bad byte costs only the game
+    it is in: that game gets an error naming the byte, and is read with the byte replaced."""
     source = source_name(path)
     try:
-        text, used = decode_record(Path(path).read_bytes(), encoding, source)
+        data = read_record_bytes(path, max_bytes)
+    except RecordFileError as error:
+        return GameFile(source, errors=[file_error(source, "whole file", error.reason)])
+    try:
+        text, used = decode_record(data, encoding, source)
     except XqdeskError as error:
-        return GameFile(source, errors=[GameReadError(source, 1, "", "", str(error))])
+        pieces = _split_pieces(data, game_start)
+        chosen = file_encoding([piece for _start, _line, piece in pieces], encoding)
+        if chosen is None:
+            return GameFile(source, errors=[file_error(source, "whole file", _drop_source(str(error), source))])
+        return _read_pieces(pieces, chosen, parse, source).note_if_empty()
     game_file = parse(text, source)
     game_file.encoding = used
-    return game_file
+    return game_file.note_if_empty()
+
+
+def _drop_source(message: str, source: str) -> str:
+    return message.removeprefix(f"{source}: ")
+
+
+def _split_pieces(data: bytes, game_start: re.Pattern[bytes]) -> list[tuple[int, int, bytes]]:
+    """``(byte offset, first line number, bytes)`` of each piece of ``data``: a new piece begins at
+    every line ``game_start`` matches that does not follow another such line."""
+    starts = [0]
+    previous_end = -2
+    for found in game_start.finditer(data):
+        begin = found.start()
+        line_start = data.rfind(b"\n", 0, begin) + 1
+        between = data[previous_end:line_start] if previous_end >= 0 else b"x"
+        if line_start > 0 and between.strip():  # not right after the previous start line
+            starts.append(line_start)
+        newline = data.find(b"\n", begin)
+        previous_end = len(data) if newline < 0 else newline + 1
+    starts = sorted(set(starts))
+    pieces = []
+    line = 1
+    for index, begin in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(data)
+        pieces.append((begin, line, data[begin:end]))
+        line += data.count(b"\n", begin, end)
+    return pieces
+
+
+def _read_pieces(pieces: list[tuple[int, int, bytes]], encoding: str, parse: TextParser, source: str) -> GameFile:
+    result = GameFile(source, encoding=encoding)
+    takes_offset = "line_offset" in inspect.signature(parse).parameters
+    games_before = 0
+    for begin, first_line, piece in pieces:
+        text, bad_byte = decode_piece(piece, encoding)
+        part = parse(text, source, line_offset=first_line - 1) if takes_offset else parse(text, source)
+        result.games.extend(part.games)
+        for error in part.errors:
+            number = error.game_number + games_before if error.game_number != WHOLE_FILE else WHOLE_FILE
+            result.errors.append(GameReadError(source, number, error.where, error.text, error.reason))
+        if bad_byte is not None:
+            line = first_line + piece.count(b"\n", 0, bad_byte)
+            result.errors.append(GameReadError(
+                source, games_before + 1, f"line {line}, byte {begin + bad_byte}", "",
+                f"{piece[bad_byte:bad_byte + 4]!r} cannot be decoded as {encoding}; this game is read with "
+                f"the undecodable bytes replaced"))
+        numbers = [error.game_number for error in part.errors]
+        games_before += max([len(part.games), *numbers])
+    result.errors.sort(key=lambda error: error.game_number)
+    return result

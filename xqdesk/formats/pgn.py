@@ -29,6 +29,7 @@ from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError, XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
+from xqdesk.formats.record_file import MAX_RECORD_BYTES
 from xqdesk.formats.outcome_text import outcome_from_result
 from xqdesk.game import ChildNode, Game, GameNode, move_label
 from xqdesk.game_visitor import GameVisitor
@@ -69,23 +70,37 @@ _TOKEN_PATTERN = r"""
 """
 _TOKENS = re.compile(_TOKEN_PATTERN.replace("{chinese}", _CHINESE_MOVE), re.MULTILINE | re.VERBOSE)
 
+# A line holding a tag, as it begins a game: a '{' comment never reaches past one (the '}' is lost).
+_TAG_LINE = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"[^\n]*\"[ \t]*\][ \t\r]*$", re.MULTILINE)
+GAME_START = re.compile(rb'^[ \t]*(?:\xef\xbb\xbf)?\[[ \t]*[A-Za-z0-9_]+[ \t]*"', re.MULTILINE)
+"""A line that begins a game's tags (in the file's bytes): where a damaged file is cut in pieces."""
+_MAX_NUMBER_DIGITS = 9
 _ICCS = re.compile(r"[a-iA-I][0-9]-?[a-iA-I][0-9]")
 _ICCS_CACHE: dict[str, Move] = {}
 
 
-def read_pgn(path: str | Path, encoding: str | None = None) -> GameFile:
+def read_pgn(path: str | Path, encoding: str | None = None, max_bytes: int = MAX_RECORD_BYTES) -> GameFile:
     """Read every game of a PGN file (encoding detected unless given)."""
-    return read_text_records(path, encoding, parse_pgn)
+    return read_text_records(path, encoding, parse_pgn, GAME_START, max_bytes)
 
 
 def parse_pgn(text: str, source: str = "<pgn>", line_offset: int = 0) -> GameFile:
-    """Every game in a PGN text (``line_offset`` is added to the line numbers errors give)."""
+    """Every game in a PGN text (``line_offset`` is added to the line numbers errors give).
+
+    Linear in the text's length. A ``{`` comment with no ``}`` before the next line of tags ends
+    there, with an error for its game, so the games after it are still read."""
     result = GameFile(source)
     text = text.removeprefix("\ufeff")
+    lines = _LineCounter(text, line_offset)
     builder: _GameBuilder | None = None
     games_begun = 0
     skipping = False  # after a result or an error: ignore everything up to the next tags
-    for token in _TOKENS.finditer(text):
+    position = 0
+    while True:
+        token = _TOKENS.search(text, position)
+        if token is None:
+            break
+        position = token.end()
         kind = "word" if token.lastgroup == "chinese" else token.lastgroup
         if kind == "tag":
             name = token.group("name")
@@ -94,17 +109,30 @@ def parse_pgn(text: str, source: str = "<pgn>", line_offset: int = 0) -> GameFil
                 builder = None
             if builder is None:
                 games_begun += 1
-                builder = _GameBuilder(source, games_begun, text, line_offset)
+                builder = _GameBuilder(source, games_begun, lines)
             builder.tags[name] = _unescape(token.group("value"))
             skipping = False
             continue
+        if kind == "comment":
+            cut = _TAG_LINE.search(text, token.start(), token.end())
+            if cut is not None or not token.group().endswith("}"):
+                position = cut.start() if cut is not None else token.end()
+                if not skipping:
+                    if builder is None:
+                        games_begun += 1
+                        builder = _GameBuilder(source, games_begun, lines)
+                    builder.unclosed_comment(token.start(), text[token.start() + 1:position])
+                    builder.finish(result)
+                    builder = None
+                    skipping = True
+                continue
         if skipping:
             if kind != "number" or _move_number(token.group()) != 1:
                 continue
             skipping = False  # "1." after a result: a game with no tags of its own
         if builder is None:
             games_begun += 1
-            builder = _GameBuilder(source, games_begun, text, line_offset)
+            builder = _GameBuilder(source, games_begun, lines)
         if kind == "word" and builder.board is not None:
             move = _ICCS_CACHE.get(token.group()) if builder.fast_iccs else None
             if move is not None and builder.board.is_legal(move):  # the common case, kept short
@@ -124,14 +152,32 @@ def parse_pgn(text: str, source: str = "<pgn>", line_offset: int = 0) -> GameFil
     return result
 
 
+class _LineCounter:
+    """Line numbers of positions in a text, counted on from the last position asked about, so
+    reporting every error of a file takes time linear in its length (positions come in order)."""
+
+    def __init__(self, text: str, line_offset: int) -> None:
+        self.text = text
+        self.offset = line_offset
+        self._position = 0
+        self._line = 1
+
+    def line(self, position: int) -> int:
+        """The 1-based line (plus the offset) ``position`` is on."""
+        if position < self._position:
+            self._position, self._line = 0, 1
+        self._line += self.text.count("\n", self._position, position)
+        self._position = position
+        return self._line + self.offset
+
+
 class _GameBuilder:
     """Collects one game's tags and movetext tokens and builds the game as it goes."""
 
-    def __init__(self, source: str, number: int, text: str, line_offset: int) -> None:
+    def __init__(self, source: str, number: int, lines: _LineCounter) -> None:
         self.source = source
         self.number = number
-        self.text = text
-        self.line_offset = line_offset
+        self.lines = lines
         self.tags: dict[str, str] = {}
         self.result_token: str | None = None
         self.has_movetext = False
@@ -185,7 +231,9 @@ class _GameBuilder:
             self._fail(self._where(token.start()), token.group(), "unexpected character in the moves")
             return False
         if kind == "nag":
-            self._nag(int(token.group()[1:]))
+            digits = token.group()[1:]
+            if len(digits) <= 3:  # NAGs are 0..255; a longer number is no annotation
+                self._nag(int(digits))
         return True  # move numbers, '...'
 
     def play(self, board: Board, move: Move) -> None:
@@ -248,7 +296,7 @@ class _GameBuilder:
         if self.san_rank_base is None:
             self.san_rank_base = _san_dialect_of(self.tags) if self.tags else None
         if self.san_rank_base is None:
-            self.san_rank_base = _san_dialect_in(self.text, position)
+            self.san_rank_base = _san_dialect_in(self.lines.text, position)
         if self.san_rank_base is not None:
             found = san_candidates(board, text, self.san_rank_base)
             return found[0] if len(found) == 1 else None
@@ -296,8 +344,19 @@ class _GameBuilder:
             self.starting_comment = ""
         return True
 
+    def unclosed_comment(self, position: int, body: str) -> None:
+        """A ``{`` whose ``}`` is missing (or comes only after the next game's tags): keep what it
+        says as a comment and end the game with an error."""
+        if not self.has_movetext:
+            self.has_movetext = True
+            if not self._begin():
+                return
+        self._comment(body.strip())
+        self._fail(self._where(position), "{", "this comment is never closed: no '}' before the next game's tags "
+                                               "or the end of the file")
+
     def _where(self, position: int) -> str:
-        line_number = self.text.count("\n", 0, position) + 1 + self.line_offset
+        line_number = self.lines.line(position)
         line_kind = f", variation depth {len(self.stack)}" if self.stack else ""
         return f"line {line_number}, {move_label(self.board)}{line_kind}" if self.board else f"line {line_number}"
 
@@ -371,8 +430,14 @@ def _san_dialect_in(text: str, position: int) -> int | None:
 
 
 def _move_number(token: str) -> int:
-    digits = "".join(ch for ch in token if ch.isdigit())
-    return int(unicodedata.normalize("NFKC", digits)) if digits else 0
+    """The number of a ``12.`` token (full-width digits too); -1 for one too long to be a move number."""
+    digits = unicodedata.normalize("NFKC", "".join(ch for ch in token if ch in _DIGITS))
+    if len(digits) > _MAX_NUMBER_DIGITS:
+        return -1
+    return int(digits) if digits else 0
+
+
+_DIGITS = frozenset("0123456789０１２３４５６７８９")
 
 
 def _unescape(value: str) -> str:

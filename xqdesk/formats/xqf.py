@@ -11,7 +11,8 @@ from pathlib import Path
 from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError, RecordFormatError
 from xqdesk.fen import format_fen
-from xqdesk.formats.game_file import GameFile, GameReadError, source_name
+from xqdesk.formats.game_file import GameFile, GameReadError, file_error, source_name
+from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, read_record_bytes
 from xqdesk.formats.outcome_text import outcome_from_result
 from xqdesk.formats.xqf_binary import XqfNode, XqfRecord, decode_xqf
 from xqdesk.game import Game, GameNode, move_label
@@ -21,13 +22,18 @@ from xqdesk.pieces import BLACK, RED
 from xqdesk.squares import SQUARE_COUNT
 
 
-def read_xqf(path: str | Path) -> GameFile:
+def read_xqf(path: str | Path, max_bytes: int = MAX_RECORD_BYTES) -> GameFile:
     """Read one XQF file: a GameFile with one game (none when the header itself is unreadable)
     and the errors met."""
     source = source_name(path)
     result = GameFile(source, encoding="gb18030")
     try:
-        record = decode_xqf(Path(path).read_bytes(), source)
+        data = read_record_bytes(path, max_bytes)
+    except RecordFileError as error:
+        result.errors.append(file_error(source, "whole file", error.reason))
+        return result
+    try:
+        record = decode_xqf(data, source)
         game = _start_game(record, source)
     except (RecordFormatError, InvalidFenError) as error:
         result.errors.append(GameReadError(source, 1, "header", "", str(error)))

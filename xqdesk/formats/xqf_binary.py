@@ -199,6 +199,10 @@ def decode_xqf(data: bytes, name: str = "<xqf>") -> XqfRecord:
     root = XqfNode(-1, -1)
     record = XqfRecord(keys.version, headers, placement, header[50] == 0,
                        RESULT_CODES.get(header[51]), root)
+    if tree_start > len(data):
+        record.error = (f"{name}: damaged move tree: the header says it starts at byte {tree_start:,}, past the "
+                        f"end of the file ({len(data):,} bytes)")
+        return record
     if reader.at_end():
         return record
     try:
