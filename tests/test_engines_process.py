@@ -15,7 +15,7 @@ from xqdesk.engines.engine_player import EnginePlayer
 from xqdesk.engines.errors import EngineOptionError, EngineStartError, EngineTimeoutError
 from xqdesk.engines.host import UciHost
 from xqdesk.engines.baselines import GreedyEngine
-from xqdesk.engines.process import LineProcess, live_process_groups
+from xqdesk.engines.process import SHIELDED, LineProcess, live_process_groups
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec, load_engines_file, parse_spec
 from xqdesk.engines.uci import UciDialect
@@ -125,7 +125,7 @@ def group_members_running(group: int) -> list[str]:
 def test_whole_process_group_is_killed():
     process = LineProcess(["sh", "-c", "sleep 60 & sleep 60 & echo started; wait"])
     assert process.read_line(5) == "started"
-    assert len(group_members_running(process.pid)) == 3
+    assert len(group_members_running(process.pid)) == 3 + SHIELDED  # sh and two sleeps (and the shield)
     process.kill()
     assert not process.is_alive()
     deadline = time.monotonic() + 2

@@ -5,6 +5,11 @@ Every engine runs in one of these. Guarantees: the child is the leader of its ow
 limit is given, and it is killed when the owner kills it, when the object is collected, and at
 interpreter exit. Reading never blocks past a deadline: a thread pumps stdout into a queue.
 
+On Linux the child is :mod:`xqdesk.engines.shield`, which runs the engine below it: a subreaper
+that holds the engine's whole process tree (processes it detaches with ``setsid`` included), that
+the engine's ``os.getppid()`` names instead of the referee (it ignores termination signals from the
+engine's own processes), and that kills the whole tree when the engine ends or when it is killed.
+
 The transport keeps the log: every line written to the child (recorded as it is handed to the
 pipe, so an answer is never logged before its question) and every line read from its stdout
 (and its stderr) is recorded here, with its direction and time — the engine log the window shows
@@ -17,11 +22,14 @@ import collections
 import enum
 import os
 import queue
+import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
+from pathlib import Path
 from dataclasses import dataclass
 from typing import IO, Callable, Mapping, Optional, Sequence
 
@@ -88,25 +96,55 @@ class ProcessLog:
 _live_groups: set[int] = set()
 _live_lock = threading.Lock()
 
+SHIELD = Path(__file__).with_name("shield.py")
+"""The script every engine runs under on Linux (see :mod:`xqdesk.engines.shield`)."""
+SHIELDED = (sys.platform.startswith("linux") and hasattr(signal, "sigwaitinfo") and hasattr(os, "posix_spawnp")
+            and SHIELD.is_file())
+"""Whether engines run under the shield here (Linux); elsewhere only the process group holds them."""
+SHIELD_GRACE = 1.0
+"""Seconds the shield gets to kill the engine's tree before its whole group is SIGKILLed."""
+
+
+def _gone(pid: int) -> bool:
+    """True once ``pid`` has exited (a zombie counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[-1].split()[0] == b"Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _kill_groups(pids: list[int]) -> None:
+    """End the engines whose groups ``pids`` lead, each once (a group already killed is left alone,
+    so a reused pid is never hit): the shield is asked first (SIGTERM: it kills the engine's whole
+    tree, detached processes too), then the group is SIGKILLed whatever happened."""
+    with _live_lock:
+        mine = [pid for pid in pids if pid in _live_groups]
+        _live_groups.difference_update(mine)
+    if SHIELDED:
+        for pid in mine:
+            try:  # the group, not the pid: the group id cannot have been reused while it has members
+                os.killpg(pid, signal.SIGTERM)
+            except (ProcessLookupError, PermissionError):
+                pass
+        deadline = time.monotonic() + SHIELD_GRACE
+        while time.monotonic() < deadline and not all(_gone(pid) for pid in mine):
+            time.sleep(0.005)
+    for pid in mine:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
 
 def _kill_group(pid: int) -> None:
-    """SIGKILL the process group led by ``pid``, once (a group already killed is left alone, so a
-    reused pid is never hit)."""
-    with _live_lock:
-        if pid not in _live_groups:
-            return
-        _live_groups.discard(pid)
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    _kill_groups([pid])
 
 
 def _kill_all_at_exit() -> None:
     with _live_lock:
         groups = list(_live_groups)
-    for pid in groups:
-        _kill_group(pid)
+    _kill_groups(groups)
 
 
 atexit.register(_kill_all_at_exit)
@@ -125,6 +163,19 @@ def _limit_memory(limit_bytes: Optional[int]) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
 
 
+def _check_executable(program: str, cwd: Optional[str]) -> None:
+    """Raise EngineStartError, as starting it directly would, when ``program`` cannot be run (the
+    shield would only find out after it has started)."""
+    if os.sep in program:
+        path = Path(program) if Path(program).is_absolute() or cwd is None else Path(cwd) / program
+        if not path.is_file():
+            raise EngineStartError(f"cannot start engine {program!r}: No such file or directory")
+        if not os.access(path, os.X_OK):
+            raise EngineStartError(f"cannot start engine {program!r}: Permission denied")
+    elif shutil.which(program) is None:
+        raise EngineStartError(f"cannot start engine {program!r}: not found on the PATH")
+
+
 class LineProcess:
     """A child process spoken to in lines. ``read_line`` waits at most until a deadline."""
 
@@ -137,9 +188,13 @@ class LineProcess:
             raise EngineStartError("an engine command cannot be empty")
         self.command = list(command)
         limit = None if memory_limit_mb is None else int(memory_limit_mb) * 1024 * 1024
+        launched = self.command
+        if SHIELDED:
+            _check_executable(self.command[0], cwd)
+            launched = [sys.executable, "-I", "-S", str(SHIELD), "--", *self.command]
         try:
             self._popen = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                launched, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=cwd, env=None if env is None else dict(env), start_new_session=True,
                 preexec_fn=lambda: _limit_memory(limit))
         except OSError as error:
@@ -229,7 +284,7 @@ class LineProcess:
             return None
 
     def kill(self) -> None:
-        """Kill the process and its whole group now, and reap it."""
+        """Kill the process and its whole group (under the shield: its whole tree) now, and reap it."""
         _kill_group(self.pid)
         self._finalizer.detach()
         try:

@@ -1,0 +1,75 @@
+"""Players that try to escape: one that double-forks a detached sleeper on every move, one that
+sends SIGTERM to its parent. Each gets a verdict, the match goes on, and nothing is left behind."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import SUBREAPER
+from test_referee_zoo import PLAYERS, play, seat
+from xqdesk.engines.process import SHIELDED, LineProcess, live_process_groups
+from xqdesk.outcome import Termination
+
+pytestmark = pytest.mark.skipif(not SHIELDED, reason="the engine shield needs Linux")
+REPO = Path(__file__).resolve().parent.parent
+
+
+def running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+def test_this_test_process_sees_escaped_processes() -> None:
+    assert SUBREAPER  # the autouse leftover check sees reparented processes too
+
+
+def test_a_double_forking_player_plays_and_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
+    pid_file = tmp_path / "pids"
+    monkeypatch.setenv("XQDESK_TEST_PID_FILE", str(pid_file))
+    record, _seconds = play(seat(f"player:{PLAYERS / 'double_fork'}"), seat("random"), max_moves=10)
+    assert record.outcome.termination is Termination.ABORTED and len(record.moves) == 10
+    escaped = [int(line) for line in pid_file.read_text().split()]
+    assert len(escaped) == 5  # one detached sleeper per move of Red's
+    deadline = time.monotonic() + 2.0
+    while any(running(pid) for pid in escaped) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not [pid for pid in escaped if running(pid)]
+    assert not live_process_groups()
+
+
+def test_a_detached_grandchild_dies_with_its_engine() -> None:
+    process = LineProcess(["sh", "-c", "(setsid sh -c 'echo $$; exec sleep 60' &); exec sleep 60"])
+    sleeper = int(process.read_line(5) or 0)
+    assert running(sleeper)
+    assert os.getsid(sleeper) != os.getsid(process.pid)  # it left the engine's session and group
+    process.kill()
+    deadline = time.monotonic() + 2.0
+    while running(sleeper) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not running(sleeper)
+
+
+def test_a_player_that_signals_its_parent_cannot_kill_the_referee() -> None:
+    red = seat(f"player:{PLAYERS / 'kills_parent'}")
+    record, _seconds = play(red, seat("random"), max_moves=8)  # this test process is the referee
+    assert record.outcome.termination is Termination.ABORTED and len(record.moves) == 8
+
+
+def test_the_match_command_survives_and_judges_both_hostile_players(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(REPO), XQDESK_TEST_PID_FILE=str(tmp_path / "pids"))
+    done = subprocess.run(
+        [sys.executable, "-m", "xqdesk", "match", "--red", f"player:{PLAYERS / 'kills_parent'}",
+         "--black", f"player:{PLAYERS / 'double_fork'}", "--games", "2", "--movetime", "0.2", "--clock", "2"],
+        env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.count("game ") >= 2 or done.stdout.count("Game ") >= 2, done.stdout
+    escaped = [int(line) for line in (tmp_path / "pids").read_text().split()]
+    assert escaped and not [pid for pid in escaped if running(pid)]
