@@ -37,6 +37,8 @@ class GameNode:
     Walks over the tree are iterative, so a record nested thousands of variations deep is safe.
     """
 
+    __slots__ = ("parent", "comment", "variations", "__weakref__")  # a record holds many nodes: keep them small
+
     def __init__(self, parent: GameNode | None = None, comment: str = "") -> None:
         self.parent = parent
         self.comment = comment
@@ -192,6 +194,7 @@ class ChildNode(GameNode):
     ``starting_comment`` before it (when it opens a variation), ``nags`` are PGN's numeric
     annotation glyphs (1 ``!``, 2 ``?``, 3 ``!!``, 4 ``??``, 5 ``!?``, 6 ``?!`` …)."""
 
+    __slots__ = ("move", "starting_comment", "_nags")
     parent: GameNode
 
     def __init__(self, move: Move, parent: GameNode, comment: str = "", starting_comment: str = "",
@@ -199,13 +202,29 @@ class ChildNode(GameNode):
         super().__init__(parent, comment)
         self.move = move
         self.starting_comment = starting_comment
-        self.nags: set[int] = set(nags)
+        self._nags: frozenset[int] | None = frozenset(nags) or None  # most moves have none: no set each
+
+    @property
+    def nags(self) -> frozenset[int]:
+        """The move's NAGs (empty when it has none)."""
+        return self._nags or _NO_NAGS
+
+    @nags.setter
+    def nags(self, numbers: Iterable[int]) -> None:
+        self._nags = frozenset(numbers) or None
+
+    def add_nag(self, number: int) -> None:
+        """Add one NAG to the move."""
+        self.nags = self.nags | {number}
 
     def _own_fields(self) -> tuple[object, ...]:
         return (self.move, self.comment, self.starting_comment, frozenset(self.nags), len(self.variations))
 
     def __repr__(self) -> str:
         return f"<ChildNode {self.move.iccs()} at ply {self.ply()}, {len(self.variations)} continuations>"
+
+
+_NO_NAGS: frozenset[int] = frozenset()
 
 
 def move_label(board: Board) -> str:

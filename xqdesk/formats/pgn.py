@@ -250,7 +250,7 @@ class _GameBuilder:
 
     def _nag(self, number: int) -> None:
         if isinstance(self.node, ChildNode) and not self._at_line_start():
-            self.node.nags.add(number)
+            self.node.add_nag(number)
 
     def _playing(self) -> tuple[Game, Board]:
         """The game and board being built (:meth:`_begin` sets them up before any movetext)."""

@@ -16,6 +16,7 @@ from xqdesk.errors import RecordFormatError
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 """The largest record file read (16 MiB: some 15,000 PGN games); larger files are refused."""
 
+_CHUNK = 1 << 16
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
 
@@ -66,8 +67,16 @@ def read_record_bytes(path: str | Path, max_bytes: int = MAX_RECORD_BYTES, head:
         if not head and info.st_size > max_bytes:
             raise RecordFileError(name, f"{info.st_size:,} bytes is larger than the {max_bytes:,} bytes a "
                                         f"record file may have")
-        try:
-            data = handle.read(max_bytes + (0 if head else 1))
+        try:  # ask for what the file says it holds (read(n) reserves n bytes first), then any more
+            limit = max_bytes + (0 if head else 1)
+            asked = min(info.st_size, max_bytes) + 1
+            chunks = [handle.read(asked)]
+            size = len(chunks[0])
+            while size == asked and size < limit and (chunk := handle.read(min(_CHUNK, limit - size))):
+                chunks.append(chunk)  # a file that grew, or one (like /proc's) that says it is empty
+                size += len(chunk)
+                asked = size
+            data = chunks[0] if len(chunks) == 1 else b"".join(chunks)[:limit]
         except OSError as error:
             raise RecordFileError(name, _os_reason(error)) from None
     if not head and len(data) > max_bytes:  # it grew while being read
