@@ -198,13 +198,14 @@ def test_adjudicated_result_needs_no_termination_tag() -> None:
     assert parse_pgn(format_pgn(game)).games[0].outcome == game.outcome
 
 
-def test_unknown_encoding_is_a_clear_error(tmp_path: Path) -> None:
+def test_undecodable_bytes_are_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "garbled.pgn"
     path.write_bytes(b'[Event "x"]\n\n1. h2e2 \xff\xfe\xff *\n')
     game_file = read_games(path)
-    assert game_file.games == []
-    (error,) = game_file.errors
-    assert "garbled.pgn" in str(error) and "unknown text encoding" in str(error) and "byte 21" in str(error)
+    # The game is read as far as it goes, the bytes that decode in no encoding replaced.
+    assert game_file.games[0].mainline_moves() == [Move.from_iccs("h2e2")]
+    decoding = [error for error in game_file.errors if "cannot be decoded" in error.reason]
+    assert str(decoding[0]).startswith("garbled.pgn, game 1, line 3, byte 21: ")
     forced = read_games(path, encoding="latin-1")
     assert forced.encoding == "latin-1" and forced.games[0].mainline_moves() == [Move.from_iccs("h2e2")]
 

@@ -227,6 +227,10 @@ class Board:
         """The moves played from :attr:`start_fen` (a fresh list)."""
         return [_move(entry[0]) for entry in self._stack]
 
+    def ply(self) -> int:
+        """How many moves have been played from :attr:`start_fen` (``len(move_stack)``, without the list)."""
+        return len(self._stack)
+
     def peek(self) -> Move:
         """The last move; raises IndexError when there is none."""
         return _move(self._stack[-1][0])

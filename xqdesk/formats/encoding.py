@@ -10,8 +10,10 @@ from xqdesk.errors import RecordFormatError
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 # Characters that fill Xiangqi records, as each legacy encoding would show them when it is the
 # right one; the wrong guess turns the same bytes into other, unrelated characters.
-_SIMPLIFIED_MARKS = frozenset("车马炮兵卒将帅士仕象相进退平前后红黑先胜负和局第届杯赛")
-_TRADITIONAL_MARKS = frozenset("車馬砲炮兵卒將帥士仕象相進退平前後紅黑先勝負和局第屆盃賽")
+# Full-width digits, letters and signs (WXF written ＣＨＲ２＋＝…) count for either.
+_FULL_WIDTH = "".join(chr(code) for code in range(0xFF01, 0xFF5F))
+_SIMPLIFIED_MARKS = frozenset("车马炮兵卒将帅士仕象相进退平前后红黑先胜负和局第届杯赛" + _FULL_WIDTH)
+_TRADITIONAL_MARKS = frozenset("車馬砲炮兵卒將帥士仕象相進退平前後紅黑先勝負和局第屆盃賽" + _FULL_WIDTH)
 _ALIASES = {"gbk": "gb18030", "gb2312": "gb18030", "cp936": "gb18030", "big-5": "big5", "utf8": "utf-8"}
 
 
@@ -76,28 +78,37 @@ def decode_record(data: bytes, encoding: str | None = None, source: str = "<byte
 def file_encoding(pieces: list[bytes], encoding: str | None = None) -> str | None:
     """The encoding of a file that does not decode as a whole, judged piece by piece (a piece is a
     game's bytes): ``encoding`` when given and usable; else UTF-8 when at least as many pieces with
-    non-ASCII bytes are UTF-8 as are not; else the legacy encoding most pieces decode as. None when
-    no piece decodes at all (or a byte-order mark says UTF-16, which cannot be cut in pieces)."""
+    non-ASCII bytes are UTF-8 as are not (or no such piece decodes at all); else the legacy encoding
+    most pieces decode as. None when a byte-order mark says UTF-16, which cannot be cut in pieces."""
     if encoding:
         return None if encoding_problem(encoding) else _ALIASES.get(encoding.lower(), encoding.lower())
     if pieces and pieces[0].startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return None
     votes: dict[str, int] = {}
-    failed = 0
     for piece in pieces:
         if piece.isascii():
             continue
-        try:
-            _text, name = decode_record(piece.removeprefix(codecs.BOM_UTF8))
-        except RecordFormatError:
-            failed += 1
-            continue
+        name = "utf-8" if _mostly_utf8(piece) else None
+        if name is None:
+            try:
+                _text, name = decode_record(piece)
+            except RecordFormatError:
+                name = "undecodable"
         votes[name] = votes.get(name, 0) + 1
-    if not votes:
-        return "utf-8" if failed == 0 else None
-    if votes.get("utf-8", 0) >= failed or votes.get("utf-8", 0) >= max(votes.values()):
-        return "utf-8"
+    utf8 = votes.pop("utf-8", 0)
+    votes.pop("undecodable", None)
+    if utf8 or not votes:  # a piece that reads as UTF-8 says the file is; ASCII is UTF-8 too
+        return "utf-8" if utf8 >= sum(votes.values()) else max(votes, key=lambda name: votes[name])
     return max(votes, key=lambda name: votes[name])
+
+
+def _mostly_utf8(piece: bytes) -> bool:
+    """True when ``piece`` is UTF-8 but for a few bad bytes: far more characters decode than fail
+    (legacy text read as UTF-8 fails at nearly every non-ASCII byte)."""
+    text = piece.decode("utf-8", errors="replace")
+    failed = text.count("\ufffd")
+    decoded = sum(1 for char in text if ord(char) > 0x7F) - failed
+    return decoded > 4 * failed
 
 
 def decode_piece(piece: bytes, encoding: str) -> tuple[str, int | None]:

@@ -106,17 +106,33 @@ def read_text_records(path: str | Path, encoding: str | None, parse: TextParser,
         data = read_record_bytes(path, max_bytes)
     except RecordFileError as error:
         return GameFile(source, errors=[file_error(source, "whole file", error.reason)])
-    try:
-        text, used = decode_record(data, encoding, source)
-    except XqdeskError as error:
-        pieces = _split_pieces(data, game_start)
-        chosen = file_encoding([piece for _start, _line, piece in pieces], encoding)
-        if chosen is None:
-            return GameFile(source, errors=[file_error(source, "whole file", _drop_source(str(error), source))])
-        return _read_pieces(pieces, chosen, parse, source).note_if_empty()
+    chosen: str | None = None
+    if encoding is None and not data.startswith(_BOMS):
+        try:
+            text, used = data.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:  # a legacy file, or a UTF-8 one with damage: judged game by game
+            pieces = _split_pieces(data, game_start)
+            chosen = file_encoding([piece for _start, _line, piece in pieces])
+            if chosen == "utf-8" or chosen is None:
+                return _read_pieces(pieces, "utf-8", parse, source).note_if_empty()
+            try:
+                text, used = data.decode(chosen), chosen
+            except UnicodeDecodeError:
+                return _read_pieces(pieces, chosen, parse, source).note_if_empty()
+    else:
+        try:
+            text, used = decode_record(data, encoding, source)
+        except XqdeskError as error:
+            chosen = file_encoding([data], encoding)  # None for UTF-16, which cannot be cut in pieces
+            if chosen is None:
+                return GameFile(source, errors=[file_error(source, "whole file", _drop_source(str(error), source))])
+            return _read_pieces(_split_pieces(data, game_start), chosen, parse, source).note_if_empty()
     game_file = parse(text, source)
     game_file.encoding = used
     return game_file.note_if_empty()
+
+
+_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 
 
 def _drop_source(message: str, source: str) -> str:

@@ -75,6 +75,8 @@ _TAG_LINE = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"[^\n]*\"[ \t]*\][ \
 GAME_START = re.compile(rb'^[ \t]*(?:\xef\xbb\xbf)?\[[ \t]*[A-Za-z0-9_]+[ \t]*"', re.MULTILINE)
 """A line that begins a game's tags (in the file's bytes): where a damaged file is cut in pieces."""
 _MAX_NUMBER_DIGITS = 9
+_LONGEST_MOVE = 40
+"""No move in any notation is longer (the longest, Chinese with marks and a file, is under 10)."""
 _ICCS = re.compile(r"[a-iA-I][0-9]-?[a-iA-I][0-9]")
 _ICCS_CACHE: dict[str, Move] = {}
 
@@ -189,8 +191,10 @@ class _GameBuilder:
         self.san_rank_base: int | None = None  # 0 (WinBoard) or 1 (pychess.org), once known
         self.node: GameNode | None = None  # the node the next move is added after
         self.starting_comment = ""  # a comment before a variation's first move, kept for that move
-        # One entry per open variation: (the node it is an alternative to, the board to return to).
-        self.stack: list[tuple[ChildNode, Board]] = []
+        # One entry per open variation: (the node it is an alternative to, how many moves the board
+        # had before that node's move). Closing pops the variation's moves and replays the node's:
+        # no board is copied, so nesting costs no memory per level beyond the entry.
+        self.stack: list[tuple[ChildNode, int]] = []
 
     def _begin(self) -> bool:
         """Set up the game from the tags at the first movetext token."""
@@ -260,6 +264,9 @@ class _GameBuilder:
 
     def _move(self, text: str, position: int) -> bool:
         _game, board = self._playing()
+        if len(text) > _LONGEST_MOVE:
+            self._fail(self._where(position), text, f"not a move: {len(text):,} characters long")
+            return False
         move = None
         if self.fast_iccs and _ICCS.fullmatch(text):
             move = _ICCS_CACHE.get(text)
@@ -327,18 +334,20 @@ class _GameBuilder:
         if self._at_line_start() or not isinstance(self.node, ChildNode):
             self._fail(self._where(token.start()), token.group(), "a variation before any move")
             return False
-        variation_board = board.copy()
-        variation_board.pop()
-        self.stack.append((self.node, board))
+        board.pop()
+        self.stack.append((self.node, board.ply()))
         self.node = self.node.parent
-        self.board = variation_board
         return True
 
     def _close(self, token: re.Match[str]) -> bool:
         if not self.stack:
             self._fail(self._where(token.start()), token.group(), "')' closes no variation")
             return False
-        self.node, self.board = self.stack.pop()
+        _game, board = self._playing()
+        self.node, branch_ply = self.stack.pop()
+        while board.ply() > branch_ply:
+            board.pop()
+        board.push(self.node.move)
         if self.starting_comment:  # a variation with a comment and no move: keep the comment
             self.node.comment = f"{self.node.comment}\n{self.starting_comment}" if self.node.comment else self.starting_comment
             self.starting_comment = ""
