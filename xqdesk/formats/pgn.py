@@ -74,6 +74,9 @@ _TOKENS = re.compile(_TOKEN_PATTERN.replace("{chinese}", _CHINESE_MOVE), re.MULT
 _TAG_LINE = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"[^\n]*\"[ \t]*\][ \t\r]*$", re.MULTILINE)
 GAME_START = re.compile(rb'^[ \t]*(?:\xef\xbb\xbf)?\[[ \t]*[A-Za-z0-9_]+[ \t]*"', re.MULTILINE)
 """A line that begins a game's tags (in the file's bytes): where a damaged file is cut in pieces."""
+# What can end skipping after a result or an error: a tag line, a comment (it may hide a "1."), or
+# a "1." standing on its own (a game with no tags).
+_RESUME = re.compile(r'^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"|\{|(?<![^\s)}）])[1１][ \t]*[.．。]', re.MULTILINE)
 _MAX_NUMBER_DIGITS = 9
 _LONGEST_MOVE = 40
 """No move in any notation is longer (the longest, Chinese with marks and a file, is under 10)."""
@@ -130,6 +133,8 @@ def parse_pgn(text: str, source: str = "<pgn>", line_offset: int = 0) -> GameFil
                 continue
         if skipping:
             if kind != "number" or _move_number(token.group()) != 1:
+                resume = _RESUME.search(text, position)  # straight to what can end the skipping
+                position = resume.start() if resume is not None else len(text)
                 continue
             skipping = False  # "1." after a result: a game with no tags of its own
         if builder is None:
