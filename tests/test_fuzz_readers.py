@@ -47,8 +47,10 @@ def test_damaged_records_are_read_without_loss_or_crash(workdir: Path) -> None:
 
 
 def test_the_cases_are_the_same_for_a_seed(tmp_path: Path) -> None:
-    first = [(case.name, case.path.read_bytes() if case.path.is_file() else b"")
-             for case in make_cases(7, 20, tmp_path / "a" if (tmp_path / "a").mkdir() is None else tmp_path)]
-    second = [(case.name, case.path.read_bytes() if case.path.is_file() else b"")
-              for case in make_cases(7, 20, tmp_path / "b" if (tmp_path / "b").mkdir() is None else tmp_path)]
-    assert first == second
+    made = []
+    for name in ("first", "second"):
+        folder = tmp_path / name
+        folder.mkdir()
+        made.append([(case.name, case.path.read_bytes() if case.path.is_file() else b"")
+                     for case in make_cases(7, 20, folder)])
+    assert made[0] == made[1]
