@@ -90,8 +90,8 @@ def record_kind(path: str | Path) -> str:
         return kind
     try:
         text, _encoding = decode_record(head, None, source_name(path))
-    except (OSError, RecordFormatError):
-        return "fen"
+    except (OSError, RecordFormatError):  # damaged: its structure (tags, brackets) still shows
+        text = head.decode("utf-8", errors="replace")
     return detect_text_format(text).kind
 
 

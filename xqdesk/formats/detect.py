@@ -14,13 +14,12 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from xqdesk.errors import RecordFormatError
 from xqdesk.formats.ccbridge_xml import looks_like_cbf, parse_cbf
-from xqdesk.formats.course_history import game_from_course_history, parse_course_history
+from xqdesk.formats.course_history import history_game
 from xqdesk.formats.dhtmlxq import looks_like_dhtmlxq, parse_dhtmlxq
 from xqdesk.formats.dpxq_text import looks_like_dpxq_text, parse_dpxq_text
 from xqdesk.formats.fen_moves import parse_fen_moves
-from xqdesk.formats.game_file import GameFile, GameReadError
+from xqdesk.formats.game_file import NO_GAME, GameFile, file_error, shorten
 from xqdesk.formats.pgn import parse_pgn
 from xqdesk.formats.playok_wxf import looks_like_playok_wxf, parse_playok_wxf
 
@@ -39,12 +38,12 @@ class TextFormat:
 
 
 def _parse_history(text: str, source: str) -> GameFile:
-    try:
-        history = parse_course_history(text)
-    except RecordFormatError as error:
-        return GameFile(source, errors=[GameReadError(source, 1, "", "", str(error))])
-    game, replay_error = game_from_course_history(history, source)
-    return GameFile(source, [game], [replay_error] if replay_error else [])
+    """A course history: the game up to its first bad entry (none when no entry reads), and the error."""
+    game, problem = history_game(text, source)
+    record = GameFile(source, [game] if problem is None or game.next() is not None else [])
+    if problem is not None:
+        record.errors.append(problem)
+    return record
 
 
 MOVE_LIST = TextFormat("FEN and moves / move list", "fen", lambda text: True, parse_fen_moves)
@@ -77,8 +76,8 @@ def read_text(text: str, source: str = "<text>") -> GameFile:
             record.errors or not record.games):  # no move read (a bare FEN is a record)
         tried = ", ".join(candidate.name for candidate in TEXT_FORMATS)
         detail = f" (as a move list: {record.errors[0].reason})" if record.errors else ""
-        record = GameFile(source, errors=[GameReadError(source, 1, "", text.strip()[:40],
-                                                        f"not a game record in any known format; tried "
-                                                        f"{tried}{detail}")])
+        reason = (NO_GAME if not text.strip() else
+                  f"not a game record in any known format; tried {tried}{detail}: {shorten(text.strip(), 40)!r}")
+        record = GameFile(source, errors=[file_error(source, "whole file", reason)])
         record.format = None
     return record

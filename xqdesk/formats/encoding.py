@@ -93,13 +93,20 @@ def file_encoding(pieces: list[bytes], encoding: str | None = None) -> str | Non
             try:
                 _text, name = decode_record(piece)
             except RecordFormatError:
-                name = "undecodable"
+                name = _closest_legacy(piece)
         votes[name] = votes.get(name, 0) + 1
     utf8 = votes.pop("utf-8", 0)
-    votes.pop("undecodable", None)
     if utf8 or not votes:  # a piece that reads as UTF-8 says the file is; ASCII is UTF-8 too
         return "utf-8" if utf8 >= sum(votes.values()) else max(votes, key=lambda name: votes[name])
     return max(votes, key=lambda name: votes[name])
+
+
+def _closest_legacy(piece: bytes) -> str:
+    """GB18030 or Big5, whichever reads more of a damaged legacy ``piece`` as record characters."""
+    def score(name: str, marks: frozenset[str]) -> int:
+        text = piece.decode(name, errors="replace")
+        return sum(1 for char in text if char in marks) - 2 * text.count("\ufffd")
+    return max((score("gb18030", _SIMPLIFIED_MARKS), "gb18030"), (score("big5", _TRADITIONAL_MARKS), "big5"))[1]
 
 
 def _mostly_utf8(piece: bytes) -> bool:

@@ -93,8 +93,13 @@ TextParser = Callable[..., GameFile]
 ``line_offset`` (added to the line numbers errors give) to a parser that takes it."""
 
 
+TAG_LINE_START = re.compile(rb'^[ \t]*(?:\xef\xbb\xbf)?\[[ \t]*[A-Za-z0-9_]+[ \t]*"', re.MULTILINE)
+"""A line that begins a PGN-like game's tags, in a file's bytes: where a damaged file is cut in
+pieces unless its format says otherwise."""
+
+
 def read_text_records(path: str | Path, encoding: str | None, parse: TextParser,
-                      game_start: re.Pattern[bytes], max_bytes: int = MAX_RECORD_BYTES) -> GameFile:
+                      game_start: re.Pattern[bytes] = TAG_LINE_START, max_bytes: int = MAX_RECORD_BYTES) -> GameFile:
     """Decode a text record file (encoding detected unless given) and ``parse(text, source)`` it;
     an unreadable file gives a GameFile holding just that error, an empty one a "no game" error.
 

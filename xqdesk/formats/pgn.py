@@ -28,7 +28,7 @@ from typing import Iterable
 from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError, XqdeskError
 from xqdesk.fen import STARTING_FEN
-from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
+from xqdesk.formats.game_file import TAG_LINE_START, GameFile, GameReadError, read_text_records
 from xqdesk.formats.record_file import MAX_RECORD_BYTES
 from xqdesk.formats.outcome_text import outcome_from_result
 from xqdesk.game import ChildNode, Game, GameNode, move_label
@@ -72,7 +72,7 @@ _TOKENS = re.compile(_TOKEN_PATTERN.replace("{chinese}", _CHINESE_MOVE), re.MULT
 
 # A line holding a tag, as it begins a game: a '{' comment never reaches past one (the '}' is lost).
 _TAG_LINE = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"[^\n]*\"[ \t]*\][ \t\r]*$", re.MULTILINE)
-GAME_START = re.compile(rb'^[ \t]*(?:\xef\xbb\xbf)?\[[ \t]*[A-Za-z0-9_]+[ \t]*"', re.MULTILINE)
+GAME_START = TAG_LINE_START
 """A line that begins a game's tags (in the file's bytes): where a damaged file is cut in pieces."""
 # What can end skipping after a result or an error: a tag line, a comment (it may hide a "1."), or
 # a "1." standing on its own (a game with no tags).
