@@ -1,4 +1,4 @@
-"""Damaged record files made from the real ones in ``tests/data``, for the reader fuzz tests and the
+"""Damaged record files made from the real ones in ``tests/data`` (every format xqdesk reads), for the reader fuzz tests and the
 ``bench/fuzz_readers.py`` run.
 
 :func:`make_cases` writes, from one seed, a reproducible mix of cases into a folder: byte flips,
@@ -358,6 +358,24 @@ def _read_round(folder: Path, number: int) -> GameKey:
     return game_key(game)
 
 
+_OTHER_FORMATS = ("ccbridge", "dpxq", "playok", "pgn_san")
+
+
+def _other_format_case(rng: random.Random, folder: Path, index: int) -> Case:
+    """A sample of one of the other formats (XiangQi Bridge CBR/CBL/CBF, DhtmlXQ, dpxq text and
+    web pages, PlayOK WXF, SAN PGN), damaged in one to four places."""
+    samples = sorted(path for kind in _OTHER_FORMATS for path in (GAMES / kind).iterdir())
+    sample = rng.choice(samples)
+    data = sample.read_bytes()
+    what = []
+    for _ in range(rng.randint(1, 4)):
+        done, data, _position = _damage_bytes(rng, data)
+        what.append(done)
+    path = folder / f"{index:05d}-{_safe(sample.stem)}-{_safe('-'.join(what))}{sample.suffix}"
+    path.write_bytes(data)
+    return Case(path.name, path)
+
+
 def _special_case(rng: random.Random, folder: Path, index: int) -> Case:
     kind = rng.choice(("fifo", "zero", "loop", "dir", "empty", "empty-xqf", "xq-only", "missing", "bom-only",
                        "nul-name"))
@@ -390,23 +408,25 @@ def make_cases(seed: int, count: int, folder: Path) -> Iterator[Case]:
     xqf_sources = _xqf_sources()
     for index in range(count):
         roll = rng.random()
-        if roll < 0.50:
+        if roll < 0.45:
             source = rng.choice(sources)
             what, damaged, intact = next(_text_mutations(rng, source))
             suffix = ".pgn" if rng.random() < 0.85 else ".txt"
             path = folder / f"{index:05d}-{source.name}-{_safe(what)}{suffix}"
             path.write_bytes(damaged)
             yield Case(path.name, path, intact=intact)
-        elif roll < 0.68:
+        elif roll < 0.60:
             name, data = rng.choice(xqf_sources)
             what, damaged, intact = _xqf_mutation(rng, name, data, folder)
             path = folder / f"{index:05d}-{_safe(what)}.xqf"
             path.write_bytes(damaged)
             yield Case(path.name, path, intact=intact)
-        elif roll < 0.80:
+        elif roll < 0.70:
             yield _history_case(rng, folder, index)
-        elif roll < 0.93:
+        elif roll < 0.82:
             yield _match_case(rng, folder, index)
+        elif roll < 0.94:
+            yield _other_format_case(rng, folder, index)
         else:
             yield _special_case(rng, folder, index)
 

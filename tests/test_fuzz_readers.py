@@ -42,7 +42,7 @@ def test_damaged_records_are_read_without_loss_or_crash(workdir: Path) -> None:
         failures += [f"{case.name}: {problem}" for problem in problems]
     clear(workdir)
     assert not failures, "\n".join(failures[:40])
-    assert {".pgn", ".xqf", ".txt", "folder"} <= kinds
+    assert {".pgn", ".xqf", ".txt", ".cbr", ".ubb", "folder"} <= kinds
     assert intact > 1000  # the intact-game check is not vacuous: this many games had to come back
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError, RecordFormatError
 from xqdesk.fen import STARTING_FEN
-from xqdesk.formats.game_file import GameFile, GameReadError, source_name
+from xqdesk.formats.game_file import GameFile, GameReadError, file_error, source_name
 from xqdesk.formats.outcome_text import outcome_from_result
 from xqdesk.formats.xqf import add_move_tree
 from xqdesk.formats.xqf_binary import XqfNode
@@ -182,5 +182,5 @@ def read_cbl(path: str | Path) -> GameFile:
         end = starts[number] if number < len(starts) else len(data)
         decode_cbr(data[start:end], source, number, result)
     if not starts:
-        result.errors.append(GameReadError(source, 1, f"byte {first}", "", "the library holds no game record"))
+        result.errors.append(file_error(source, f"byte {first}", "the library holds no game record"))
     return result

@@ -24,7 +24,7 @@ from pathlib import Path
 from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError
 from xqdesk.fen import STARTING_FEN
-from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
+from xqdesk.formats.game_file import GameFile, GameReadError, file_error, read_text_records
 from xqdesk.formats.outcome_text import outcome_from_result
 from xqdesk.game import Game, GameNode, move_label
 from xqdesk.move import Move
@@ -47,8 +47,10 @@ def parse_cbf(text: str, source: str = "<cbf>") -> GameFile:
     try:
         root = ElementTree.fromstring(text.lstrip("\ufeff").encode("utf-8"))
     except ElementTree.ParseError as error:
-        return GameFile(source, errors=[GameReadError(source, 1, f"line {error.position[0]}", "",
-                                                      f"not well-formed XML: {error}")])
+        return GameFile(source, errors=[file_error(source, f"line {error.position[0]}",
+                                                   f"not well-formed XML: {error}")])
+    except (LookupError, ValueError) as error:  # an XML declaration naming an unknown encoding
+        return GameFile(source, errors=[file_error(source, "line 1", f"unreadable XML: {error}")])
     head = root.find("Head")
     headers: dict[str, str] = {}
     fen = STARTING_FEN
@@ -81,7 +83,7 @@ def parse_cbf(text: str, source: str = "<cbf>") -> GameFile:
             game.comment = comment
             continue
         digits = value.replace("-", "")
-        if len(digits) != 4 or not digits.isdigit():
+        if len(digits) != 4 or not (digits.isascii() and digits.isdigit()):
             record.errors.append(GameReadError(source, 1, f"<Move> {index} ({move_label(board)})", value,
                                                "a move is written 'XY-XY' (file 0-8, rank 0-9 from the top)"))
             break

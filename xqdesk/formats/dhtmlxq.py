@@ -30,7 +30,7 @@ from typing import Iterable
 from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError, RecordFormatError
 from xqdesk.fen import STARTING_FEN
-from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
+from xqdesk.formats.game_file import GameFile, GameReadError, file_error, read_text_records
 from xqdesk.formats.outcome_text import outcome_from_result
 from xqdesk.game import ChildNode, Game, GameNode
 from xqdesk.move import Move
@@ -45,8 +45,8 @@ START_BINIT = "8979695949392919097717866646260600102030405060708012720323436383"
 
 _BLOCK = re.compile(r"\[DhtmlXQ\](.*?)(?:\[/DhtmlXQ\]|\Z)", re.IGNORECASE | re.DOTALL)
 _FIELD = re.compile(r"\[DhtmlXQ_([A-Za-z0-9_]+)\](.*?)\[/DhtmlXQ_\1\]", re.IGNORECASE | re.DOTALL)
-_BRANCH = re.compile(r"move_(\d+)_(\d+)_(\d+)", re.IGNORECASE)
-_COMMENT = re.compile(r"comment(?:(\d+)_)?(\d+)", re.IGNORECASE)
+_BRANCH = re.compile(r"move_([0-9]{1,9})_([0-9]{1,9})_([0-9]{1,9})", re.IGNORECASE)  # ASCII, few digits
+_COMMENT = re.compile(r"comment(?:([0-9]{1,9})_)?([0-9]{1,9})", re.IGNORECASE)
 _HTML_TAG = re.compile(r"<[^<>]*>")
 _HTML_MARK = re.compile(r"<\s*/?\s*(?:html|head|body|div|br|p|td|tr|table|textarea|script|span|pre)\b", re.IGNORECASE)
 _HEADERS = {"title": "Title", "event": "Event", "date": "Date", "place": "Site", "round": "Round",
@@ -84,7 +84,7 @@ def parse_dhtmlxq(text: str, source: str = "<dhtmlxq>") -> GameFile:
             result.games.append(game)
         result.errors.extend(errors)
     if not result.games and not result.errors:
-        result.errors.append(GameReadError(source, 1, "", "", "no DhtmlXQ game (no [DhtmlXQ_movelist] or "
+        result.errors.append(file_error(source, "whole file", "no DhtmlXQ game (no [DhtmlXQ_movelist] or "
                                                               "[DhtmlXQ_binit]) in the text"))
     return result
 
@@ -106,7 +106,7 @@ def _square(x: str, y: str) -> int:
 
 def _board_from_binit(binit: str) -> Board:
     """The position ``binit`` describes (side to move: Red; see :func:`_game_from_fields`)."""
-    digits = re.sub(r"\D", "9", binit)
+    digits = re.sub(r"[^0-9]", "9", binit)
     if len(digits) != 64:
         raise InvalidFenError(f"binit {binit!r} has {len(digits)} digits, not 64")
     rows = [["."] * 9 for _ in range(10)]
@@ -162,7 +162,7 @@ def _game_from_fields(fields: dict[str, str], source: str, number: int) -> tuple
                 continue
             branches[branch] = _Branch(branch, parent, start, re.sub(r"\s", "", value))
     first = branches[0].moves[:2]
-    if len(first) == 2 and first.isdigit():
+    if len(first) == 2 and first.isascii() and first.isdigit():
         piece = board.piece_at(_square(first[0], first[1]))
         if piece is not None and piece.color == BLACK:
             board = Board(board.fen().replace(" w ", " b "), ruleset=STANDARD)
@@ -228,7 +228,7 @@ def _add_branch(game: Game, branches: dict[int, _Branch], branch: _Branch, sourc
         digits = branch.moves[index:index + 4]
         ply = branch.start + index // 4
         where = f"{tag}, ply {ply} of the {label}"
-        if len(digits) != 4 or not digits.isdigit() or "9" in (digits[0], digits[2]):
+        if len(digits) != 4 or not (digits.isascii() and digits.isdigit()) or "9" in (digits[0], digits[2]):
             errors.append(GameReadError(source, number, where, digits, "a move is four digits: from file, "
                                                                        "from rank, to file, to rank"))
             return

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
+from xqdesk.formats.game_file import GameFile, GameReadError, file_error, read_text_records
 from xqdesk.formats.pgn import parse_pgn
 
 _HEADER = re.compile(r"^\s*([\u4e00-\u9fff]{2,5})\s*[:：]\s*(.*?)\s*$")
@@ -64,7 +64,7 @@ def parse_dpxq_text(text: str, source: str = "<dpxq>") -> GameFile:
             elif key in _HEADERS and value:
                 tags[_HEADERS[key]] = value
     if not move_lines:
-        return GameFile(source, errors=[GameReadError(source, 1, "", "", "no numbered move line "
+        return GameFile(source, errors=[file_error(source, "whole file", "no numbered move line "
                                                                          "(like '1.炮二平五 马８进７') in the text")])
     pgn = "".join(f'[{tag} "{value.replace(chr(34), chr(39))}"]\n' for tag, value in tags.items())
     body = "\n".join(move_lines)
