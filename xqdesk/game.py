@@ -202,29 +202,28 @@ class ChildNode(GameNode):
         super().__init__(parent, comment)
         self.move = move
         self.starting_comment = starting_comment
-        self._nags: frozenset[int] | None = frozenset(nags) or None  # most moves have none: no set each
+        self._nags: set[int] | None = set(nags) or None  # most moves have none: no set each
 
     @property
-    def nags(self) -> frozenset[int]:
-        """The move's NAGs (empty when it has none)."""
-        return self._nags or _NO_NAGS
+    def nags(self) -> set[int]:
+        """The move's NAGs, a set that may be changed in place (made on first use)."""
+        if self._nags is None:
+            self._nags = set()
+        return self._nags
 
     @nags.setter
     def nags(self, numbers: Iterable[int]) -> None:
-        self._nags = frozenset(numbers) or None
+        self._nags = set(numbers) or None
 
     def add_nag(self, number: int) -> None:
         """Add one NAG to the move."""
-        self.nags = self.nags | {number}
+        self.nags.add(number)
 
     def _own_fields(self) -> tuple[object, ...]:
-        return (self.move, self.comment, self.starting_comment, frozenset(self.nags), len(self.variations))
+        return (self.move, self.comment, self.starting_comment, frozenset(self._nags or ()), len(self.variations))
 
     def __repr__(self) -> str:
         return f"<ChildNode {self.move.iccs()} at ply {self.ply()}, {len(self.variations)} continuations>"
-
-
-_NO_NAGS: frozenset[int] = frozenset()
 
 
 def move_label(board: Board) -> str:
