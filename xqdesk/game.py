@@ -215,6 +215,10 @@ class ChildNode(GameNode):
     def nags(self, numbers: Iterable[int]) -> None:
         self._nags = set(numbers) or None
 
+    def has_nags(self) -> bool:
+        """Whether the move has any NAG (without making its set)."""
+        return bool(self._nags)
+
     def add_nag(self, number: int) -> None:
         """Add one NAG to the move."""
         self.nags.add(number)

@@ -97,7 +97,8 @@ def _visit_child(visitor: GameVisitor[ResultT], board: Board, node: ChildNode) -
     if node.starting_comment:
         visitor.visit_comment(node.starting_comment)
     visitor.visit_move(board, node.move)
-    for nag in sorted(node.nags):
-        visitor.visit_nag(nag)
+    if node.has_nags():
+        for nag in sorted(node.nags):
+            visitor.visit_nag(nag)
     if node.comment:
         visitor.visit_comment(node.comment)

@@ -323,7 +323,7 @@ NAG_SYMBOLS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 
 def _better_move(node: ChildNode) -> Move | None:
     """The review's better move for a move it marked as an inaccuracy, mistake or blunder."""
-    if not any(nag in REVIEW_NAGS for nag in node.nags):
+    if not node.has_nags() or not any(nag in REVIEW_NAGS for nag in node.nags):
         return None
     return parse_best(node.comment)
 
@@ -333,7 +333,7 @@ def _show_node(item: QTableWidgetItem, text: str, node: ChildNode, notation: Not
     """Write a move's cell: its text with its NAG symbol, the review's better move (``before``:
     the position the move was played in), ✎ when it has a comment (beyond a review's commands),
     (+N) for N recorded alternatives."""
-    symbols = "".join(NAG_SYMBOLS[nag] for nag in sorted(node.nags) if nag in NAG_SYMBOLS)
+    symbols = "".join(NAG_SYMBOLS[nag] for nag in sorted(node.nags) if nag in NAG_SYMBOLS) if node.has_nags() else ""
     marks = [text + symbols]
     note = strip_commands(node.comment)
     better = _better_move(node)
