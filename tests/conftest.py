@@ -73,19 +73,22 @@ def no_engine_threads_left():
 @pytest.fixture
 def window(qtbot, tmp_path):
     """The real xqdesk main window, shown at 1000×720, with its settings and autosave in
-    ``tmp_path``; shut down (engines stopped) and set back to English afterwards."""
+    ``tmp_path``; shut down (engines stopped), closed and set back to English afterwards (closed
+    here rather than by qtbot, which would close it before the shutdown and so ask about the
+    unsaved game)."""
     from xqdesk.ui.i18n import Language, set_language
     from xqdesk.ui.main_window import MainWindow
     from xqdesk.ui.settings import open_store
 
     win = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
                      autosave_path=str(tmp_path / "autosave.pgn"))
-    qtbot.addWidget(win)
     win.resize(1000, 720)
     win.show()
     qtbot.waitExposed(win)
     yield win
-    win.shutdown()
+    win.shutdown()  # after this the window closes without asking about unsaved changes
+    win.close()
+    win.deleteLater()
     set_language(Language.ENGLISH)
 
 

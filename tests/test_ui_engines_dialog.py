@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPushButton, QSpinBox
 
 from xqdesk.engines.errors import EngineError
 from xqdesk.ui.engines_dialog import EnginesDialog, unique_name
@@ -38,24 +39,64 @@ def test_a_uci_engine_brings_its_own_options(qtbot, dialog):
     options = {option.name: option for option in dialog.declared_options(name)}
     assert "Skill Level" in options and "UCI_Variant" not in options and "MultiPV" not in options
     assert dialog.engine_list.currentItem().text() == name
-    rows = {dialog.options_table.item(row, 0).text(): dialog.options_table.item(row, 1).text()
-            for row in range(dialog.options_table.rowCount())}
-    assert rows["Skill Level"] == options["Skill Level"].default
+    skill = dialog.option_widgets["Skill Level"]
+    assert isinstance(skill, QSpinBox) and str(skill.value()) == options["Skill Level"].default
+    assert (skill.minimum(), skill.maximum()) == (options["Skill Level"].min, options["Skill Level"].max)
 
     dialog.set_option(name, "skill level", "3")
     with pytest.raises(ValueError, match="'99'"):
         dialog.set_option(name, "Skill Level", "99")
-    row = [dialog.options_table.item(r, 0).text() for r in range(dialog.options_table.rowCount())].index("Hash")
-    dialog.options_table.item(row, 1).setText("32")
+    dialog.option_widgets["Hash"].setValue(32)
     profile = dialog.profiles()[0]
     assert profile.kind is EngineKind.UCI and profile.path == FAIRY
     assert dict(profile.options) == {"Skill Level": "3", "Hash": "32"}
+
+
+@needs_fairy
+def test_options_are_typed_controls_with_defaults_and_no_level_for_a_uci_engine(qtbot, dialog):
+    with qtbot.waitSignal(dialog.options_loaded, timeout=10000) as loaded:
+        dialog.add_uci_engine(FAIRY)
+    name = loaded.args[0]
+    declared = {option.name: option for option in dialog.declared_options(name)}
+    kinds = {option.type for option in declared.values()}
+    assert {"spin", "check", "button", "string"} <= kinds
+    expected = {"spin": QSpinBox, "check": QCheckBox, "combo": QComboBox, "button": QPushButton, "string": QLineEdit}
+    for option_name, option in declared.items():
+        assert isinstance(dialog.option_widgets[option_name], expected[option.type]), option_name
+    check_name = next(n for n, o in declared.items() if o.type == "check")
+    box = dialog.option_widgets[check_name]
+    assert box.isChecked() == (declared[check_name].default == "true")
+    box.click()
+    button_name = next(n for n, o in declared.items() if o.type == "button")
+    dialog.option_widgets[button_name].click()
+    options = dict(dialog.profiles()[0].options)
+    assert options[check_name] == ("false" if declared[check_name].default == "true" else "true")
+    assert options[button_name] == ""
+    assert not dialog.form.isRowVisible(dialog.level_box)  # a UCI engine has no Level
+    dialog.add_builtin(4)
+    assert dialog.form.isRowVisible(dialog.level_box) and dialog.level_box.value() == 4
 
 
 def test_an_engine_that_does_not_start_is_reported(qtbot, dialog, tmp_path):
     with qtbot.waitSignal(dialog.options_failed, timeout=5000) as failed:
         dialog.add_uci_engine(str(tmp_path / "not-an-engine"))
     assert "not-an-engine" in failed.args[0]
+
+
+@pytest.mark.parametrize("program", ["missing", "pgn", "cat"])
+def test_an_engine_that_fails_to_start_is_refused_with_the_reason(qtbot, dialog, tmp_path, program):
+    """A missing file, a game record and a program that never answers the handshake (/bin/cat
+    echoes it back) are all refused: they leave the list and the dialog says why."""
+    path = {"missing": str(tmp_path / "nothing-here"), "cat": "/bin/cat"}.get(program)
+    if path is None:
+        record = tmp_path / "game.pgn"
+        record.write_text('[Event "x"]\n\n1. h2e2 h9g7 *\n', encoding="utf-8")
+        path = str(record)
+    with qtbot.waitSignal(dialog.options_failed, timeout=20000) as failed:
+        dialog.add_uci_engine(path)
+    assert failed.args[0].startswith("Refused") and len(failed.args[0]) > len("Refused x: ")
+    assert dialog.profiles() == () and dialog.engine_list.count() == 0
+    assert dialog.status_label.text() == failed.args[0]
 
 
 def test_players_and_builtin_engines_are_added_renamed_removed_and_saved(qtbot, dialog, store):

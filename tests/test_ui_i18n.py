@@ -23,8 +23,6 @@ INDIRECT_TR_CALLS = {
     ("engine_panel.py", "tr(text)"): "EngineView.COLUMNS",
     ("engine_panel.py", "tr(self._state)"): "the set_state literals",
     ("engines_dialog.py", "tr(KIND_LABELS[profile.kind])"): "KIND_LABELS",
-    ("engines_dialog.py", "tr(text)"): "EnginesDialog.OPTION_COLUMNS",
-    ("files.py", "tr(column)"): "GameTable.COLUMNS",
     ("explorer_panel.py", "tr(self.columns[section])"): "ExplorerPanel.MOVE_COLUMNS and GAME_COLUMNS",
     ("i18n.py", "tr(text)"): "tr_outcome: the outcome texts",
     ("i18n.py", "tr(sentence)"): "tr_outcome: the outcome texts",
@@ -134,13 +132,13 @@ def test_every_indirect_tr_call_is_known(module):
 
 def test_tables_of_texts_translated_indirectly_have_chinese_entries():
     from xqdesk.ui.engine_panel import EngineView
-    from xqdesk.ui.engines_dialog import KIND_LABELS, EnginesDialog
+    from xqdesk.ui.engines_dialog import KIND_LABELS
     from xqdesk.ui.explorer_panel import ExplorerPanel
     from xqdesk.ui.files import GameTable
     from xqdesk.ui.move_list import CONTEXT_MENU_TEXTS, NOTATION_LABELS
     from xqdesk.ui.position_editor import PIECE_LABELS
 
-    texts = [*EngineView.COLUMNS, *KIND_LABELS.values(), *EnginesDialog.OPTION_COLUMNS, *GameTable.COLUMNS,
+    texts = [*EngineView.COLUMNS, *KIND_LABELS.values(), *GameTable.COLUMNS,
              *ExplorerPanel.MOVE_COLUMNS, *ExplorerPanel.GAME_COLUMNS,
              *(label for _notation, label in NOTATION_LABELS), *PIECE_LABELS.values(), *CONTEXT_MENU_TEXTS]
     assert [text for text in texts if text not in CHINESE and text != "#"] == []

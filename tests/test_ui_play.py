@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from xqdesk.move import Move
+from xqdesk.notation import Notation
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK, RED
 from xqdesk.squares import parse_square
@@ -73,7 +74,8 @@ def test_illegal_click_is_refused_in_the_status_bar(qtbot, window):
     click_square(qtbot, window, "b5")
     assert window.controller.length() == 0
     message = window.statusBar().currentMessage()
-    assert "b0b5" in message and "cannot move" in message
+    assert "马八进八" in message and "cannot move" in message  # the move in the move list's notation
+    window.move_list.set_notation(Notation.ICCS)
     click_square(qtbot, window, "e0")
     click_square(qtbot, window, "e2")
     assert window.controller.length() == 0
@@ -128,7 +130,8 @@ def test_resigning_ends_the_game_for_the_person(qtbot, window):
     with qtbot.waitSignal(window.controller.game_over, timeout=1000) as blocker:
         window.action("Resign").trigger()
     assert blocker.args[0].text == "Red resigns, Black wins!"
-    assert window.game_info.result_label.text() == "0-1 — Black wins: Red resigns, Black wins!"
+    assert window.game_info.result_label.text() == "0-1 — Red resigns, Black wins!"  # the winner named once
+    assert "Red resigns, Black wins!" in window.banner.text()  # and a banner that stays until dismissed
 
 
 def test_engine_vs_engine_keeps_the_delay_between_moves(qtbot, controller):

@@ -15,7 +15,7 @@ from xqdesk.formats import read_games
 from xqdesk.game import Game
 from xqdesk.formats.course_match import CourseGameResult, CourseMatch, write_course_match
 from xqdesk.move import Move
-from xqdesk.pieces import RED
+from xqdesk.pieces import BLACK, RED
 from xqdesk.ui.app import final_game_window, history_replay_window
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
@@ -62,11 +62,13 @@ def test_match_folder_opens_as_a_table_and_a_game_steps_to_its_result(qtbot, win
     assert window.files.open_path(match_folder)
     table = window.files.game_table
     qtbot.addWidget(table)
-    assert table.table.rowCount() == 7
-    assert table.table.item(3, 1).text() == "Player 2" and table.table.item(3, 2).text() == "Player 1"
-    assert table.table.item(3, 4).text() == "Red loses the game. Black wins!"
+    assert table.row_count() == 7
+    columns = table.COLUMNS
+    assert table.text(3, columns.index("Red")) == "Player 2" and table.text(3, columns.index("Black")) == "Player 1"
+    assert table.text(3, columns.index("Reason")) == "Red loses the game. Black wins!"
+    assert table.score_label.text().startswith("Match score: Player 1 ")  # the match's score above the list
     qtbot.waitExposed(table)
-    table.table.scrollToItem(table.table.item(3, 0))
+    table.table.scrollTo(table.proxy.index(3, 0))
     qtbot.mouseClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(3))
     qtbot.mouseDClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(3))
     controller = window.controller
@@ -74,7 +76,7 @@ def test_match_folder_opens_as_a_table_and_a_game_steps_to_its_result(qtbot, win
     assert controller.game().headers["Round"] == "4"
     assert controller.game().mainline_moves() == master_games[3].mainline_moves()
     assert controller.ply() == 0
-    assert window.board_view.movable_colors() == frozenset()
+    assert window.board_view.movable_colors() == frozenset((RED, BLACK))  # a move there starts a variation
     window.move_list.table.setFocus()
     for _ in range(10):
         qtbot.keyClick(window.move_list.table, Qt.Key.Key_Right)
@@ -84,7 +86,7 @@ def test_match_folder_opens_as_a_table_and_a_game_steps_to_its_result(qtbot, win
     info = window.game_info
     assert info.red_label.text() == "Red: Player 2" and info.black_label.text() == "Black: Player 1"
     assert "Round 4" in info.event_label.text() and match_folder.name in info.event_label.text()
-    assert info.result_label.text() == "0-1 — Black wins: Red loses the game. Black wins!"
+    assert info.result_label.text() == "0-1 — Red loses the game. Black wins!"
     assert window.controller.board().outcome().text == "Red loses the game. Black wins!"
 
 
@@ -102,7 +104,7 @@ def test_a_chinese_pgn_opens_with_a_game_table_and_replays(qtbot, window):
     assert window.files.open_path(CHINESE_PGN)
     table = window.files.game_table
     qtbot.addWidget(table)
-    assert table.table.rowCount() == 15
+    assert table.row_count() == 15
     controller = window.controller
     controller.to_end()
     assert controller.ply() == controller.length() > 0
@@ -118,8 +120,9 @@ def test_a_course_history_names_nobody_and_shows_the_end_by_the_rules(qtbot, win
     info = window.game_info
     assert info.red_label.text() == "Red: ?" and not info.event_label.isVisibleTo(window)
     winner = "Red" if window.controller.outcome().winner == RED else "Black"
-    assert info.result_label.text().startswith(f"{window.controller.outcome().result()} — {winner} wins: ")
-    assert info.result_label.text().endswith(window.controller.outcome().text)
+    outcome = window.controller.outcome()
+    assert info.result_label.text() == f"{outcome.result()} — {outcome.text}"  # names the winner once
+    assert f"{winner} wins" in outcome.text
     window.set_language(Language.CHINESE)
     assert info.red_label.text() == "红方：?" and "胜" in info.result_label.text()
 

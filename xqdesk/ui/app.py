@@ -15,7 +15,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 
 from xqdesk.pieces import RED, parse_color
@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--multipv", type=int, default=None, help="with --analyse: lines per engine")
     parser.add_argument("--size", type=window_size, default=SCREENSHOT_SIZE, metavar="WxH",
                         help="with --screenshot: the window's size in pixels (default %(default)s)")
+    parser.add_argument("--theme", choices=("wood", "contrast", "traditional"),
+                        help="board and piece theme (remembered; with --screenshot only for the picture)")
     parser.add_argument("--wait", type=float, default=None, metavar="SECONDS",
                         help="with --screenshot: let the window run this long first (default 3 with --analyse, else 0)")
     return parser
@@ -74,6 +76,8 @@ def screenshot(window, out: str | Path, size: tuple[int, int] = SCREENSHOT_SIZE)
     """Lay out ``window`` at ``size`` and write it to ``out`` as PNG."""
     window.resize(*size)
     window.show()
+    for _ in range(3):  # let the layout (the docks' first sizes) settle before the picture
+        QCoreApplication.processEvents()
     image = window.grab()
     out = Path(out)
     if not image.save(str(out), "PNG"):
@@ -100,6 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = MainWindow(settings_store=store, autosave_path=autosave)
     if args.language:
         window.set_language(Language.from_name(args.language))
+    if args.theme:
+        window.set_theme(args.theme)
     if args.file:
         if window.files.open_path(args.file) and args.ply is None:
             window.controller.to_end()

@@ -24,13 +24,14 @@ from xqdesk.squares import FILES, RANKS, SQUARE_COUNT, Square, square, square_fi
 from xqdesk.ui.piece_glyphs import (
     BLACK_FILE_NUMBERS, RED_FILE_NUMBERS, RIVER_LEFT, RIVER_RIGHT, board_font, piece_character,
 )
+from xqdesk.ui.themes import DEFAULT_THEME, PieceStyle, Theme
 
-BOARD_COLOR = QColor("#e9c98f")
-LINE_COLOR = QColor("#4a2f14")
-PIECE_FACE = QColor("#f8ebc8")
-PIECE_EDGE = QColor("#8a6a3a")
-RED_INK = QColor("#c0251b")
-BLACK_INK = QColor("#1c1c1c")
+BOARD_COLOR = DEFAULT_THEME.board
+LINE_COLOR = DEFAULT_THEME.line
+PIECE_FACE = DEFAULT_THEME.piece_face
+PIECE_EDGE = DEFAULT_THEME.piece_edge
+RED_INK = DEFAULT_THEME.red_ink
+BLACK_INK = DEFAULT_THEME.black_ink
 LAST_MOVE_COLOR = QColor(40, 110, 220, 170)
 HIGHLIGHT_COLOR = QColor(250, 190, 30, 120)
 """Highlighted squares: a translucent amber disc under the piece."""
@@ -42,6 +43,10 @@ PICTURE_BACKGROUND = QColor("#fbf6ea")
 #: Candidate-arrow colours by MultiPV rank (best first).
 ARROW_COLORS = (QColor(30, 110, 230, 190), QColor(30, 160, 80, 170), QColor(230, 140, 20, 160),
                 QColor(150, 60, 200, 150), QColor(120, 120, 120, 140))
+#: The second analysis engine's arrows: one colour of their own, with a dashed outline.
+SECOND_ENGINE_ARROW_COLOR = QColor(200, 30, 120, 170)
+#: Shaft widths (in cells) by MultiPV rank: each lower line thinner than the one above it.
+ARROW_WIDTHS = (0.15, 0.105, 0.08, 0.06, 0.05)
 
 PIECE_RADIUS = 0.45  # in cells
 BOARD_ASPECT = 1.1
@@ -55,6 +60,19 @@ class Arrow:
     move: Move
     rank: int = 0
     label: str = ""
+    engine: int = 0
+    """Which analysis engine suggests it (0: the first; 1: the second, drawn apart from the first's)."""
+
+
+@dataclass(frozen=True)
+class ArrowShape:
+    """Where an arrow is drawn: its shaft starts at the edge of the moving piece (never over it),
+    ``label_rect`` sits beside the shaft between the two squares' pieces."""
+
+    start: QPointF
+    end: QPointF
+    width: float
+    label_rect: QRectF
 
 
 @dataclass(frozen=True)
@@ -117,6 +135,7 @@ class BoardScene:
     highlights: frozenset[Square] = frozenset()
     coordinates: bool = True
     fog: frozenset[Square] | None = None
+    theme: Theme = DEFAULT_THEME
 
 
 def draw_text(painter: QPainter, rect: QRectF, text: str, font: QFont, color: QColor, vector: bool) -> None:
@@ -134,15 +153,19 @@ def draw_text(painter: QPainter, rect: QRectF, text: str, font: QFont, color: QC
     painter.fillPath(path, QBrush(color))
 
 
-def paint_board(painter: QPainter, geometry: BoardGeometry, coordinates: bool = True, vector: bool = False) -> None:
-    """The wooden board: grid, palaces, position marks, river text and (``coordinates``) file numbers."""
+def paint_board(painter: QPainter, geometry: BoardGeometry, coordinates: bool = True, vector: bool = False,
+                theme: Theme = DEFAULT_THEME) -> None:
+    """The board in ``theme``: wood (with its grain) or plain, grid, palaces, position marks, river
+    text and (``coordinates``) file numbers."""
     cell = geometry.cell
     outer = QRectF(geometry.point(-0.9, -0.9), geometry.point(8.9, 9.9))
     painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(BOARD_COLOR)
+    painter.setBrush(theme.board)
     painter.drawRoundedRect(outer, cell * 0.15, cell * 0.15)
+    if theme.board_grain is not None:
+        _paint_grain(painter, outer, theme.board_grain)
 
-    thin = QPen(LINE_COLOR, max(1.0, cell * 0.025))
+    thin = QPen(theme.line, max(1.0, cell * 0.025 * theme.line_scale))
     painter.setPen(thin)
     painter.setBrush(Qt.BrushStyle.NoBrush)
     for row in range(RANKS):
@@ -156,7 +179,7 @@ def paint_board(painter: QPainter, geometry: BoardGeometry, coordinates: bool = 
     for top in (0, 7):  # palace diagonals
         painter.drawLine(geometry.point(3, top), geometry.point(5, top + 2))
         painter.drawLine(geometry.point(5, top), geometry.point(3, top + 2))
-    thick = QPen(LINE_COLOR, max(2.0, cell * 0.06))
+    thick = QPen(theme.line, max(2.0, cell * 0.06 * theme.line_scale))
     painter.setPen(thick)
     margin = cell * 0.12
     frame = QRectF(geometry.point(0, 0), geometry.point(8, 9)).adjusted(-margin, -margin, margin, margin)
@@ -167,10 +190,31 @@ def paint_board(painter: QPainter, geometry: BoardGeometry, coordinates: bool = 
     river_font = board_font(int(cell * 0.62))
     left = QRectF(geometry.point(0.5, 4), geometry.point(3.5, 5))
     right = QRectF(geometry.point(4.5, 4), geometry.point(7.5, 5))
-    draw_text(painter, left, "  ".join(RIVER_LEFT), river_font, LINE_COLOR, vector)
-    draw_text(painter, right, "  ".join(RIVER_RIGHT), river_font, LINE_COLOR, vector)
+    draw_text(painter, left, "  ".join(RIVER_LEFT), river_font, theme.line, vector)
+    draw_text(painter, right, "  ".join(RIVER_RIGHT), river_font, theme.line, vector)
     if coordinates:
-        _paint_file_numbers(painter, geometry, vector)
+        _paint_file_numbers(painter, geometry, vector, theme)
+
+
+def _paint_grain(painter: QPainter, outer: QRectF, grain: QColor) -> None:
+    """Faint wavy lines across the board, like the grain of wood (the same on every paint)."""
+    painter.save()
+    painter.setClipRect(outer)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    step = max(outer.height() / 46, 3.0)
+    for index in range(int(outer.height() / step) + 1):
+        y = outer.top() + index * step
+        colour = QColor(grain)
+        colour.setAlpha(40 + (index * 37) % 50)
+        painter.setPen(QPen(colour, max(1.0, step * 0.18)))
+        path = QPainterPath(QPointF(outer.left(), y))
+        amplitude = step * (0.3 + (index * 13 % 7) / 10)
+        waves = 3 + index % 3
+        for part in range(1, 25):
+            x = outer.left() + outer.width() * part / 24
+            path.lineTo(x, y + amplitude * math.sin(part / 24 * waves * math.pi + index))
+        painter.drawPath(path)
+    painter.restore()
 
 
 def _paint_position_mark(painter: QPainter, geometry: BoardGeometry, column: int, row: int) -> None:
@@ -187,14 +231,15 @@ def _paint_position_mark(painter: QPainter, geometry: BoardGeometry, column: int
             painter.drawLine(corner, QPointF(corner.x(), corner.y() + dy * length))
 
 
-def _paint_file_numbers(painter: QPainter, geometry: BoardGeometry, vector: bool) -> None:
+def _paint_file_numbers(painter: QPainter, geometry: BoardGeometry, vector: bool,
+                        theme: Theme = DEFAULT_THEME) -> None:
     cell = geometry.cell
     font = board_font(int(cell * 0.34))
     red_row, black_row = (-0.66, 9.66) if geometry.flipped else (9.66, -0.66)
     for file in range(FILES):
         column = 8 - file if geometry.flipped else file
-        for row, text, ink in ((red_row, RED_FILE_NUMBERS[file], RED_INK),
-                               (black_row, BLACK_FILE_NUMBERS[file], BLACK_INK)):
+        for row, text, ink in ((red_row, RED_FILE_NUMBERS[file], theme.red_ink),
+                               (black_row, BLACK_FILE_NUMBERS[file], theme.black_ink)):
             centre = geometry.point(column, row)
             rect = QRectF(centre.x() - cell / 2, centre.y() - cell * 0.25, cell, cell * 0.5)
             draw_text(painter, rect, text, font, ink, vector)
@@ -254,24 +299,45 @@ def paint_fog(painter: QPainter, geometry: BoardGeometry, fog: frozenset[Square]
         painter.drawRect(QRectF(centre.x() - half, centre.y() - half, 2 * half, 2 * half))
 
 
-def paint_piece(painter: QPainter, code: int, centre: QPointF, cell: float, vector: bool = False) -> None:
-    """One piece (disc, rings and character) centred on ``centre`` for a board with ``cell`` pixels."""
+def paint_piece(painter: QPainter, code: int, centre: QPointF, cell: float, vector: bool = False,
+                theme: Theme = DEFAULT_THEME) -> None:
+    """One piece centred on ``centre`` for a board with ``cell`` pixels, in ``theme``'s style: a
+    carved wooden disc, a flat disc with a heavy outline, or a solid disc in the side's colour."""
     radius = cell * PIECE_RADIUS
-    ink = RED_INK if code > 0 else BLACK_INK
-    shade = QRadialGradient(QPointF(centre.x() - radius * 0.3, centre.y() - radius * 0.3), radius * 1.4)
-    shade.setColorAt(0.0, PIECE_FACE.lighter(108))
-    shade.setColorAt(1.0, PIECE_FACE.darker(118))
-    painter.setPen(QPen(PIECE_EDGE, max(1.0, cell * 0.03)))
-    painter.setBrush(QBrush(shade))
-    painter.drawEllipse(centre, radius, radius)
-    painter.setPen(QPen(ink, max(1.0, cell * 0.03)))
-    painter.setBrush(Qt.BrushStyle.NoBrush)
-    painter.drawEllipse(centre, radius * 0.82, radius * 0.82)
+    ink = theme.red_ink if code > 0 else theme.black_ink
+    glyph = ink
+    if theme.piece_style is PieceStyle.SOLID:
+        painter.setPen(QPen(ink.darker(140), max(1.0, cell * 0.03)))
+        painter.setBrush(ink)
+        painter.drawEllipse(centre, radius, radius)
+        painter.setPen(QPen(theme.piece_face, max(1.0, cell * 0.025)))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(centre, radius * 0.8, radius * 0.8)
+        glyph = theme.piece_face
+    elif theme.piece_style is PieceStyle.FLAT:
+        painter.setPen(QPen(ink, max(2.0, cell * 0.07)))
+        painter.setBrush(theme.piece_face)
+        painter.drawEllipse(centre, radius * 0.95, radius * 0.95)
+    else:
+        shade = QRadialGradient(QPointF(centre.x() - radius * 0.3, centre.y() - radius * 0.3), radius * 1.4)
+        shade.setColorAt(0.0, theme.piece_face.lighter(108))
+        shade.setColorAt(1.0, theme.piece_face.darker(118))
+        painter.setPen(QPen(theme.piece_edge, max(1.0, cell * 0.03)))
+        painter.setBrush(QBrush(shade))
+        painter.drawEllipse(centre, radius, radius)
+        painter.setPen(QPen(theme.piece_face.darker(135), max(1.0, cell * 0.02)))
+        painter.drawEllipse(centre, radius * 0.9, radius * 0.9)
+        painter.setPen(QPen(ink, max(1.0, cell * 0.03)))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(centre, radius * 0.78, radius * 0.78)
+    font = board_font(int(cell * 0.5))
+    if theme.piece_style is not PieceStyle.CARVED:
+        font.setBold(True)
     draw_text(painter, QRectF(centre.x() - radius, centre.y() - radius, radius * 2, radius * 2),
-              piece_character(code), board_font(int(cell * 0.5)), ink, vector)
+              piece_character(code), font, glyph, vector)
 
 
-def render_piece(code: int, cell: int, device_pixel_ratio: float = 1.0) -> QPixmap:
+def render_piece(code: int, cell: int, device_pixel_ratio: float = 1.0, theme: Theme = DEFAULT_THEME) -> QPixmap:
     """A transparent pixmap of one piece for a board with ``cell`` pixels (the view's cache)."""
     diameter = max(4, int(cell * PIECE_RADIUS * 2) + 4)
     pixmap = QPixmap(int(diameter * device_pixel_ratio), int(diameter * device_pixel_ratio))
@@ -280,7 +346,7 @@ def render_piece(code: int, cell: int, device_pixel_ratio: float = 1.0) -> QPixm
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-    paint_piece(painter, code, QPointF(diameter / 2, diameter / 2), cell)
+    paint_piece(painter, code, QPointF(diameter / 2, diameter / 2), cell, theme=theme)
     painter.end()
     return pixmap
 
@@ -298,25 +364,56 @@ def paint_pieces(painter: QPainter, geometry: BoardGeometry, board: Board, draw:
             draw(painter, code, geometry.square_center(sq), geometry.cell)
 
 
-def paint_arrows(painter: QPainter, geometry: BoardGeometry, arrows: tuple[Arrow, ...], vector: bool = False) -> None:
-    """Candidate arrows, the best on top, each with its label at the head."""
+def arrow_style(arrow: Arrow) -> tuple[QColor, QColor | None]:
+    """An arrow's fill and outline (None: no outline): the first engine's lines by rank, the
+    second engine's in a colour of their own with a dashed outline."""
+    if arrow.engine:
+        return SECOND_ENGINE_ARROW_COLOR, SECOND_ENGINE_ARROW_COLOR.darker(150)
+    return ARROW_COLORS[min(arrow.rank, len(ARROW_COLORS) - 1)], None
+
+
+def arrow_shape(arrow: Arrow, geometry: BoardGeometry) -> ArrowShape:
+    """Where ``arrow`` goes: from the edge of the piece on its from-square (the piece stays in
+    sight) to the target's centre, as wide as its rank allows, with the label beside the middle of
+    the shaft, off the moving piece."""
     cell = geometry.cell
-    for arrow in sorted(arrows, key=lambda a: -a.rank):
-        color = ARROW_COLORS[min(arrow.rank, len(ARROW_COLORS) - 1)]
-        start = geometry.square_center(arrow.move.from_square)
-        end = geometry.square_center(arrow.move.to_square)
-        width = cell * (0.16 if arrow.rank == 0 else 0.11)
-        painter.setPen(Qt.PenStyle.NoPen)
+    centre = geometry.square_center(arrow.move.from_square)
+    end = geometry.square_center(arrow.move.to_square)
+    dx, dy = end.x() - centre.x(), end.y() - centre.y()
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    clear = cell * (PIECE_RADIUS + 0.04)
+    start = QPointF(centre.x() + ux * clear, centre.y() + uy * clear)
+    width = cell * ARROW_WIDTHS[min(arrow.rank, len(ARROW_WIDTHS) - 1)]
+    label_w, label_h = cell * 0.78, cell * 0.3
+    middle = QPointF((start.x() + end.x()) / 2, (start.y() + end.y()) / 2)
+    nx, ny = -uy, ux
+    side = cell * 0.32 + (label_h if abs(ux) > abs(uy) else label_w) / 2
+    label_centre = QPointF(middle.x() + nx * side, middle.y() + ny * side)
+    label_rect = QRectF(label_centre.x() - label_w / 2, label_centre.y() - label_h / 2, label_w, label_h)
+    return ArrowShape(start, end, width, label_rect)
+
+
+def paint_arrows(painter: QPainter, geometry: BoardGeometry, arrows: tuple[Arrow, ...], vector: bool = False) -> None:
+    """Candidate arrows, the best on top (the second engine's under the first's), each labelled."""
+    cell = geometry.cell
+    for arrow in sorted(arrows, key=lambda a: (-a.engine, -a.rank)):
+        color, outline = arrow_style(arrow)
+        shape = arrow_shape(arrow, geometry)
+        if outline is None:
+            painter.setPen(Qt.PenStyle.NoPen)
+        else:
+            painter.setPen(QPen(outline, max(1.0, cell * 0.03), Qt.PenStyle.DashLine))
         painter.setBrush(color)
-        painter.drawPath(arrow_path(start, end, width, cell * 0.42))
+        painter.drawPath(arrow_path(shape.start, shape.end, shape.width, cell * 0.36))
         if arrow.label:
             font = QFont(painter.font())
-            font.setPixelSize(max(8, int(cell * 0.26)))
+            font.setPixelSize(max(8, int(cell * 0.24)))
             font.setBold(True)
-            rect = QRectF(end.x() - cell * 0.4, end.y() - cell * 0.16, cell * 0.8, cell * 0.32)
-            painter.setBrush(QColor(255, 255, 255, 220))
-            painter.drawRoundedRect(rect, 4, 4)
-            draw_text(painter, rect, arrow.label, font, color.darker(160), vector)
+            painter.setPen(Qt.PenStyle.NoPen if outline is None else QPen(outline, 1, Qt.PenStyle.DashLine))
+            painter.setBrush(QColor(255, 255, 255, 225))
+            painter.drawRoundedRect(shape.label_rect, 4, 4)
+            draw_text(painter, shape.label_rect, arrow.label, font, color.darker(170), vector)
 
 
 def arrow_path(start: QPointF, end: QPointF, width: float, head: float) -> QPainterPath:
@@ -348,13 +445,14 @@ def paint_scene(painter: QPainter, width: float, height: float, scene: BoardScen
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
     geometry = BoardGeometry(width, height, scene.flipped)
     painter.fillRect(QRectF(0, 0, width, height), PICTURE_BACKGROUND)
-    paint_board(painter, geometry, scene.coordinates, vector)
+    paint_board(painter, geometry, scene.coordinates, vector, scene.theme)
     paint_highlights(painter, geometry, scene.highlights)
     paint_last_move(painter, geometry, scene.last_move)
     if scene.fog is None:
         paint_check(painter, geometry, scene.board)
     fog = scene.fog or frozenset()
     paint_pieces(painter, geometry, scene.board,
-                 lambda p, code, centre, cell: paint_piece(p, code, centre, cell, vector), lambda sq: sq in fog)
+                 lambda p, code, centre, cell: paint_piece(p, code, centre, cell, vector, scene.theme),
+                 lambda sq: sq in fog)
     paint_fog(painter, geometry, scene.fog)
     paint_arrows(painter, geometry, scene.arrows, vector)

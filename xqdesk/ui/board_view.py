@@ -17,26 +17,30 @@ from xqdesk.board import Board
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.squares import Square
+from xqdesk.notation import Notation
 from xqdesk.ui.board_render import (  # re-exported: the board's look is defined there
     ARROW_COLORS, BLACK_INK, BOARD_COLOR, CHECK_COLOR, FOG_COLOR, LAST_MOVE_COLOR, LINE_COLOR, PIECE_EDGE,
-    PIECE_FACE, PIECE_RADIUS, RED_INK, Arrow, BoardGeometry, BoardScene, arrow_path, paint_arrows, paint_board,
-    paint_check, paint_fog, paint_highlights, paint_last_move, paint_pieces, render_piece,
+    PIECE_FACE, PIECE_RADIUS, RED_INK, Arrow, ArrowShape, BoardGeometry, BoardScene, arrow_path, arrow_shape,
+    arrow_style, paint_arrows, paint_board, paint_check, paint_fog, paint_highlights, paint_last_move, paint_pieces,
+    render_piece,
 )
 from xqdesk.ui.i18n import tr
+from xqdesk.ui.move_reasons import illegal_move_reason as _illegal_move_reason
+from xqdesk.ui.themes import DEFAULT_THEME, Theme
 
 SELECTED_COLOR = QColor(30, 120, 255, 200)
 DESTINATION_COLOR = QColor(20, 140, 60, 190)
 DRAG_START_DISTANCE = 4  # pixels
 
-__all__ = ["BoardView", "Arrow", "BoardGeometry", "render_piece", "arrow_path", "illegal_move_reason",
+__all__ = ["BoardView", "Arrow", "ArrowShape", "arrow_shape", "arrow_style", "BoardGeometry", "render_piece", "arrow_path", "illegal_move_reason",
            "ARROW_COLORS", "BLACK_INK", "BOARD_COLOR", "CHECK_COLOR", "FOG_COLOR", "LAST_MOVE_COLOR", "LINE_COLOR",
            "PIECE_EDGE", "PIECE_FACE", "PIECE_RADIUS", "RED_INK"]
 
 
-def illegal_move_reason(board: Board, move: Move) -> str:
-    """Why ``move`` is refused on ``board``, for the status bar (the board judges and explains)."""
-    why = board.why_illegal(move) or "not a legal move here"
-    return tr("Illegal move: {reason}").format(reason=f"{move.iccs()}: {why}")
+def illegal_move_reason(board: Board, move: Move, notation: Notation = Notation.ICCS) -> str:
+    """Why ``move`` is refused on ``board``, for the status bar (the board judges and explains),
+    in the interface language with the move in ``notation``."""
+    return _illegal_move_reason(board, move, notation)
 
 
 class BoardView(QWidget):
@@ -61,6 +65,10 @@ class BoardView(QWidget):
         self._fog: frozenset[Square] | None = None
         self._highlights: frozenset[Square] = frozenset()
         self._coordinates = True
+        self._theme: Theme = DEFAULT_THEME
+        self._notation = Notation.ICCS
+        self._refusal = ""
+        self._board_cache: tuple[tuple[int, int, bool, bool, str, float], QPixmap] | None = None
         self.setMinimumSize(200, 220)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(False)
@@ -113,6 +121,28 @@ class BoardView(QWidget):
     def movable_colors(self) -> frozenset[Color]:
         return self._movable
 
+    def set_refusal(self, reason: str) -> None:
+        """Why the side to move cannot be moved now, said when a person tries ('': the default)."""
+        self._refusal = reason
+
+    def set_notation(self, notation: Notation) -> None:
+        """The notation refused moves are written in."""
+        self._notation = notation
+
+    def set_theme(self, theme: Theme) -> None:
+        """Draw the board and pieces in ``theme``."""
+        if theme != self._theme:
+            self._theme = theme
+            self._piece_cache.clear()
+            self.update()
+
+    def theme(self) -> Theme:
+        return self._theme
+
+    def arrow_shape(self, arrow: Arrow) -> ArrowShape:
+        """Where ``arrow`` is drawn in the widget (see :class:`ArrowShape`)."""
+        return arrow_shape(arrow, self.geometry_model())
+
     def set_arrows(self, arrows: list[Arrow] | tuple[Arrow, ...]) -> None:
         """Candidate moves to draw (replaces the previous ones)."""
         arrows = tuple(arrows)
@@ -145,7 +175,7 @@ class BoardView(QWidget):
     def scene(self) -> BoardScene:
         """What the view shows, as a picture would show it (no selection, no dragged piece)."""
         return BoardScene(self._board.copy(), self._last_move, self._flipped, self._arrows, self._highlights,
-                          self._coordinates, self._fog)
+                          self._coordinates, self._fog, self._theme)
 
     def selected_square(self) -> Square | None:
         return self._selected
@@ -204,7 +234,9 @@ class BoardView(QWidget):
             self._attempt(Move(self._selected, sq))
             return
         code = 0 if self._hidden(sq) else self._board.code_at(sq)
-        if code != 0 and self._board.turn not in self._movable:
+        if code != 0 and self._board.turn not in self._movable and self._refusal:
+            self.move_refused.emit(tr("Illegal move: {reason}").format(reason=self._refusal))
+        elif code != 0 and self._board.turn not in self._movable:
             self.move_refused.emit(tr("Not your move now: {side} is played by an engine or a replay")
                                    .format(side=tr("Red" if self._board.turn == RED else "Black")))
         elif code != 0:
@@ -243,7 +275,7 @@ class BoardView(QWidget):
         if board.is_legal(move):
             self.move_chosen.emit(move)
         else:
-            self.move_refused.emit(illegal_move_reason(board, move))
+            self.move_refused.emit(illegal_move_reason(board, move, self._notation))
         self.update()
 
     # --- painting --------------------------------------------------------------------------
@@ -257,7 +289,7 @@ class BoardView(QWidget):
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         geometry = self.geometry_model()
         painter.fillRect(self.rect(), self.palette().window())
-        paint_board(painter, geometry, self._coordinates)
+        painter.drawPixmap(0, 0, self._board_pixmap(geometry))
         paint_highlights(painter, geometry, self._highlights)
         paint_last_move(painter, geometry, self._last_move)
         if self._fog is None:  # in fog, check would tell too much
@@ -271,12 +303,29 @@ class BoardView(QWidget):
         self._paint_dragged_piece(painter, geometry)
         painter.end()
 
+    def _board_pixmap(self, geometry: BoardGeometry) -> QPixmap:
+        """The empty board drawn once per size, side, coordinates and theme (the wood's grain
+        is too slow to draw on every move)."""
+        ratio = self.devicePixelRatioF()
+        key = (self.width(), self.height(), self._flipped, self._coordinates, self._theme.key, ratio)
+        if self._board_cache is None or self._board_cache[0] != key:
+            pixmap = QPixmap(max(1, int(self.width() * ratio)), max(1, int(self.height() * ratio)))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            board_painter = QPainter(pixmap)
+            board_painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            board_painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            paint_board(board_painter, geometry, self._coordinates, theme=self._theme)
+            board_painter.end()
+            self._board_cache = (key, pixmap)
+        return self._board_cache[1]
+
     def _piece_pixmap(self, code: int, cell: float) -> QPixmap:
         ratio = self.devicePixelRatioF()
         key = (code, int(cell), ratio)
         pixmap = self._piece_cache.get(key)
         if pixmap is None:
-            pixmap = render_piece(code, int(cell), ratio)
+            pixmap = render_piece(code, int(cell), ratio, self._theme)
             self._piece_cache[key] = pixmap
         return pixmap
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from xqdesk.engines.game_runner import GameRunner
 from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.outcome import Termination
 from xqdesk.ui.i18n import language_notifier, tr
 
 TICK_MS = 100
@@ -69,6 +70,10 @@ class GameClock(QObject):
         turn = self._runner.turn if self._runner is not None else None
         return turn.color if turn is not None else None
 
+    def is_live(self) -> bool:
+        """Whether a game's clocks are shown (a live game, or one that just ended)."""
+        return self._runner is not None
+
     def has_limit(self, color: Color) -> bool:
         return self._runner is not None and not self._runner.clocks[color].control.is_unlimited
 
@@ -90,7 +95,13 @@ class GameClock(QObject):
         control = clock.control
         in_period = control.byoyomi is not None and clock.main_left is not None and clock.main_left <= 0
         move_left = clock.time_left(now) if control.move_time is not None or in_period else None
-        return ClockReading(color, move_left, clock.main_time_left(now), clock.running)
+        game_left = clock.main_time_left(now)
+        outcome = runner.outcome
+        if outcome is not None and outcome.termination is Termination.TIMEOUT and outcome.winner is not None \
+                and outcome.winner != color:  # the side that ran out shows it, not a fresh allowance
+            move_left = 0.0 if move_left is not None else None
+            game_left = 0.0 if game_left is not None and move_left is None else game_left
+        return ClockReading(color, move_left, game_left, clock.running and outcome is None)
 
     def _emit_both(self) -> None:
         for color in (RED, BLACK):
@@ -138,8 +149,8 @@ class ClockDisplay(QWidget):
     def _show(self, reading: ClockReading, refresh_other: bool = True) -> None:
         side = tr("Red") if reading.color == RED else tr("Black")
         parts = [format_seconds(seconds) for seconds in (reading.game_left, reading.move_left) if seconds is not None]
-        if not parts:
-            parts = [format_seconds(None)]  # no clock
+        if not parts:  # an untimed side in a game says so; outside a game there is no clock to show
+            parts = [tr("no clock") if self._clock.is_live() else format_seconds(None)]
         label = self._labels[reading.color]
         label.setText(f"{side}  {' / '.join(parts)}")
         ink = "#c0251b" if reading.color == RED else "#1c1c1c"

@@ -3,9 +3,12 @@
 Three kinds can be added: a course ``Player`` (a ``player_N.py`` file or a folder holding one), an
 engine executable, and the built-in engine with a level. An executable is started once, in the
 background, to find which protocol it speaks (UCI is tried, then UCCI; the status line says which
-it found) and to read the options it declares (its own ``option`` lines); the table then shows them
-with their defaults, and only values the user changed are kept. The list is saved with the rest
-of the settings (QSettings) when the dialog is accepted.
+it found) and to read the options it declares (its own ``option`` lines); the dialog then shows
+them as typed controls (a spin box with the declared bounds, a check box, a combo, a button, a
+text field) set to their defaults, and only values the user changed are kept. An engine that
+cannot be started (a missing file, a program that is no engine, one that never answers) is
+refused: it leaves the list at once and the dialog says why. The list is saved with the rest of
+the settings (QSettings) when the dialog is accepted.
 """
 from __future__ import annotations
 
@@ -14,10 +17,9 @@ from pathlib import Path
 from typing import Optional
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
-                               QHeaderView, QLabel, QLineEdit, QListWidget, QMenu, QPushButton,
-                               QSpinBox, QTableWidget, QTableWidgetItem, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
+                               QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMenu,
+                               QPushButton, QScrollArea, QSpinBox, QToolButton, QVBoxLayout, QWidget)
 
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.course_player import find_player_file
@@ -50,9 +52,7 @@ class EnginesDialog(QDialog):
     """Add, rename, set up and remove engines; :meth:`profiles` is the edited list."""
 
     options_loaded = Signal(str)  # the name of the engine whose options were read
-    options_failed = Signal(str)  # why an engine's options could not be read
-
-    OPTION_COLUMNS = ("Name", "Value")
+    options_failed = Signal(str)  # why an engine could not be started (it was refused)
 
     def __init__(self, settings: Settings, store: Optional[QSettings] = None,
                  parent: Optional[QWidget] = None) -> None:
@@ -105,11 +105,13 @@ class EnginesDialog(QDialog):
         self.form.addRow(self.level_caption, self.level_box)
 
         self.options_caption = QLabel()
-        self.options_table = QTableWidget(0, len(self.OPTION_COLUMNS))
-        self.options_table.verticalHeader().setVisible(False)
-        self.options_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        self.options_table.horizontalHeader().setStretchLastSection(True)
-        self.options_table.itemChanged.connect(self._on_option_edited)
+        self.options_box = QWidget()
+        self.options_form = QFormLayout(self.options_box)
+        self.option_widgets: dict[str, QWidget] = {}
+        """The current engine's option controls by option name (typed by the option's type)."""
+        self.options_area = QScrollArea()
+        self.options_area.setWidgetResizable(True)
+        self.options_area.setWidget(self.options_box)
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
@@ -118,7 +120,7 @@ class EnginesDialog(QDialog):
         details = QVBoxLayout()
         details.addLayout(self.form)
         details.addWidget(self.options_caption)
-        details.addWidget(self.options_table, 1)
+        details.addWidget(self.options_area, 1)
         details.addWidget(self.status_label)
         body = QHBoxLayout()
         body.addWidget(self.engine_list, 1)
@@ -151,7 +153,6 @@ class EnginesDialog(QDialog):
         self.path_caption.setText(tr("Path"))
         self.level_caption.setText(tr("Level"))
         self.options_caption.setText(tr("Options"))
-        self.options_table.setHorizontalHeaderLabels([tr(text) for text in self.OPTION_COLUMNS])
         self._show_engine(self.engine_list.currentRow())
 
     # -- the list ---------------------------------------------------------------------------
@@ -269,8 +270,12 @@ class EnginesDialog(QDialog):
         self.options_loaded.emit(final_name)
 
     def _on_probe_failed(self, name: str, reason: str) -> None:
+        """An engine that cannot be started is refused: it leaves the list, and the dialog says why."""
         self._finish_probe(name)
-        message = tr("Could not start {path}: {reason}").format(path=name, reason=reason.splitlines()[0])
+        first_line = reason.strip().splitlines()[0] if reason.strip() else tr("no reason given")
+        message = tr("Refused {path}: {reason}").format(path=name, reason=first_line)
+        if name in {profile.name for profile in self._profiles}:
+            self.remove(name)
         self.status_label.setText(message)
         self.options_failed.emit(message)
 
@@ -278,15 +283,13 @@ class EnginesDialog(QDialog):
     def _show_engine(self, index: int) -> None:
         self._showing = None
         has = 0 <= index < len(self._profiles)
-        for widget in (self.name_edit, self.level_box, self.options_table, self.remove_button):
+        for widget in (self.name_edit, self.level_box, self.options_box, self.remove_button):
             widget.setEnabled(has)
-        self.options_table.blockSignals(True)
-        self.options_table.setRowCount(0)
+        self._clear_option_controls()
         if not has:
             self.name_edit.clear()
             self.kind_label.clear()
             self.path_label.clear()
-            self.options_table.blockSignals(False)
             return
         profile = self._profiles[index]
         self.name_edit.setText(profile.name)
@@ -295,24 +298,82 @@ class EnginesDialog(QDialog):
         self.level_box.blockSignals(True)
         self.level_box.setValue(profile.level)
         self.level_box.blockSignals(False)
-        self.level_box.setEnabled(profile.kind is EngineKind.BUILTIN)
+        has_level = profile.kind is EngineKind.BUILTIN
+        self.form.setRowVisible(self.level_box, has_level)  # no Level for engines that have none
         values = dict(profile.options)
         declared = self._declared.get(profile.name, ())
-        names = [option.name for option in declared] + [key for key in values if key not in
-                                                        {option.name for option in declared}]
-        defaults = {option.name: option for option in declared}
-        self.options_table.setRowCount(len(names))
-        for row, option_name in enumerate(names):
-            name_item = QTableWidgetItem(option_name)
-            name_item.setFlags(name_item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            option = defaults.get(option_name)
-            if option is not None:
-                name_item.setToolTip(_describe(option))
-            value = values.get(option_name, "" if option is None else (option.default or ""))
-            self.options_table.setItem(row, 0, name_item)
-            self.options_table.setItem(row, 1, QTableWidgetItem(value))
-        self.options_table.blockSignals(False)
+        known = {option.name for option in declared}
+        for option in declared:
+            self._add_option_control(profile.name, option, values.get(option.name))
+        for key, value in values.items():  # values kept for options the engine has not declared (yet)
+            if key not in known:
+                self._add_option_control(profile.name, UciOption(key, "string", ""), value)
         self._showing = index
+
+    def _clear_option_controls(self) -> None:
+        while self.options_form.rowCount():
+            self.options_form.removeRow(0)
+        self.option_widgets.clear()
+
+    def _add_option_control(self, engine: str, option: UciOption, value: Optional[str]) -> None:
+        """One typed control for ``option``, showing ``value`` (None: the engine's default); an
+        edit is checked by :meth:`set_option` and a refused value is explained in the status line."""
+        current = value if value is not None else (option.default or "")
+        widget: QWidget
+        if option.type == "spin":
+            spin = QSpinBox()
+            spin.setRange(option.min if option.min is not None else -2**31,
+                          option.max if option.max is not None else 2**31 - 1)
+            try:
+                spin.setValue(int(current))
+            except ValueError:
+                pass
+            spin.valueChanged.connect(lambda number, n=option.name: self._on_option_control(engine, n, str(number)))
+            widget = spin
+        elif option.type == "check":
+            check = QCheckBox()
+            check.setChecked(current.strip().lower() == "true")
+            check.toggled.connect(
+                lambda on, n=option.name: self._on_option_control(engine, n, "true" if on else "false"))
+            widget = check
+        elif option.type == "combo":
+            combo = QComboBox()
+            combo.addItems(list(option.choices))
+            found = combo.findText(current, Qt.MatchFlag.MatchFixedString)
+            if found >= 0:
+                combo.setCurrentIndex(found)
+            combo.currentTextChanged.connect(lambda text, n=option.name: self._on_option_control(engine, n, text))
+            widget = combo
+        elif option.type == "button":
+            button = QPushButton(tr("Press when the engine starts"))
+            button.setCheckable(True)
+            button.setChecked(value is not None)
+            button.toggled.connect(lambda on, n=option.name: self._on_button_option(engine, n, on))
+            widget = button
+        else:
+            line = QLineEdit(current)
+            line.editingFinished.connect(
+                lambda n=option.name, field=line: self._on_option_control(engine, n, field.text()))
+            widget = line
+        widget.setToolTip(_describe(option))
+        self.option_widgets[option.name] = widget
+        self.options_form.addRow(option.name, widget)
+
+    def _on_option_control(self, engine: str, option: str, value: str) -> None:
+        try:
+            self.set_option(engine, option, value)
+            self.status_label.setText("")
+        except ValueError as error:
+            self.status_label.setText(str(error))
+
+    def _on_button_option(self, engine: str, option: str, pressed: bool) -> None:
+        """A button option is kept (sent once the engine starts) while its button is down."""
+        index = self._index_of(engine)
+        profile = self._profiles[index]
+        options = {key: val for key, val in profile.options if key != option}
+        if pressed:
+            options[option] = ""
+        self._profiles[index] = replace(profile, options=tuple(options.items()))
 
     def _on_name_edited(self) -> None:
         index = self._showing
@@ -333,20 +394,6 @@ class EnginesDialog(QDialog):
     def _on_level_changed(self, level: int) -> None:
         if self._showing is not None:
             self._profiles[self._showing] = replace(self._profiles[self._showing], level=level)
-
-    def _on_option_edited(self, item: QTableWidgetItem) -> None:
-        if self._showing is None or item.column() != 1:
-            return
-        profile = self._profiles[self._showing]
-        name_item = self.options_table.item(item.row(), 0)
-        if name_item is None:
-            return
-        option = name_item.text()
-        try:
-            self.set_option(profile.name, option, item.text())
-            self.status_label.setText("")
-        except ValueError as error:
-            self.status_label.setText(str(error))
 
     # -- file choosers and closing ----------------------------------------------------------------
     def _choose_player_file(self) -> None:

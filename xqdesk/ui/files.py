@@ -1,28 +1,35 @@
-"""Opening and saving games in the window: file dialogs, course match folders (a table of the
-match's games), files with several games, recent files, dropped files and the autosave.
+"""Opening and saving games in the window: file dialogs, course match folders and files with
+several games (the game list), recent files, dropped files, unsaved changes and the autosave.
 
 Reading and writing are the record formats' job (:mod:`xqdesk.formats`); this module only chooses
-paths, shows the games and reports problems in the status bar.
+paths, shows the games and reports problems (in the window's banner, which stays until dismissed).
+A big file is read in the background (:mod:`xqdesk.ui.game_loader`) with a progress bar and a busy
+cursor while the window stays usable. *Save as…* offers each writable format and, for PGN, the
+notation of the moves (Chinese, WXF, ICCS); *Save* on a file xqdesk cannot write (XQF, a match
+folder) offers *Save as…*. Opening another file or closing the window over unsaved changes asks
+first (save, discard or cancel).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QPoint, QStandardPaths, QTimer
+from PySide6.QtCore import QObject, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (
-    QAbstractItemView, QDialog, QFileDialog, QHeaderView, QLabel, QTableWidget, QTableWidgetItem,
-    QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressBar
 
 from xqdesk.errors import XqdeskError
+from xqdesk.formats import WRITE_EXTENSIONS
 from xqdesk.formats.course_match import is_course_match_folder, read_match_games
 from xqdesk.formats.game_file import GameFile
 from xqdesk.game import Game
+from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import GameController, Mode
-from xqdesk.ui.i18n import tr, tr_outcome
+from xqdesk.ui.game_list import GameRow, GameTable
+from xqdesk.ui.game_loader import BACKGROUND_BYTES, GameLoader, pause_collector, resume_collector
+from xqdesk.ui.i18n import tr
+from xqdesk.ui.message_banner import BannerKind
 
 if TYPE_CHECKING:
     from xqdesk.ui.main_window import MainWindow
@@ -34,7 +41,35 @@ AUTOSAVE_MAX_WAIT_MS = 1000
 AUTOSAVE_NAME = "autosave.pgn"
 OPEN_FILTER = ("*.pgn *.PGN *.xqf *.XQF *.txt *.fen *.FEN *.ubb *.htm *.html *.wxf *.cbr *.CBR *.cbl *.CBL "
                "*.cbf *.CBF")
-SAVE_FILTERS = ("PGN (*.pgn)", "Course history (*.txt)", "FEN and moves (*.fen)", "XQF (*.xqf)", "DhtmlXQ (*.ubb)")
+WRITABLE_SUFFIXES = WRITE_EXTENSIONS
+"""The file types xqdesk writes (the others, and match folders, are read only here)."""
+
+
+@dataclass(frozen=True)
+class SaveFormat:
+    """A choice of the *Save as…* dialog: a file type and, for PGN, the notation of its moves."""
+
+    suffix: str
+    notation: Notation = Notation.ICCS
+
+    def filter_text(self) -> str:
+        """The file dialog's filter line for this choice (in the interface language)."""
+        if self.suffix == ".pgn":
+            names = {Notation.CHINESE: tr("PGN, Chinese notation"), Notation.WXF: tr("PGN, WXF notation"),
+                     Notation.ICCS: tr("PGN, ICCS notation")}
+            return f"{names[self.notation]} (*.pgn)"
+        if self.suffix == ".txt":
+            return f"{tr('Course history')} (*.txt)"
+        if self.suffix == ".xqf":
+            return "XQF (*.xqf)"
+        if self.suffix == ".ubb":
+            return "DhtmlXQ (*.ubb)"
+        return f"{tr('FEN and moves')} (*.fen)"
+
+
+SAVE_FORMATS = (SaveFormat(".pgn", Notation.CHINESE), SaveFormat(".pgn", Notation.WXF),
+                SaveFormat(".pgn", Notation.ICCS), SaveFormat(".txt"), SaveFormat(".fen"), SaveFormat(".xqf"),
+                SaveFormat(".ubb"))
 
 
 def default_autosave_path() -> Path:
@@ -54,67 +89,35 @@ def read_record(path: str | Path) -> GameFile:
     return read_games(path)
 
 
-def write_record(path: str | Path, games: list[Game]) -> None:
+def write_record(path: str | Path, games: list[Game], notation: Notation = Notation.ICCS) -> None:
     from xqdesk.formats import write_games
 
-    write_games(path, games)
-
-
-class GameTable(QDialog):
-    """The games of a match folder or a multi-game file: players, result, reason; double-click
-    (or Enter) opens one in the window. Not modal: the window stays usable beside it."""
-
-    COLUMNS = ("Game", "Red", "Black", "Result", "Reason")
-
-    def __init__(self, record: GameFile, open_game: Callable[[int], bool], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.record = record
-        self._open_game = open_game
-        self.setWindowTitle(f"{tr('Games')} — {record.source}")
-        self.table = QTableWidget(len(record.games), len(self.COLUMNS))
-        self.table.setHorizontalHeaderLabels([tr(column) for column in self.COLUMNS])
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        damaged = record.damaged_game_numbers
-        for row, game in enumerate(record.games):
-            outcome = game.outcome
-            number = game.headers.get("Round") or game.headers.get("Game") or str(row + 1)
-            values = (number, game.headers.get("Red", ""), game.headers.get("Black", ""),
-                      outcome.result() if outcome else game.headers.get("Result", "*"),
-                      (tr_outcome(outcome.text) if outcome else "") + ("  ⚠" if row + 1 in damaged else ""))
-            for column, value in enumerate(values):
-                self.table.setItem(row, column, QTableWidgetItem(value))
-        self.table.cellDoubleClicked.connect(lambda row, _column: self._open_game(row))
-        self.table.cellActivated.connect(lambda row, _column: self._open_game(row))
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.table)
-        if record.errors:
-            problems = QLabel("\n".join(str(error) for error in record.errors[:5]))
-            problems.setWordWrap(True)
-            problems.setStyleSheet("color: #a00;")
-            layout.addWidget(problems)
-        self.resize(720, 320)
-
-    def row_center(self, row: int) -> QPoint:
-        """Viewport position of a row's first cell (for tests)."""
-        item = self.table.item(row, 0)
-        if item is None:
-            raise IndexError(f"the game table has no row {row!r}")
-        return self.table.visualItemRect(item).center()
+    write_games(path, games, notation)
 
 
 class FileManager(QObject):
     """The window's file commands. ``autosave_path`` None means the user's data folder."""
+
+    loading_finished = Signal(bool)  # a background read ended: whether a game was shown
 
     def __init__(self, window: MainWindow, controller: GameController, autosave_path: str | None = None) -> None:
         super().__init__(window)
         self._window = window
         self._controller = controller
         self.current_path: Path | None = None
+        self.current_format: SaveFormat | None = None
         self.game_table: GameTable | None = None
+        self.record: GameFile | None = None
+        self.loader: GameLoader | None = None
+        self.progress_bar: QProgressBar | None = None
+        self.save_dialog: QFileDialog | None = None
+        self.question: QMessageBox | None = None
+        self._clean: tuple[int, str] | None = None  # (id of the game, its text) when last saved or opened
+        self._touched = False  # a person changed the game since (a move, a comment, a variation)
+        controller.seats_changed.connect(self._note_new_game)
+        controller.move_made.connect(self._note_move)
+        controller.comment_changed.connect(lambda _ply: self._note_edit())
+        controller.game_changed.connect(lambda: self._note_edit() if not controller.mode().is_play else None)
         self.autosave_path = Path(autosave_path) if autosave_path else default_autosave_path()
         # A change (re)starts the short timer; the first unsaved change also starts the long one,
         # which a later change does not restart: a game changing faster than the short delay
@@ -133,22 +136,89 @@ class FileManager(QObject):
 
     # --- opening ---------------------------------------------------------------------------------
     def open_path(self, path: str | Path) -> bool:
-        """Open a record file or match folder; one game is shown at once, several in a table.
-        Problems go to the status bar; returns whether a game was shown or listed."""
+        """Open a record file or match folder; one game is shown at once, several in the game list.
+        A big file is read in the background (True: the reading started; ``loading_finished``
+        says how it ended). Problems go to the banner; returns whether a game was shown or listed."""
         path = Path(path)
+        if path.is_file() and path.stat().st_size >= BACKGROUND_BYTES:
+            return self.open_in_background(path)
         try:
             record = read_record(path)
         except (OSError, XqdeskError) as error:
-            self._window.show_status(tr("Could not open {path}: {reason}").format(path=path.name, reason=error))
+            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=error))
             return False
+        return self._show_record(path, record)
+
+    def open_path_asking(self, path: str | Path) -> bool:
+        """Open ``path`` as the user asked: unsaved changes are saved or given up first."""
+        return self.confirm_discard() and self.open_path(path)
+
+    def open_in_background(self, path: Path) -> bool:
+        """Read ``path`` in a thread with a progress bar and a busy cursor; the window stays usable."""
+        if self.loader is not None:
+            self.loader.requestInterruption()
+            self.loader.wait()
+            self._end_loading()
+        loader = GameLoader(path, self)
+        self.loader = loader
+        bar = QProgressBar()
+        bar.setMaximumWidth(260)
+        bar.setRange(0, 0)
+        bar.setFormat(tr("Reading {name}: {done} of {total} games").format(name=path.name, done="%v", total="%m"))
+        bar.setTextVisible(True)
+        self.progress_bar = bar
+        self._window.statusBar().addPermanentWidget(bar)
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+        loader.progress.connect(self._on_progress)
+        loader.loaded.connect(lambda record, rows, p=path: self._on_loaded(p, record, rows))
+        loader.failed.connect(lambda reason, p=path: self._on_load_failed(p, reason))
+        pause_collector()
+        loader.start()
+        return True
+
+    def is_loading(self) -> bool:
+        return self.loader is not None
+
+    def _on_progress(self, done: int, total: int) -> None:
+        if self.progress_bar is not None:
+            self.progress_bar.setRange(0, total)
+            self.progress_bar.setValue(done)
+
+    def _end_loading(self) -> None:
+        if self.loader is not None:
+            self.loader.wait()
+            self.loader.deleteLater()
+            self.loader = None
+        if self.progress_bar is not None:
+            self._window.statusBar().removeWidget(self.progress_bar)
+            self.progress_bar.deleteLater()
+            self.progress_bar = None
+            QGuiApplication.restoreOverrideCursor()
+            resume_collector()
+
+    def _on_loaded(self, path: Path, record: GameFile, rows: list[GameRow]) -> None:
+        self._end_loading()
+        self.loading_finished.emit(self._show_record(path, record, rows))
+
+    def _on_load_failed(self, path: Path, reason: str) -> None:
+        self._end_loading()
+        self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=reason))
+        self.loading_finished.emit(False)
+
+    def _report(self, text: str) -> None:
+        self._window.show_important(text, BannerKind.ERROR)
+
+    def _show_record(self, path: Path, record: GameFile, rows: list[GameRow] | None = None) -> bool:
+        """Show what was read from ``path``: its one game, or the game list and its first game."""
         if not record.games:
             reason = record.errors[0] if record.errors else tr("no game in it")
-            self._window.show_status(tr("Could not open {path}: {reason}").format(path=path.name, reason=reason))
+            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=reason))
             return False
         self.current_path = path
+        self.current_format = None
         self._window.update_settings(recent_files=self._window.settings.with_recent_file(str(path)).recent_files,
                                      last_directory=str(path.parent))
-        return self.show_record(record, as_table=path.is_dir())
+        return self.show_record(record, as_table=path.is_dir(), rows=rows)
 
     def paste_game(self) -> bool:
         """*Edit → Paste game*: read the clipboard's text in whichever record format it is (PGN,
@@ -169,17 +239,30 @@ class FileManager(QObject):
                 count=len(record.games), format=record.format or "?"))
         return shown
 
-    def show_record(self, record: GameFile, as_table: bool = False) -> bool:
-        """Show the games read: one at once, several (or a folder's) in a table of games."""
+    def show_record(self, record: GameFile, as_table: bool = False, rows: list[GameRow] | None = None) -> bool:
+        """Show the games read: one at once, several (or a folder's) in the game list (``rows``:
+        its rows when already made) with the first game on the board."""
+        self.record = record
         if len(record.games) == 1 and not as_table:
             return self.show_game(record, 0)
-        if self.game_table is not None:
-            self.game_table.close()
-            self.game_table.deleteLater()
-        self.game_table = GameTable(record, lambda row: self.show_game(record, row), self._window)
-        self.game_table.show()
         self.show_game(record, 0, ply=0)
+        self.show_game_list(rows)
         return True
+
+    def show_game_list(self, rows: list[GameRow] | None = None) -> GameTable | None:
+        """*File → Game list*: (re)open the list of the last file with several games."""
+        record = self.record
+        if record is None or not record.games:
+            self._window.show_status(tr("No file with several games is open"))
+            return None
+        if self.game_table is None or self.game_table.record is not record:
+            if self.game_table is not None:
+                self.game_table.close()
+                self.game_table.deleteLater()
+            self.game_table = GameTable(record, lambda row: self.show_game(record, row), self._window, rows)
+        self.game_table.show()
+        self.game_table.raise_()
+        return self.game_table
 
     def show_game(self, record: GameFile, index: int, ply: int | None = 0) -> bool:
         """Load game ``index`` of ``record`` in replay mode, at ``ply`` (None: the end)."""
@@ -187,8 +270,9 @@ class FileManager(QObject):
         try:
             self._controller.load_game(game, Mode.REPLAY, ply=ply)
         except XqdeskError as error:
-            self._window.show_status(tr("Could not open {path}: {reason}").format(path=record.source, reason=error))
+            self._report(tr("Could not open {path}: {reason}").format(path=record.source, reason=error))
             return False
+        self._mark_clean()
         for read_error in record.errors:
             if read_error.game_number == index + 1:
                 self._window.show_status(str(read_error))
@@ -199,43 +283,136 @@ class FileManager(QObject):
             self._window, tr("Open a game"), self._window.settings.last_directory,
             f"{tr('Game records')} ({OPEN_FILTER});;{tr('All files')} (*)")
         if path:
-            self.open_path(path)
+            self.open_path_asking(path)
 
     def choose_and_open_folder(self) -> None:
         path = QFileDialog.getExistingDirectory(self._window, tr("Open match folder…"),
                                                 self._window.settings.last_directory)
         if path:
-            self.open_path(path)
+            self.open_path_asking(path)
 
     # --- saving ------------------------------------------------------------------------------------
-    def save_to(self, path: str | Path) -> bool:
-        """Write the current game to ``path`` (format by extension); errors go to the status bar."""
+    def save_to(self, path: str | Path, notation: Notation | None = None) -> bool:
+        """Write the current game to ``path`` (format by extension; PGN moves in ``notation``, by
+        default the one chosen when the file was last saved, else the move list's); errors go to
+        the banner."""
         path = Path(path)
+        if notation is None:
+            kept = self.current_format
+            notation = kept.notation if kept is not None and kept.suffix == ".pgn" else self._window.move_list.notation()
         try:
-            write_record(path, [self._controller.game()])
+            write_record(path, [self._controller.game()], notation)
         except (OSError, XqdeskError) as error:
-            self._window.show_status(tr("Could not save {path}: {reason}").format(path=path.name, reason=error))
+            self._report(tr("Could not save {path}: {reason}").format(path=path.name, reason=error))
             return False
         self.current_path = path
-        self._window.update_settings(recent_files=self._window.settings.with_recent_file(str(path)).recent_files)
+        self.current_format = SaveFormat(path.suffix.lower(), notation)
+        self._mark_clean()
+        self._window.update_settings(recent_files=self._window.settings.with_recent_file(str(path)).recent_files,
+                                     last_directory=str(path.parent))
         self._window.show_status(f"{tr('Save')}: {path}")
         return True
 
-    def save(self) -> None:
-        if self.current_path is not None and self.current_path.is_file():
-            self.save_to(self.current_path)
-        else:
-            self.choose_and_save()
+    def can_save_in_place(self) -> bool:
+        """Whether *Save* can write the current file as it is (a file of a type xqdesk writes)."""
+        path = self.current_path
+        return path is not None and path.is_file() and path.suffix.lower() in WRITABLE_SUFFIXES
 
-    def choose_and_save(self) -> None:
-        path, chosen = QFileDialog.getSaveFileName(self._window, tr("Save the game"),
-                                                   self._window.settings.last_directory, ";;".join(SAVE_FILTERS))
-        if not path:
-            return
-        if not Path(path).suffix:
-            path += {SAVE_FILTERS[1]: ".txt", SAVE_FILTERS[2]: ".fen", SAVE_FILTERS[3]: ".xqf",
-                     SAVE_FILTERS[4]: ".ubb"}.get(chosen, ".pgn")
-        self.save_to(path)
+    def save(self) -> bool:
+        """*Save*: write the current file; a new game, or a file xqdesk cannot write (XQF, a match
+        folder), is offered *Save as…* instead. Returns whether the game was saved."""
+        if self.can_save_in_place():
+            assert self.current_path is not None
+            return self.save_to(self.current_path)
+        if self.current_path is not None:
+            answer = self.ask(tr("xqdesk cannot write {name} in its format. Save the game as another file?").format(
+                name=self.current_path.name), QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel)
+            if answer != QMessageBox.StandardButton.Save:
+                return False
+        return self.choose_and_save()
+
+    def choose_and_save(self) -> bool:
+        """*Save as…*: a file dialog offering each format (PGN in each notation, course history,
+        FEN and moves); the name gets the chosen format's extension when it has none."""
+        dialog = QFileDialog(self._window, tr("Save the game"), self._window.settings.last_directory)
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        filters = [choice.filter_text() for choice in SAVE_FORMATS]
+        dialog.setNameFilters(filters)
+        preferred = self.current_format or SaveFormat(".pgn", self._window.move_list.notation())
+        if preferred in SAVE_FORMATS:
+            dialog.selectNameFilter(filters[SAVE_FORMATS.index(preferred)])
+        if self.current_path is not None:
+            dialog.selectFile(self.current_path.stem)
+        self.save_dialog = dialog
+        try:
+            if dialog.exec() != QFileDialog.DialogCode.Accepted or not dialog.selectedFiles():
+                return False
+            chosen = SAVE_FORMATS[filters.index(dialog.selectedNameFilter())] \
+                if dialog.selectedNameFilter() in filters else preferred
+            path = Path(dialog.selectedFiles()[0])
+        finally:
+            self.save_dialog = None
+            dialog.deleteLater()
+        if path.suffix.lower() not in WRITABLE_SUFFIXES:
+            path = path.with_name(path.name + chosen.suffix)
+        return self.save_to(path, chosen.notation if path.suffix.lower() == ".pgn" else None)
+
+    # --- unsaved changes -----------------------------------------------------------------------
+    def _game_text(self) -> str:
+        from xqdesk.formats.pgn import format_pgn
+
+        return format_pgn(self._controller.game())
+
+    def _mark_clean(self) -> None:
+        self._clean = (id(self._controller.game()), self._game_text())
+        self._touched = False
+
+    def _note_edit(self) -> None:
+        self._touched = True
+
+    def _note_move(self, _move: object) -> None:
+        """A move added by a person (an engine's move in a game it plays is no edit of the user's:
+        a watched engine game is kept by the autosave)."""
+        controller = self._controller
+        mover = not controller.board().turn  # the side that just moved
+        if not controller.mode().is_play or controller.seat(mover) is None:
+            self._touched = True
+
+    def _note_new_game(self) -> None:
+        """A new game or record: it has nothing unsaved yet (a mode switch keeps the same game)."""
+        if self._clean is None or self._clean[0] != id(self._controller.game()):
+            self._mark_clean()
+
+    def has_unsaved_changes(self) -> bool:
+        """Whether a person changed the game (moves, comments, variations) since it was last saved,
+        opened or started."""
+        game = self._controller.game()
+        if not self._touched or (not game.mainline_moves() and not game.comment and not game.variations):
+            return False
+        return self._clean is None or self._clean != (id(game), self._game_text())
+
+    def confirm_discard(self) -> bool:
+        """Before the game is replaced or the window closes: with unsaved changes, ask whether to
+        save them (then save), discard them, or cancel. True when it may go ahead."""
+        if not self.has_unsaved_changes():
+            return True
+        answer = self.ask(tr("The game has unsaved changes. Save them?"),
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def ask(self, text: str, buttons: QMessageBox.StandardButton) -> QMessageBox.StandardButton:
+        """A modal question to the user (kept in :attr:`question` while it is open)."""
+        box = QMessageBox(QMessageBox.Icon.Question, tr("xqdesk"), text, buttons, self._window)
+        self.question = box
+        try:
+            return QMessageBox.StandardButton(box.exec())
+        finally:
+            self.question = None
+            box.deleteLater()
 
     # --- autosave ----------------------------------------------------------------------------------
     def schedule_autosave(self) -> None:
@@ -260,7 +437,7 @@ class FileManager(QObject):
             write_record(partial, [self._controller.game()])
             partial.replace(target)
         except (OSError, XqdeskError) as error:
-            self._window.show_status(tr("Could not save {path}: {reason}").format(path=target.name, reason=error))
+            self._report(tr("Could not save {path}: {reason}").format(path=target.name, reason=error))
 
     def restore_autosave(self) -> bool:
         """Open the autosaved game, at its end, for analysis (False when there is none)."""
@@ -276,5 +453,6 @@ class FileManager(QObject):
             self._controller.load_game(record.games[0], Mode.ANALYSIS, ply=None)
         except XqdeskError:
             return False
+        self._mark_clean()
         return True
 

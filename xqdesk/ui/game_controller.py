@@ -10,7 +10,9 @@ Widgets never change the game; they call the controller's methods and watch its 
 * ``position_changed`` — the viewed position changed (after a move, a step, a jump);
 * ``move_made(Move)`` — a move was added at the end of the game;
 * ``game_over(Outcome)`` — the live game ended (by the rules, a timeout, an engine fault, resignation);
-* ``clock_ticked(ClockReading)``, ``status_message(str)``, ``hint_ready(Move)``, ``seats_changed``.
+* ``clock_ticked(ClockReading)``, ``status_message(str)``, ``hint_ready(Move)``, ``seats_changed``;
+* ``alert(str)`` — a problem that must not be missed (an engine seat failed);
+* ``paused_changed(bool)`` — an engine-vs-engine game was paused or resumed.
 
 A live game runs on the Qt-free :class:`~xqdesk.engines.game_runner.GameRunner` the command line
 uses too: it keeps the clocks and judges every move, whether an engine's reply or a person's click
@@ -47,6 +49,7 @@ from xqdesk.engines.uci_engine import SearchResult
 from xqdesk.fen import STARTING_FEN
 from xqdesk.game import ChildNode, Game, GameNode
 from xqdesk.move import Move
+from xqdesk.notation import Notation
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
@@ -54,6 +57,7 @@ from xqdesk.ui.clock import GameClock
 from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_worker import EngineWorker
 from xqdesk.ui.i18n import tr, tr_outcome
+from xqdesk.ui.move_reasons import illegal_move_reason
 from xqdesk.ui.settings import EngineKind, EngineProfile
 
 HINT_MOVE_TIME = 1.0
@@ -97,6 +101,8 @@ class GameController(QObject):
     seats_changed = Signal()
     engine_thinking = Signal(bool, bool)  # colour, thinking?
     engine_scored = Signal(int, object, bool)  # ply searched, Score (mover's view), mover
+    alert = Signal(str)  # a problem the window shows until dismissed
+    paused_changed = Signal(bool)
 
     def __init__(self, parent: QObject | None = None, *, move_limit: float | None = 10.0,
                  engine_delay: float = 0.0, worker_factory: WorkerFactory = start_engine_worker) -> None:
@@ -133,6 +139,9 @@ class GameController(QObject):
         self._delay_timer.timeout.connect(self._play_delayed_engine_move)
         self._replay_timer = QTimer(self)
         self._replay_timer.timeout.connect(self._replay_step)
+        self._paused = False
+        self.notation = Notation.ICCS
+        """The notation refused moves are written in (the window keeps it the move list's)."""
 
     # --- reading the state -------------------------------------------------------------------
     def board(self) -> Board:
@@ -215,13 +224,24 @@ class GameController(QObject):
 
     def movable_colors(self) -> frozenset[Color]:
         """The colours a person may move on the board now."""
-        if self._mode is Mode.ANALYSIS:
+        if self._mode in (Mode.ANALYSIS, Mode.REPLAY):  # a move off the record starts a variation
             return frozenset((RED, BLACK))
-        if self._mode is Mode.REPLAY or not self._mode.is_play:
-            return frozenset()
-        if self._outcome is not None or not self.at_end():
+        if self._outcome is not None or not self.at_end() or self._paused:
             return frozenset()
         return frozenset(color for color in (RED, BLACK) if self._seats[color] is None)
+
+    def why_not_movable(self) -> str:
+        """Why a person may not move the side to move now ('' when they may)."""
+        turn = self._board.turn
+        if turn in self.movable_colors():
+            return ""
+        if self._outcome is not None and self.at_end():
+            return tr("Game over: {text}").format(text=tr_outcome(self._outcome.text))
+        if not self.at_end():
+            return tr("You are looking at an earlier position: go to the last move (End) to play")
+        if self._paused:
+            return tr("The game is paused")
+        return tr("Not your move now: {side} is played by an engine").format(side=_side_text(turn))
 
     # --- starting games ------------------------------------------------------------------------
     def new_game(self, mode: Mode = Mode.PERSON_VS_PERSON, *, red: EngineProfile | None = None,
@@ -289,18 +309,16 @@ class GameController(QObject):
     # --- moves ---------------------------------------------------------------------------------
     def play_move(self, move: Move) -> bool:
         """A person's move on the viewed position. Refuses (status message, False) when it is not
-        legal or not a person's turn. In analysis, a move before the end of the viewed line that
-        differs from the recorded one (and from its variations) becomes a new variation there."""
+        legal or not a person's turn. In analysis and replay, a move before the end of the viewed
+        line that differs from the recorded one (and from its variations) becomes a new variation
+        there."""
         if self._board.turn not in self.movable_colors():
-            self.status_message.emit(tr("Illegal move: {reason}").format(
-                reason=tr("Not your move now: {side} is played by an engine or a replay").format(
-                    side=_side_text(self._board.turn))))
+            self.status_message.emit(tr("Illegal move: {reason}").format(reason=self.why_not_movable()))
             return False
         if not self._board.is_legal(move):
-            why = self._board.why_illegal(move)
-            self.status_message.emit(tr("Illegal move: {reason}").format(reason=f"{move.iccs()}: {why}"))
+            self.status_message.emit(illegal_move_reason(self._board, move, self.notation))
             return False
-        if self._mode is Mode.ANALYSIS and not self.at_end():
+        if self._mode in (Mode.ANALYSIS, Mode.REPLAY) and not self.at_end():
             recorded = self.alternatives()
             if move in recorded:
                 self.choose_alternative(recorded.index(move))
@@ -489,10 +507,19 @@ class GameController(QObject):
         loser = self._board.turn if self._board.turn in people else people[0]
         self._finish(Outcome.resignation(loser))
 
-    def hint(self) -> None:
-        """Ask the hint engine for a move in the viewed position; ``hint_ready`` brings it."""
+    def hint(self) -> bool:
+        """Ask the hint engine for a move in the viewed position; ``hint_ready`` brings it. Works
+        whenever a person is to move (in any mode, a finished game's analysis too); refused, with
+        the reason as a status message, when the position is over or an engine is to move in the
+        live game. Returns whether a hint was asked for."""
         if self._board.outcome() is not None:
-            return
+            self.status_message.emit(tr("No hint: the game is over in this position"))
+            return False
+        turn = self._board.turn
+        if self._mode.is_play and self._outcome is None and self.at_end() and self._seats[turn] is not None:
+            self.status_message.emit(
+                tr("No hint now: {side} is to move and is played by an engine").format(side=_side_text(turn)))
+            return False
         if self._hint_worker is None or self._hint_worker.has_failed():
             self._hint_worker = self._worker_factory(HINT_PROFILE)
             self._hint_worker.best_move.connect(self._on_hint)
@@ -500,6 +527,7 @@ class GameController(QObject):
         self._hint_request = self._hint_worker.search(
             self._game.start_fen, self.line_moves()[:self._ply], SearchLimits(movetime=HINT_MOVE_TIME))
         self.status_message.emit(tr("Thinking…"))
+        return True
 
     def _on_hint(self, request_id: int, result: SearchResult) -> None:
         if request_id != self._hint_request:
@@ -508,6 +536,42 @@ class GameController(QObject):
         move = result.move
         if move is not None and self._board.is_legal(move):
             self.hint_ready.emit(move)
+
+    # --- pausing a live game ----------------------------------------------------------------------
+    def is_paused(self) -> bool:
+        return self._paused
+
+    def pause(self) -> bool:
+        """Pause the live game: the side to move stops thinking and its clock stops (the time it
+        used stays spent; a per-move clock starts the move afresh on resume). False when there is
+        no live game to pause."""
+        if not self._mode.is_play or self._outcome is not None or self._paused or self._runner is None:
+            return False
+        self._paused = True
+        self._cancel_searches()
+        self._runner.take_back(0, self._clock.now())
+        self._clock.refresh()
+        self.paused_changed.emit(True)
+        self.position_changed.emit()
+        return True
+
+    def resume(self) -> bool:
+        """Go on with a paused game: the side to move gets its turn (and clock) again."""
+        if not self._paused:
+            return False
+        self._paused = False
+        self.paused_changed.emit(False)
+        self.position_changed.emit()
+        self._begin_turn()
+        return True
+
+    def stop_game(self) -> bool:
+        """Stop the live game for good, keeping its moves (without a result) to replay or analyse."""
+        if not self._mode.is_play:
+            return False
+        self.set_mode(Mode.REPLAY)
+        self.status_message.emit(tr("Game stopped"))
+        return True
 
     # --- navigation ----------------------------------------------------------------------------
     def go_to(self, ply: int, force_signal: bool = False) -> None:
@@ -603,7 +667,8 @@ class GameController(QObject):
         """Hand the move to whoever is to play at the end of the live game: the runner starts the
         side's clock and says what an engine is told of its time."""
         runner = self._runner
-        if runner is None or not self._mode.is_play or self._outcome is not None or not self.at_end():
+        if runner is None or not self._mode.is_play or self._outcome is not None or not self.at_end() \
+                or self._paused:
             return
         color = self._board.turn
         worker = self._workers.get(color)
@@ -666,6 +731,7 @@ class GameController(QObject):
         waiting = color in self._pending or (self._board.turn == color and color in self._workers)
         self._pending.pop(color, None)
         self.status_message.emit(tr("Engine failed: {reason}").format(reason=message))
+        self.alert.emit(tr("Engine failed: {reason}").format(reason=message))
         if waiting and self._mode.is_play and self._outcome is None and self.at_end():
             self.engine_thinking.emit(color, False)
             self._hand_to_runner(MoveReply(error=message))
@@ -704,6 +770,9 @@ class GameController(QObject):
 
     def _halt(self) -> None:
         """Stop everything running for the current game (searches, clock, replay)."""
+        if self._paused:
+            self._paused = False
+            self.paused_changed.emit(False)
         self._cancel_searches()
         self._runner = None
         self._clock.follow(None)

@@ -7,7 +7,7 @@ outcome) and never changes anything.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from xqdesk.game import Game
 from xqdesk.outcome import Outcome
@@ -47,12 +47,15 @@ def winner_text(outcome: Outcome) -> str:
 
 
 def result_text(outcome: Outcome | None) -> str:
-    """``'0-1 — Black wins: Red loses the game. Black wins!'``; '' while the game goes on."""
+    """``'1-0 — Red wins: Black's general is captured'``, or ``'0-1 — Red resigns, Black wins!'``
+    when the reason names the winner itself (never twice); '' while the game goes on."""
     if outcome is None:
         return ""
     winner, reason = winner_text(outcome), tr_outcome(outcome.text)
     if reason.strip(" .!") in ("", winner):  # a record that says only "Draw" says it once
         return f"{outcome.result()} — {winner}"
+    if winner.lower() in reason.lower():  # "Red resigns, Black wins!" names the winner already
+        return f"{outcome.result()} — {reason}"
     return f"{outcome.result()} — " + tr("{winner}: {reason}").format(winner=winner, reason=reason)
 
 
@@ -72,6 +75,8 @@ class GameInfoPanel(QWidget):
         for label in (self.red_label, self.black_label, self.event_label, self.result_label):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            # wrapped lines take the height they need: the move list below gives way, never the text
+            label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)

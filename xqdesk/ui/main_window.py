@@ -5,8 +5,10 @@ calls; it holds no game state of its own.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
@@ -39,6 +41,10 @@ from xqdesk.ui.fog_window import FogGameWindow
 from xqdesk.ui.game_info import GameInfoPanel
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.i18n import Language, current_language, language_notifier, set_language, tr, tr_outcome
+from xqdesk.ui.game_info import result_text
+from xqdesk.ui.message_banner import BannerKind, MessageBanner
+from xqdesk.ui.sounds import SoundEvent, SoundPlayer, event_for_move
+from xqdesk.ui.themes import THEMES, theme_named
 from xqdesk.ui.move_list import MoveList
 from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, copy_picture, line_scenes, save_gif, save_picture
 from xqdesk.ui.position_editor import PositionEditorDialog
@@ -56,7 +62,7 @@ PICTURE_WIDTH = 720
 PICTURE_FILTERS = ("PNG (*.png)", "SVG (*.svg)")
 INDEX_FILTER = "*.xqdb *.db *.sqlite"
 ENGINE_DOCK_HEIGHT = 300
-ENGINE_DOCK_SHARE = 0.32
+ENGINE_DOCK_SHARE = 0.26
 """The engine dock's first height: ENGINE_DOCK_HEIGHT, or this share of a shorter window."""
 EXPLORER_DOCK_WIDTH = 430
 """The explorer dock's first width."""
@@ -72,9 +78,23 @@ ANALYSIS_PROFILE = EngineProfile("Built-in", EngineKind.BUILTIN, level=20)
 
 
 def available_engines(settings: Settings) -> tuple[EngineProfile, ...]:
-    """The user's engines, then the built-in levels not already among them."""
-    names = {profile.name for profile in settings.engines}
-    return settings.engines + tuple(p for p in BUILTIN_PROFILES if p.name not in names)
+    """The user's engines that can start (an engine whose program or player is gone is never
+    offered), then the built-in levels not already among them."""
+    usable = tuple(profile for profile in settings.engines if engine_problem(profile) is None)
+    names = {profile.name for profile in usable}
+    return usable + tuple(p for p in BUILTIN_PROFILES if p.name not in names)
+
+
+def engine_problem(profile: EngineProfile) -> str | None:
+    """Why ``profile`` cannot be started as it is set up (None: nothing known against it)."""
+    if profile.kind is EngineKind.BUILTIN:
+        return None
+    path = Path(profile.path)
+    if not path.exists():
+        return f"{profile.path!r} does not exist"
+    if profile.kind is EngineKind.UCI and not (path.is_file() and os.access(path, os.X_OK)):
+        return f"{profile.path!r} is not an executable program"
+    return None
 
 
 TIME_CONTROL_PRESETS = ("10s", "none", "15m+5s", "20m|30s", "5m+3s", "30s")
@@ -215,6 +235,9 @@ class MainWindow(QMainWindow):
         self.controller.engine_clock = _engine_clock(self.settings)
         self.board_view = BoardView()
         self.board_view.set_flipped(self.settings.flip_board)
+        self.board_view.set_theme(theme_named(self.settings.theme))
+        self.sounds = SoundPlayer(muted=self.settings.muted)
+        self.banner = MessageBanner()
         self.clock_display = ClockDisplay(self.controller.clock())
         self.game_info = GameInfoPanel(self.controller)
         self.move_list = MoveList(self.controller)
@@ -224,6 +247,8 @@ class MainWindow(QMainWindow):
             self.move_list.set_notation(Notation.CHINESE)
         self.variation_list = VariationList(self.controller)
         self.variation_list.set_notation(self.move_list.notation())
+        self.board_view.set_notation(self.move_list.notation())
+        self.controller.notation = self.move_list.notation()
         self.comment_editor = CommentEditor(self.controller)
         self.engine_panel = EnginePanel()
         self.engine_panel.set_notation(self.move_list.notation())
@@ -247,12 +272,20 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([720, 380])
-        self.setCentralWidget(self.splitter)
+        central = QWidget()
+        central_layout = QVBoxLayout(central)
+        central_layout.setContentsMargins(0, 0, 0, 0)
+        central_layout.setSpacing(2)
+        central_layout.addWidget(self.banner)
+        central_layout.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
         self.engine_dock = QDockWidget()
         self.engine_dock.setObjectName("engine-dock")
         self.engine_dock.setWidget(self.engine_panel)
         self.engine_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                                     | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+                                     | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                                     | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.engine_dock.setAllowedAreas(Qt.DockWidgetArea.AllDockWidgetAreas)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.engine_dock)
         self.explorer_panel = ExplorerPanel()
         self.explorer_panel.set_notation(self.move_list.notation())
@@ -264,6 +297,7 @@ class MainWindow(QMainWindow):
         self.explorer_panel.set_database(self.settings.explorer_database)
         self.board_view.set_coordinates(self.settings.show_coordinates)
         self._docks_sized = False
+        self._shut_down = False
         self.setAcceptDrops(True)
 
         self._actions: dict[str, QAction] = {}
@@ -282,9 +316,12 @@ class MainWindow(QMainWindow):
         self.review_progress.cancel_requested.connect(self.cancel_review)
         self.statusBar().addPermanentWidget(self.review_progress)
         self._build_actions()
+        self._build_window_actions()
         self._build_menus()
+        self._build_theme_menu()
         self._build_toolbar()
         self._connect()
+        self._connect_messages_and_sounds()
         self.retranslate()
         self.resize(1100, 760)
         self._refresh()
@@ -351,20 +388,102 @@ class MainWindow(QMainWindow):
         self._actions["Show coordinates"].setChecked(self.board_view.has_coordinates())
         self._actions["Opening explorer"].setChecked(self.settings.show_explorer)
 
+    def _build_window_actions(self) -> None:
+        """Actions of the window's everyday use: pausing an engine game, the game list, the engine
+        panel's visibility, sound."""
+        self._action("Pause", self.pause_game)
+        self._action("Resume", self.resume_game)
+        self._action("Stop game", self.stop_game)
+        self._action("Game list", lambda: self.files.show_game_list())
+        self._action("Mute sounds", lambda: self.set_muted(self._actions["Mute sounds"].isChecked()), checkable=True)
+        self._actions["Mute sounds"].setChecked(self.settings.muted)
+        panel = self.engine_dock.toggleViewAction()
+        self._actions["Engine panel"] = panel
+
+    def _build_theme_menu(self) -> None:
+        """*View → Board theme*: one checkable entry a theme, the chosen one remembered."""
+        menu = self._menus["Board theme"]
+        self._theme_actions: dict[str, QAction] = {}
+        for theme in THEMES:
+            action = menu.addAction("")
+            action.setCheckable(True)
+            action.setChecked(theme.key == self.board_view.theme().key)
+            action.triggered.connect(lambda _checked=False, key=theme.key: self.set_theme(key))
+            self._theme_actions[theme.key] = action
+
+    def _connect_messages_and_sounds(self) -> None:
+        controller = self.controller
+        controller.alert.connect(lambda text: self.show_important(text, BannerKind.ERROR))
+        controller.seats_changed.connect(self.clear_messages)  # a new game, record or mode: old news goes
+        controller.move_made.connect(self._on_move_made)
+        controller.paused_changed.connect(lambda _paused: self._refresh())
+
+    def _refresh_game_actions(self) -> None:
+        """Hint is always offered (the controller refuses it with the reason when it cannot help);
+        pause, resume and stop follow the live game."""
+        controller = self.controller
+        live = controller.mode().is_play and controller.outcome() is None
+        self._actions["Hint"].setEnabled(True)
+        self._actions["Pause"].setEnabled(live and not controller.is_paused())
+        self._actions["Resume"].setEnabled(live and controller.is_paused())
+        self._actions["Stop game"].setEnabled(live)
+        for key, action in getattr(self, "_theme_actions", {}).items():
+            action.setText(theme_named(key).label())
+
+    def _on_move_made(self, move: Move) -> None:
+        """A move was added: stale messages go, and its sound plays (check, capture or move)."""
+        self.statusBar().clearMessage()
+        self.sounds.play(event_for_move(self.controller.board(), move))
+
+    def show_important(self, text: str, kind: BannerKind = BannerKind.ERROR) -> None:
+        """A message that must not be missed: in the banner until dismissed, and in the status bar."""
+        self.banner.show_message(text, kind)
+        self.statusBar().showMessage(text, STATUS_TIMEOUT_MS)
+
+    def clear_messages(self) -> None:
+        """Take away messages that no longer apply (the banner and the status bar)."""
+        self.banner.clear()
+        self.statusBar().clearMessage()
+
+    def set_theme(self, key: str) -> None:
+        """Draw the board in the theme ``key`` and remember it."""
+        theme = theme_named(key)
+        self.board_view.set_theme(theme)
+        for name, action in self._theme_actions.items():
+            action.setChecked(name == theme.key)
+        self.update_settings(theme=theme.key)
+
+    def set_muted(self, muted: bool) -> None:
+        self.sounds.muted = muted
+        self._actions["Mute sounds"].setChecked(muted)
+        self.update_settings(muted=muted)
+
+    def pause_game(self) -> None:
+        if self.controller.pause():
+            self.show_status(tr("The game is paused"))
+
+    def resume_game(self) -> None:
+        if self.controller.resume():
+            self.statusBar().clearMessage()
+
+    def stop_game(self) -> None:
+        self.controller.stop_game()
+
     def _build_menus(self) -> None:
         bar = self.menuBar()
         layout: dict[str, list[str | None]] = {
-            "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", None, "Save", "Save as…",
-                      None, "Export position…", "Export game as GIF…", None, "Quit"],
+            "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", "Game list", None, "Save",
+                      "Save as…", None, "Export position…", "Export game as GIF…", None, "Quit"],
             "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", "Paste game", "Copy position picture",
                       None, "Edit position…"],
             "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
                       "Engine vs engine", "Fog of war…", "Analysis", "Stop analysis", "Replay", None, "Take back",
-                      "Hint", "Resign", None, "Review game…", "Cancel review", "Next mistake"],
-            "&Engines": ["Manage engines…", "Analysis engines…"],
+                      "Hint", "Resign", None, "Review game…", "Cancel review", "Next mistake", None, "Pause", "Resume",
+                      "Stop game"],
+            "E&ngines": ["Manage engines…", "Analysis engines…"],
             "&View": ["Flip board", "Show coordinates", None, "First move", "Previous move", "Next move", "Last move",
                       "Play through", None, "Opening explorer", "Choose position index…",
-                      "Add games to the position index…"],
+                      "Add games to the position index…", None, "Engine panel", "Board theme", "Mute sounds"],
             "&Language": [],
         }
         for title, keys in layout.items():
@@ -376,6 +495,8 @@ class MainWindow(QMainWindow):
                 elif key == "Recent files":
                     self._menus[key] = menu.addMenu("")
                     self._menus[key].aboutToShow.connect(self._fill_recent_menu)
+                elif key == "Board theme":
+                    self._menus[key] = menu.addMenu("")
                 else:
                     menu.addAction(self._actions[key])
         for language in Language:
@@ -427,6 +548,10 @@ class MainWindow(QMainWindow):
             menu.setTitle(tr(key))
         self._refresh()
 
+    def may_close(self) -> bool:
+        """Whether the window may close: unsaved changes are saved or given up first."""
+        return self.files.confirm_discard()
+
     # --- reacting to the game ------------------------------------------------------------------
     def _refresh(self) -> None:
         controller = self.controller
@@ -441,14 +566,15 @@ class MainWindow(QMainWindow):
             self.engine_panel.set_position(*shown)
             self.explorer_panel.set_position(*shown)
         self.board_view.set_movable_colors(controller.movable_colors())
+        self.board_view.set_refusal(controller.why_not_movable())
         playing = controller.mode().is_play and controller.outcome() is None
         self._actions["Take back"].setEnabled(controller.mode() is not Mode.REPLAY and controller.length() > 0)
         self._actions["Resign"].setEnabled(playing and bool(self._person_colors()))
-        self._actions["Hint"].setEnabled(controller.outcome() is None)
         reviewing = self.review_worker is not None
         self._actions["Review game…"].setEnabled(not reviewing and controller.length() > 0)
         self._actions["Cancel review"].setEnabled(reviewing)
         self._actions["Next mistake"].setEnabled(self.review is not None and bool(self.review.errors()))
+        self._refresh_game_actions()
         title = f"{tr('xqdesk')} — {self._players_text()}"
         self.setWindowTitle(title)
 
@@ -533,8 +659,14 @@ class MainWindow(QMainWindow):
         ply = self.controller.ply()
         self.controller.go_to(next((marked for marked in plies if marked > ply), plies[0]))
 
-    def _on_engine_scored(self, ply: int, score: PovScore, _mover: Color) -> None:
-        self.score_graph.set_score(ply, red_view_pawns(score))
+    def _on_engine_scored(self, ply: int, score: PovScore, mover: Color) -> None:
+        """An engine seat's score: each seated engine draws its own series (the engine panel's
+        index of that engine), so two engines' views never zig-zag in one line."""
+        self.score_graph.set_score(ply, red_view_pawns(score), self._seat_series(mover))
+
+    def _seat_series(self, color: Color) -> int:
+        seated = [c for c in (RED, BLACK) if self.controller.worker(c) is not None]
+        return seated.index(color) if color in seated else 0
 
     def _on_engine_thinking(self, color: Color, thinking: bool) -> None:
         if thinking:
@@ -552,6 +684,10 @@ class MainWindow(QMainWindow):
             self.engine_panel.shutdown()
             for index, worker in enumerate(seated[:2]):
                 self.engine_panel.attach(index, worker)
+        if controller.mode().is_play:
+            self.score_graph.set_series_names(
+                [f"{tr('Red') if color == RED else tr('Black')}: {profile.name}"
+                 for color in (RED, BLACK) if (profile := controller.seat(color)) is not None])
         self._refresh()
 
     def _on_engine_progress(self, index: int, progress: SearchProgress) -> None:
@@ -564,7 +700,7 @@ class MainWindow(QMainWindow):
             arrows = [Arrow(row.pv[0], rank, score_text(row.score, view, board.turn))
                       for rank, row in enumerate(rows)]
         else:
-            arrows = [Arrow(row.pv[0], SECOND_ENGINE_ARROW_RANK, score_text(row.score, view, board.turn))
+            arrows = [Arrow(row.pv[0], SECOND_ENGINE_ARROW_RANK, score_text(row.score, view, board.turn), engine=1)
                       for row in rows[:1]]
         self._engine_progress[index] = progress
         self._engine_arrows[index] = arrows
@@ -579,11 +715,15 @@ class MainWindow(QMainWindow):
     def _on_notation_changed(self, notation: Notation) -> None:
         self.engine_panel.set_notation(notation)
         self.explorer_panel.set_notation(notation)
+        self.board_view.set_notation(notation)
+        self.controller.notation = notation
         self.variation_list.set_notation(notation)
         self.update_settings(notation=notation.value)
 
     def _on_game_over(self, outcome: Outcome) -> None:
         self.show_status(tr("Game over: {text}").format(text=tr_outcome(outcome.text)))
+        self.show_important(tr("Game over: {text}").format(text=result_text(outcome)), BannerKind.INFO)
+        self.sounds.play(SoundEvent.GAME_END)
         self._refresh()
 
     def _show_hint(self, move: Move) -> None:
@@ -623,6 +763,7 @@ class MainWindow(QMainWindow):
         """Analyse the viewed position with one or two engines; they follow every move and step."""
         self.controller.set_mode(Mode.ANALYSIS)
         self.engine_panel.set_engines([profile.to_spec() for profile in profiles[:2]])
+        self.score_graph.set_series_names([profile.name for profile in profiles[:2]] if len(profiles) > 1 else [])
         self.engine_panel.start_analysis()
         self._refresh()
 
@@ -631,17 +772,18 @@ class MainWindow(QMainWindow):
 
     def edit_position(self) -> None:
         """Open the position editor on the viewed position; its "Start game" starts a game there."""
-        dialog = PositionEditorDialog(self.controller.board().fen(), self)
-        dialog.accepted.connect(lambda: self._start_from_editor(dialog.fen))
+        dialog = PositionEditorDialog(self.controller.board().fen(), self, engines=available_engines(self.settings))
+        dialog.accepted.connect(lambda: self._start_from_editor(dialog.fen, *dialog.seats()))
         dialog.finished.connect(lambda _result: setattr(self, "position_editor", None))
         self.position_editor = dialog
         dialog.show()
 
-    def _start_from_editor(self, fen: str | None) -> None:
+    def _start_from_editor(self, fen: str | None, red: EngineProfile | None = None,
+                           black: EngineProfile | None = None) -> None:
         if fen is None:
             return
         self.engine_panel.shutdown()
-        self.start_game(None, None, fen)
+        self.start_game(red, black, fen)
 
     def manage_engines(self) -> None:
         dialog = EnginesDialog(self.settings, self._store, self)
@@ -900,7 +1042,7 @@ class MainWindow(QMainWindow):
         menu.clear()
         for path in self.settings.recent_files:
             action = menu.addAction(path)
-            action.triggered.connect(lambda _checked=False, p=path: self.files.open_path(p))
+            action.triggered.connect(lambda _checked=False, p=path: self.files.open_path_asking(p))
 
     # --- drag and drop, closing ------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
@@ -910,7 +1052,7 @@ class MainWindow(QMainWindow):
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
         for url in event.mimeData().urls():
             if url.isLocalFile():
-                self.files.open_path(url.toLocalFile())
+                self.files.open_path_asking(url.toLocalFile())
                 event.acceptProposedAction()
                 return
 
@@ -923,6 +1065,9 @@ class MainWindow(QMainWindow):
             self.resizeDocks([self.explorer_dock], [EXPLORER_DOCK_WIDTH], Qt.Orientation.Horizontal)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self._shut_down and not self.may_close():
+            event.ignore()
+            return
         self.shutdown()
         super().closeEvent(event)
         self.closed.emit()
@@ -936,7 +1081,9 @@ class MainWindow(QMainWindow):
         return self.fog_window
 
     def shutdown(self) -> None:
-        """Stop engines and timers and write the autosave (safe to call more than once)."""
+        """Stop engines and timers and write the autosave (safe to call more than once; the
+        window then closes without asking about unsaved changes)."""
+        self._shut_down = True
         if self.fog_window is not None:
             self.fog_window.shutdown()
         if self.review_worker is not None:
@@ -949,3 +1096,4 @@ class MainWindow(QMainWindow):
         self.explorer_panel.shutdown()
         self.engine_panel.shutdown()
         self.controller.shutdown()
+        self.sounds.close()

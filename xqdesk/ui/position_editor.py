@@ -16,7 +16,7 @@ from typing import Optional, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import (QButtonGroup, QDialog, QDialogButtonBox, QGridLayout, QHBoxLayout,
+from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDialog, QDialogButtonBox, QGridLayout, QHBoxLayout,
                                QLabel, QLineEdit, QPushButton, QRadioButton, QSizePolicy, QToolButton,
                                QVBoxLayout, QWidget)
 
@@ -30,6 +30,7 @@ from xqdesk.ui.board_view import (BLACK_INK, BOARD_COLOR, LINE_COLOR, PIECE_EDGE
                                   RED_INK, BoardGeometry)
 from xqdesk.ui.i18n import Language, current_language, follow_language, tr
 from xqdesk.ui.piece_glyphs import board_font, interface_font, piece_character
+from xqdesk.ui.settings import EngineProfile
 
 PALETTE_ORDER: tuple[PieceType, ...] = (KING, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, PAWN)
 PIECE_LABELS: dict[PieceType, str] = {KING: "King", ADVISOR: "Advisor", ELEPHANT: "Elephant", HORSE: "Horse",
@@ -384,24 +385,54 @@ class PositionEditor(QWidget):
             self.start_game_requested.emit(self.fen())
 
 
-class PositionEditorDialog(QDialog):
-    """The editor in a dialog: accepted with "Start game"; :attr:`fen` is the chosen position."""
+EDITOR_SIZE = (900, 700)
+"""The editor dialog's first size (shrunk to fit a smaller screen): the board readable, every control shown."""
 
-    def __init__(self, fen: str = STARTING_FEN, parent: Optional[QWidget] = None) -> None:
+
+class PositionEditorDialog(QDialog):
+    """The editor in a dialog: accepted with "Start game"; :attr:`fen` is the chosen position and
+    :meth:`seats` who plays each side there (a person, or one of ``engines``)."""
+
+    def __init__(self, fen: str = STARTING_FEN, parent: Optional[QWidget] = None,
+                 engines: Sequence[EngineProfile] = ()) -> None:
         super().__init__(parent)
         self.editor = PositionEditor(self, fen)
         self.fen: Optional[str] = None
         self.editor.start_game_requested.connect(self._on_start)
+        self.red_seat, self.black_seat = QComboBox(), QComboBox()
+        self.red_caption, self.black_caption = QLabel(), QLabel()
+        for box in (self.red_seat, self.black_seat):
+            box.addItem("", None)
+            for profile in engines:
+                box.addItem(profile.name, profile)
+        seats = QHBoxLayout()
+        for caption, box in ((self.red_caption, self.red_seat), (self.black_caption, self.black_seat)):
+            seats.addWidget(caption)
+            seats.addWidget(box, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.editor)
+        layout.addWidget(self.editor, 1)
+        layout.addLayout(seats)
         layout.addWidget(buttons)
         self.retranslate()
         follow_language(self, self.retranslate)
+        width, height = EDITOR_SIZE
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        if screen is not None:
+            width, height = min(width, screen.width() - 40), min(height, screen.height() - 60)
+        self.resize(max(width, self.minimumSizeHint().width()), max(height, self.minimumSizeHint().height()))
 
     def retranslate(self) -> None:
         self.setWindowTitle(tr("Position editor"))
+        self.red_caption.setText(tr("Red"))
+        self.black_caption.setText(tr("Black"))
+        for box in (self.red_seat, self.black_seat):
+            box.setItemText(0, tr("Person"))
+
+    def seats(self) -> tuple[Optional[EngineProfile], Optional[EngineProfile]]:
+        """Who plays Red and Black in the game the editor starts (None: a person)."""
+        return self.red_seat.currentData(), self.black_seat.currentData()
 
     def _on_start(self, fen: str) -> None:
         self.fen = fen

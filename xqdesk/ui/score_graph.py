@@ -74,6 +74,7 @@ class ScoreGraph(QWidget):
         self._series: list[dict[int, float]] = [{}, {}]
         self._review: dict[int, float] = {}
         self._marks: dict[int, MoveClass] = {}
+        self._names: list[str] = []
         self._ply_count = 0
         self._current_ply: Optional[int] = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -95,6 +96,23 @@ class ScoreGraph(QWidget):
         self._series[series][ply] = pawns
         self._ply_count = max(self._ply_count, ply + 1)
         self.update()
+
+    def set_series_names(self, names: list[str]) -> None:
+        """Name the series (first, second) for the legend; no names, no legend."""
+        self._names = list(names[:len(self._series)])
+        self.update()
+
+    def series_names(self) -> list[str]:
+        return list(self._names)
+
+    def legend_rects(self) -> list[QRectF]:
+        """Where each named series' legend entry is drawn (top left, one line each)."""
+        metrics = self.fontMetrics()
+        plot = self._plot_rect()
+        height = metrics.height()
+        return [QRectF(plot.left() + 28, plot.top() + 2 + index * (height + 2),
+                       metrics.horizontalAdvance(name) + 26, height)
+                for index, name in enumerate(self._names)]
 
     def set_ply_count(self, count: int) -> None:
         """The length of the game, so the x axis spans it (scores past it are forgotten)."""
@@ -211,6 +229,7 @@ class ScoreGraph(QWidget):
             x = self._x(self._current_ply, plot)
             painter.setPen(QPen(self.palette().text().color(), 1, Qt.PenStyle.DashLine))
             painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
+        self._paint_legend(painter)
         painter.end()
 
     def _paint_review(self, painter: QPainter, plot: QRectF) -> None:
@@ -226,6 +245,18 @@ class ScoreGraph(QWidget):
             painter.setBrush(MARK_COLORS[move_class])
             painter.drawEllipse(self.mark_position(ply), MARK_RADIUS, MARK_RADIUS)
         painter.setBrush(Qt.BrushStyle.NoBrush)
+
+    def _paint_legend(self, painter: QPainter) -> None:
+        """Each named series: a short line in its colour and its name, on a light box."""
+        for index, rect in enumerate(self.legend_rects()):
+            box = QColor(self.palette().base().color())
+            box.setAlpha(210)
+            painter.fillRect(rect.adjusted(-2, 0, 2, 0), box)
+            painter.setPen(QPen(SERIES_COLORS[index], 3))
+            y = rect.center().y()
+            painter.drawLine(QPointF(rect.left(), y), QPointF(rect.left() + 18, y))
+            painter.setPen(self.palette().text().color())
+            painter.drawText(rect.adjusted(24, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, self._names[index])
 
     def _paint_scale(self, painter: QPainter, plot: QRectF) -> None:
         """Faint lines at ±1 and ±3 pawns with their values, and which way is Red ahead."""

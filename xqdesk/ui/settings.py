@@ -127,6 +127,8 @@ class Settings:
     window_geometry: bytes = b""
     explorer_database: str = ""
     show_explorer: bool = False
+    theme: str = "wood"
+    muted: bool = False
 
     def engine_named(self, name: str) -> EngineProfile:
         """The profile called ``name``; raises ValueError listing the known names."""

@@ -1,0 +1,296 @@
+"""The game list: every game of a record file or match folder in a sortable, filterable table.
+
+Columns: the game's number in the file, event, date, round, Red, Black, result, plies, opening
+(where the record names one: its ``Opening`` or ``ECCO`` tag) and the result's reason. A click on a
+header sorts; the fields above filter by player (either side), event and result. Double-click (or
+Enter) opens a game in the window. When every game is between the same two players (a match
+folder, a match's PGN), the match score is shown above the table.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QPersistentModelIndex, QPoint,
+                            QSortFilterProxyModel, Qt)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QTableView, QVBoxLayout, QWidget)
+
+from xqdesk.formats.game_file import GameFile
+from xqdesk.game import Game
+from xqdesk.ui.i18n import follow_language, tr, tr_outcome
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """What the table shows of one game."""
+
+    number: int
+    event: str
+    date: str
+    round: str
+    red: str
+    black: str
+    result: str
+    plies: int
+    opening: str
+    reason: str  # the outcome's text in English (translated when shown)
+    damaged: bool
+
+
+def game_row(number: int, game: Game, damaged: bool = False) -> GameRow:
+    """The row of game ``number`` (1-based) of a file."""
+    headers = game.headers
+    outcome = game.outcome
+    result = outcome.result() if outcome is not None else headers.get("Result", "*") or "*"
+    opening = " ".join(part for part in (headers.get("ECCO", "").strip(), headers.get("Opening", "").strip()) if part)
+    return GameRow(number, headers.get("Event", "").strip(), headers.get("Date", "").strip(),
+                   (headers.get("Round") or headers.get("Game") or "").strip(), headers.get("Red", "").strip(),
+                   headers.get("Black", "").strip(), result, len(game.mainline_moves()), opening,
+                   outcome.text if outcome is not None else "", damaged)
+
+
+def game_rows(record: GameFile) -> list[GameRow]:
+    """The rows of every game of ``record`` (Qt-free work: a loader thread may do it)."""
+    damaged = record.damaged_game_numbers
+    return [game_row(number, game, number in damaged) for number, game in enumerate(record.games, start=1)]
+
+
+def match_score(rows: list[GameRow]) -> tuple[tuple[str, float], tuple[str, float]] | None:
+    """``((player, points), (player, points))`` when every row is a game between the same two
+    players, counting finished games only (a win 1, a draw ½); None otherwise."""
+    players = sorted({row.red for row in rows} | {row.black for row in rows})
+    if len(players) != 2 or any(not name for name in players):
+        return None
+    points = {name: 0.0 for name in players}
+    for row in rows:
+        if row.result == "1-0":
+            points[row.red] += 1
+        elif row.result == "0-1":
+            points[row.black] += 1
+        elif row.result == "1/2-1/2":
+            points[row.red] += 0.5
+            points[row.black] += 0.5
+    first, second = players
+    return (first, points[first]), (second, points[second])
+
+
+def points_text(points: float) -> str:
+    """``3``, ``2½``, ``½``."""
+    whole = int(points)
+    half = points - whole >= 0.5
+    return ("½" if whole == 0 else f"{whole}½") if half else str(whole)
+
+
+class GameListModel(QAbstractTableModel):
+    """The rows of a file's games; sorting uses the raw values (numbers as numbers)."""
+
+    COLUMNS = ("#", "Event", "Date", "Round", "Red", "Black", "Result", "Plies", "Opening", "Reason")
+
+    def __init__(self, rows: list[GameRow], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.rows = rows
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def value(self, row: int, column: int) -> Any:
+        """The raw value of a cell (for sorting and filtering)."""
+        item = self.rows[row]
+        return (item.number, item.event, item.date, item.round, item.red, item.black, item.result, item.plies,
+                item.opening, item.reason)[column]
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        value = self.value(index.row(), index.column())
+        if role == Qt.ItemDataRole.DisplayRole:
+            if index.column() == len(self.COLUMNS) - 1:
+                return tr_outcome(value) + ("  ⚠" if self.rows[index.row()].damaged else "") if value or \
+                    self.rows[index.row()].damaged else ""
+            return str(value)
+        if role == Qt.ItemDataRole.UserRole:
+            return value
+        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, int):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort the rows by ``column``'s raw values (numbers as numbers), in Python: a thousand
+        games sort in a few milliseconds, where a proxy comparing cell by cell takes a third of a
+        second. ``column`` -1 restores the file's order."""
+        if not 0 <= column < len(self.COLUMNS):
+            column, order = 0, Qt.SortOrder.AscendingOrder
+        old = self.persistentIndexList()
+        self.layoutAboutToBeChanged.emit()
+        positions = sorted(range(len(self.rows)), key=lambda row: (self.value(row, column), self.rows[row].number),
+                           reverse=order == Qt.SortOrder.DescendingOrder)
+        self.rows = [self.rows[row] for row in positions]
+        moved = {before: after for after, before in enumerate(positions)}
+        self.changePersistentIndexList(old, [self.index(moved[index.row()], index.column()) for index in old])
+        self.layoutChanged.emit()
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return game_list_column(self.COLUMNS[section])
+        return None
+
+
+def game_list_column(name: str) -> str:
+    """A column's title in the interface language."""
+    titles = {"#": "#", "Event": tr("Event"), "Date": tr("Date"), "Round": tr("Round"), "Red": tr("Red"),
+              "Black": tr("Black"), "Result": tr("Result"), "Plies": tr("Plies"), "Opening": tr("Opening"),
+              "Reason": tr("Reason")}
+    return titles.get(name, name)
+
+
+class GameFilter(QSortFilterProxyModel):
+    """Keeps the rows whose players, event and result match the filters (case-insensitive), in
+    the model's order (the model sorts itself)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.player_text = ""
+        self.event_text = ""
+        self.result_text = ""
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sorting is the model's (by raw values, quickly); the filter keeps its order."""
+        model = self.sourceModel()
+        if isinstance(model, GameListModel):
+            model.sort(column, order)
+
+    def set_filters(self, player: str, event: str, result: str) -> None:
+        self.player_text, self.event_text, self.result_text = player.strip().lower(), event.strip().lower(), result
+        self.invalidateRowsFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:  # noqa: N802
+        model = self.sourceModel()
+        if not isinstance(model, GameListModel):
+            return True
+        row = model.rows[source_row]
+        if self.player_text and self.player_text not in row.red.lower() and self.player_text not in row.black.lower():
+            return False
+        if self.event_text and self.event_text not in row.event.lower():
+            return False
+        return not self.result_text or row.result == self.result_text
+
+
+class GameTable(QDialog):
+    """The game list of ``record`` (``rows``: its rows, when already made); ``open_game(index)``
+    opens game ``index`` (0-based) of it. Not modal: the window stays usable beside it."""
+
+    COLUMNS = GameListModel.COLUMNS
+
+    def __init__(self, record: GameFile, open_game: Callable[[int], bool], parent: QWidget | None = None,
+                 rows: list[GameRow] | None = None) -> None:
+        super().__init__(parent)
+        self.record = record
+        self._open_game = open_game
+        self.model = GameListModel(rows if rows is not None else game_rows(record), self)
+        self.proxy = GameFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        header = self.table.horizontalHeader()
+        header.setSectionsClickable(True)
+        header.setSortIndicatorShown(True)
+        header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)  # the file's order, already so
+        header.sortIndicatorChanged.connect(self.model.sort)  # a click on a header sorts by it
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        for column, width in enumerate((44, 190, 80, 50, 110, 110, 60, 48, 120)):
+            self.table.setColumnWidth(column, width)
+        self.table.doubleClicked.connect(self._open_index)
+        self.table.activated.connect(self._open_index)
+        self.player_filter, self.event_filter = QLineEdit(), QLineEdit()
+        self.result_filter = QComboBox()
+        self.result_filter.addItem("", "")
+        for result in RESULTS:
+            self.result_filter.addItem(result, result)
+        for line in (self.player_filter, self.event_filter):
+            line.setClearButtonEnabled(True)
+            line.textChanged.connect(self._filter)
+        self.result_filter.currentIndexChanged.connect(self._filter)
+        self.player_caption, self.event_caption, self.result_caption = QLabel(), QLabel(), QLabel()
+        filters = QHBoxLayout()
+        field: QWidget
+        for caption, field in ((self.player_caption, self.player_filter), (self.event_caption, self.event_filter),
+                               (self.result_caption, self.result_filter)):
+            filters.addWidget(caption)
+            filters.addWidget(field, 1 if field is not self.result_filter else 0)
+        self.score_label = QLabel()
+        self.score_label.setStyleSheet("font-weight: bold;")
+        self.count_label = QLabel()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.score_label)
+        layout.addLayout(filters)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.count_label)
+        if record.errors:
+            problems = QLabel("\n".join(str(error) for error in record.errors[:5]))
+            problems.setWordWrap(True)
+            problems.setStyleSheet("color: #a00;")
+            layout.addWidget(problems)
+        self.resize(900, 480)
+        self.retranslate()
+        follow_language(self, self.retranslate)
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(f"{tr('Games')} — {self.record.source}")
+        self.player_caption.setText(tr("Player"))
+        self.event_caption.setText(tr("Event"))
+        self.result_caption.setText(tr("Result"))
+        self.result_filter.setItemText(0, tr("All"))
+        self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.COLUMNS) - 1)
+        score = match_score(self.model.rows)
+        self.score_label.setVisible(score is not None)
+        if score is not None:
+            (first, first_points), (second, second_points) = score
+            self.score_label.setText(tr("Match score: {first} {first_points} – {second_points} {second}").format(
+                first=first, first_points=points_text(first_points), second=second,
+                second_points=points_text(second_points)))
+        self._show_count()
+
+    def _filter(self) -> None:
+        self.proxy.set_filters(self.player_filter.text(), self.event_filter.text(),
+                               self.result_filter.currentData() or "")
+        self._show_count()
+
+    def _show_count(self) -> None:
+        self.count_label.setText(tr("{shown} of {total} games").format(
+            shown=self.proxy.rowCount(), total=self.model.rowCount()))
+
+    def _open_index(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self._open_game(self.game_index(index.row()))
+
+    # --- reading the table (tests, tools) ------------------------------------------------------
+    def game_index(self, row: int) -> int:
+        """The 0-based index in the file of the game on table row ``row`` (as sorted and filtered)."""
+        return int(self.proxy.data(self.proxy.index(row, 0), Qt.ItemDataRole.UserRole)) - 1
+
+    def row_count(self) -> int:
+        """Rows shown (after filtering)."""
+        return self.proxy.rowCount()
+
+    def text(self, row: int, column: int) -> str:
+        """The text of a cell as shown."""
+        return str(self.proxy.data(self.proxy.index(row, column)))
+
+    def row_center(self, row: int) -> QPoint:
+        """Viewport position of a row's first cell (for tests)."""
+        if not 0 <= row < self.proxy.rowCount():
+            raise IndexError(f"the game table has no row {row!r}")
+        return self.table.visualRect(self.proxy.index(row, 0)).center()
