@@ -168,8 +168,9 @@ class GameFilter(QSortFilterProxyModel):
             model.sort(column, order)
 
     def set_filters(self, player: str, event: str, result: str) -> None:
+        self.beginFilterChange()
         self.player_text, self.event_text, self.result_text = player.strip().lower(), event.strip().lower(), result
-        self.invalidateRowsFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:  # noqa: N802
         model = self.sourceModel()
