@@ -162,8 +162,8 @@ def paint_board(painter: QPainter, geometry: BoardGeometry, coordinates: bool = 
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(theme.board)
     painter.drawRoundedRect(outer, cell * 0.15, cell * 0.15)
-    if theme.board_grain is not None:
-        _paint_grain(painter, outer, theme.board_grain)
+    if theme.board_grain is not None:  # inside the frame only: the margins stay plain for the numbers
+        _paint_grain(painter, QRectF(geometry.point(0, 0), geometry.point(8, 9)), theme.board_grain)
 
     thin = QPen(theme.line, max(1.0, cell * 0.025 * theme.line_scale))
     painter.setPen(thin)
