@@ -216,17 +216,18 @@ def test_paste_game_reads_any_record_format_and_says_which(qtbot, window):
 def test_paste_game_with_several_games_lists_them(qtbot, window):
     QGuiApplication.clipboard().setText((DATA / "games" / "notation_15" / "chinese.pgn").read_text("utf-8"))
     window.action("Paste game").trigger()
-    assert window.files.game_table is not None and window.files.game_table.table.rowCount() == 15
+    assert window.files.game_table is not None and window.files.game_table.row_count() == 15
     assert "15" in window.statusBar().currentMessage() and "PGN" in window.statusBar().currentMessage()
 
 
 def test_a_xiangqi_bridge_library_opens_as_a_table_of_games(qtbot, window):
     assert window.files.open_path(DATA / "games" / "ccbridge" / "1956_national_championship_first5.cbl")
     table = window.files.game_table
-    assert table is not None and table.table.rowCount() == 5
-    assert table.table.item(0, 1).text() == "保定邓裕如" and table.table.item(0, 3).text() == "0-1"
+    assert table is not None and table.row_count() == 5
+    columns = table.COLUMNS
+    assert table.text(0, columns.index("Red")) == "保定邓裕如" and table.text(0, columns.index("Result")) == "0-1"
     qtbot.waitExposed(table)
-    table.table.scrollToItem(table.table.item(2, 0))
+    table.table.scrollTo(table.proxy.index(2, 0))
     qtbot.mouseClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(2))
     qtbot.mouseDClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(2))
     assert len(window.controller.game().mainline_moves()) == 93
