@@ -1,0 +1,114 @@
+"""Checking tablebase distances against an independent engine (Fairy-Stockfish).
+
+A won position (mate in ``d`` plies, ``d`` odd): the engine, searching deeper and deeper
+(:data:`DEPTHS`), must report a mate in exactly ``(d + 1) // 2`` moves at some depth and never a
+shorter one. A lost position (``d`` even, ``d > 0``): a depth-limited search misjudges the longest
+defence, so the position is checked move by move: every reply must be a table win for the other
+side, each checked as above, and the slowest exactly ``d - 1`` plies. A drawn position: no mate
+at depth :data:`DRAW_DEPTH`.
+"""
+from __future__ import annotations
+
+import random
+import time
+from typing import Callable, Optional, Sequence
+
+from xqdesk.board import Board
+from xqdesk.egtb import Signature, Tablebase, kernels
+from xqdesk.egtb.layout import Layout
+from xqdesk.egtb.verify import entry_fen
+from xqdesk.engines.search_types import SearchLimits
+from xqdesk.engines.uci_engine import UciEngine
+
+MAX_DTM = 15
+"""Distances checked (plies); longer mates are beyond a quick depth-limited search."""
+DEPTHS: tuple[Callable[[int], int], ...] = (lambda dtm: dtm + 4, lambda dtm: 2 * dtm + 6, lambda dtm: 32)
+"""Deeper and deeper searches: a depth-limited search may first report a longer mate."""
+DRAW_DEPTH = 16
+SEARCH_SECONDS = 60.0
+
+
+class MateChecker:
+    """Fairy-Stockfish (or any UCI engine with mate scores) as the independent judge."""
+
+    def __init__(self, command: Sequence[str]) -> None:
+        self.engine = UciEngine(list(command), options={"Hash": "16"})
+
+    def __enter__(self) -> MateChecker:
+        self.engine.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.engine.quit()
+
+    def mate(self, fen: str, depth: int) -> Optional[int]:
+        """The engine's mate score in moves (negative: mated) at ``depth``; None without a mate."""
+        self.engine.new_game()
+        result = self.engine.search(fen, [], SearchLimits(depth=depth), time.monotonic() + SEARCH_SECONDS)
+        scores = [info.score for info in result.infos if info.score is not None]
+        return scores[-1].relative.mate() if scores and scores[-1].is_mate() else None
+
+    def check_win(self, fen: str, dtm: int) -> Optional[str]:
+        """None when the engine finds a mate of exactly ``dtm`` plies and no faster one."""
+        expected = (dtm + 1) // 2
+        found = [self.mate(fen, depth(dtm)) for depth in DEPTHS]
+        if any(m is not None and 0 < m < expected for m in found):
+            return f"{fen}: the engine mates faster than the table ({found} vs mate {expected}, {dtm} plies)"
+        if expected not in found:
+            return f"{fen}: table mate {expected} ({dtm} plies), the engine found {found}"
+        return None
+
+    def check(self, tablebase: Tablebase, fen: str, dtm: Optional[int]) -> Optional[str]:
+        """None when the engine agrees with the table's ``dtm`` (None: draw) for ``fen``."""
+        if dtm is None:
+            found = self.mate(fen, DRAW_DEPTH)
+            return None if found is None else f"{fen}: the table says draw, the engine mate {found}"
+        if dtm % 2:
+            return self.check_win(fen, dtm)
+        board = Board(fen)
+        longest = -1
+        for move in list(board.legal_moves):
+            board.push(move)
+            child = tablebase.probe(board)
+            if not child.is_win or child.dtm is None:
+                return f"{fen}: {move.iccs()} escapes a table loss ({child})"
+            fault = self.check_win(board.fen(), child.dtm)
+            if fault:
+                return fault
+            longest = max(longest, child.dtm)
+            board.pop()
+        if longest != dtm - 1:
+            return f"{fen}: the longest defence takes {longest + 1} plies, the table says {dtm}"
+        return None
+
+
+def sample_positions(tablebase: Tablebase, name: str, wins: int, losses: int, draws: int,
+                     seed: int, tries: int = 200_000) -> list[tuple[str, Optional[int]]]:
+    """``(fen, dtm)`` of random legal positions of table ``name``: up to ``wins`` won and ``losses``
+    lost in 1..:data:`MAX_DTM` plies, then up to ``draws`` draws (dtm None), from ``tries`` draws
+    of a random entry."""
+    layout = Layout(Signature.parse(name))
+    values = tablebase._table(name, "").values
+    rng = random.Random(seed)
+    wanted = {1: wins, 0: losses}
+    found: dict[int, list[tuple[str, Optional[int]]]] = {1: [], 0: []}
+    drawn: list[tuple[str, Optional[int]]] = []
+    for _ in range(tries):
+        if len(found[1]) >= wins and len(found[0]) >= losses and len(drawn) >= draws:
+            break
+        index, side = rng.randrange(layout.size), rng.randrange(2)
+        code = int(values[side, index])
+        dtm = code - kernels.DTM_BASE
+        if code == kernels.DRAW:
+            if len(drawn) >= draws:
+                continue
+        elif not (0 < dtm <= MAX_DTM) or len(found[dtm % 2]) >= wanted[dtm % 2]:
+            continue
+        fen = entry_fen(layout, index, side)
+        if fen is None:
+            continue
+        if code == kernels.DRAW:
+            drawn.append((fen, None))
+        else:
+            found[dtm % 2].append((fen, dtm))
+    return found[1] + found[0] + drawn
