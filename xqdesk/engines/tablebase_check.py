@@ -1,8 +1,8 @@
 """Checking tablebase distances against an independent engine (Fairy-Stockfish).
 
-A won position (mate in ``d`` plies, ``d`` odd): the engine, searching deeper and deeper
-(:data:`DEPTHS`), must report a mate in exactly ``(d + 1) // 2`` moves at some depth and never a
-shorter one. A lost position (``d`` even, ``d > 0``): a depth-limited search misjudges the longest
+A won position (mate in ``d`` plies, ``d`` odd): the engine must report a mate in exactly
+``(d + 1) // 2`` moves — from a search of depth ``d + 4``, else from a mate search (UCI
+``go mate``, bounded by :data:`MATE_SEARCH_MS`) — and never a shorter one. A lost position (``d`` even, ``d > 0``): a depth-limited search misjudges the longest
 defence, so the position is checked move by move: every reply must be a table win for the other
 side, each checked as above, and the slowest exactly ``d - 1`` plies. A drawn position: no mate
 at depth :data:`DRAW_DEPTH`.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 from xqdesk.board import Board
 from xqdesk.egtb import Signature, Tablebase, kernels
@@ -22,8 +22,10 @@ from xqdesk.engines.uci_engine import UciEngine
 
 MAX_DTM = 15
 """Distances checked (plies); longer mates are beyond a quick depth-limited search."""
-DEPTHS: tuple[Callable[[int], int], ...] = (lambda dtm: dtm + 4, lambda dtm: 2 * dtm + 6, lambda dtm: 32)
-"""Deeper and deeper searches: a depth-limited search may first report a longer mate."""
+DEPTH_MARGIN = 4
+"""The first search goes this many plies deeper than the table's mate."""
+MATE_SEARCH_MS = 10_000
+"""The time a ``go mate`` search may take when the depth-limited one reported a longer mate."""
 DRAW_DEPTH = 16
 SEARCH_SECONDS = 60.0
 
@@ -48,10 +50,22 @@ class MateChecker:
         scores = [info.score for info in result.infos if info.score is not None]
         return scores[-1].relative.mate() if scores and scores[-1].is_mate() else None
 
+    def mate_search(self, fen: str, moves: int) -> Optional[int]:
+        """The engine's mate score from ``go mate moves`` (a search for a mate in at most that many
+        moves), None when it finds none within :data:`MATE_SEARCH_MS`."""
+        self.engine.new_game()
+        self.engine.position(fen, [])
+        self.engine.send_line(f"go mate {moves} movetime {MATE_SEARCH_MS}")
+        result = self.engine.wait_bestmove(time.monotonic() + SEARCH_SECONDS)
+        scores = [info.score for info in result.infos if info.score is not None]
+        return scores[-1].relative.mate() if scores and scores[-1].is_mate() else None
+
     def check_win(self, fen: str, dtm: int) -> Optional[str]:
         """None when the engine finds a mate of exactly ``dtm`` plies and no faster one."""
         expected = (dtm + 1) // 2
-        found = [self.mate(fen, depth(dtm)) for depth in DEPTHS]
+        found = [self.mate(fen, dtm + DEPTH_MARGIN)]
+        if expected not in found:
+            found.append(self.mate_search(fen, expected))
         if any(m is not None and 0 < m < expected for m in found):
             return f"{fen}: the engine mates faster than the table ({found} vs mate {expected}, {dtm} plies)"
         if expected not in found:
