@@ -30,7 +30,9 @@ from xqdesk.egtb.verify import check_table
 
 DEFENCES = ("", "A", "AA", "B", "BB", "AB", "AAB", "ABB", "AABB")
 CLASSIC_EXTRA = ("KCPKAB", "KCPKAA", "KCPKBB", "KHPKA", "KHPKB", "KHPKAB", "KRPKAB", "KRKHA", "KRKCA", "KRKHB",
-                 "KRKCB", "KHKHA", "KPPKA", "KPPKB", "KCAKA", "KCAKB")
+                 "KRKCB", "KHKHA", "KPPKA", "KPPKB", "KCAKA", "KCAKB",
+                 "KHHKAA", "KHCKAA", "KHPKAA", "KCCKAA", "KPPKAA", "KHHKBB", "KHCKBB", "KHPKBB", "KCCKBB", "KPPKBB",
+                 "KHHKAB", "KHCKAB", "KCCKAB")
 MAX_SCOPE_ENTRIES = 20_000_000
 
 

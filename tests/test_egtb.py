@@ -143,3 +143,5 @@ def test_build_command_builds_what_a_table_captures_into(tmp_path):
     assert "kept" in again.stdout
     bad = _xqdesk("build", "KZK", "--out", str(tmp_path))
     assert bad.returncode == 2 and "unknown piece letter 'Z'" in bad.stderr
+    too_many = _xqdesk("build", "KPPPPK", "--out", str(tmp_path))
+    assert too_many.returncode == 2 and "more than 3 like pieces" in too_many.stderr

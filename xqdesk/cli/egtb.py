@@ -55,7 +55,11 @@ def run(args: argparse.Namespace) -> int:
         if not signatures:
             print("xqdesk egtb build: name at least one signature (or --all N)", file=sys.stderr)
             return 2
-        build(signatures, Path(args.out), rebuild=args.rebuild, progress=_print_report)
+        try:
+            build(signatures, Path(args.out), rebuild=args.rebuild, progress=_print_report)
+        except (ValueError, OSError) as error:
+            print(f"xqdesk egtb build: {error}", file=sys.stderr)
+            return 2
         return 0
     try:
         board = Board(args.fen)
