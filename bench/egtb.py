@@ -96,12 +96,12 @@ def main() -> int:
                 print(f"  FAULT {report.signature}: {fault}")
         print(f"core-rules check: {checked_total:,} entries, {faults_total} faults")
     if args.fairy:
-        from xqdesk.engines.tablebase_check import MateChecker, sample_positions
+        from xqdesk.engines.tablebase_check import CONTRADICTION, MateChecker, sample_positions
         fairy = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
         if not Path(fairy).is_file():
             print("Fairy-Stockfish is not installed: no --fairy check", file=sys.stderr)
             return 1
-        total, bad = 0, 0
+        total, bad, contradictions = 0, 0, 0
         with MateChecker([fairy]) as checker:
             for report in reports:
                 share = args.fairy // 3
@@ -110,10 +110,12 @@ def main() -> int:
                 faults = [f for fen, dtm in positions if (f := checker.check(tablebase, fen, dtm))]
                 total += len(positions)
                 bad += len(faults)
+                contradictions += sum(fault.startswith(CONTRADICTION) for fault in faults)
                 print(f"  {report.signature:10s} {len(positions):4d} positions checked, {len(faults)} disagree", flush=True)
                 for fault in faults[:3]:
                     print(f"    {fault}")
-        print(f"Fairy-Stockfish check: {total} positions, {bad} disagree")
+        print(f"Fairy-Stockfish check: {total} positions, {bad} disagree ({contradictions} contradictions, "
+              f"{bad - contradictions} mates the engine did not find in its time)")
     return 0
 
 

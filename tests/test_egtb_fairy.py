@@ -1,6 +1,7 @@
 """Tablebase distances checked against an independent search: Fairy-Stockfish, depth-limited,
 finds a mate of exactly the table's length where the table says mate in 15 plies or fewer (losses
-checked move by move), and no mate where the table says draw. (The run over hundreds of
+checked move by move), and no mate where the table says draw — Fairy-Stockfish playing Xiangqi
+with every repetition a draw, as the tables do. (The run over hundreds of
 positions per table is ``bench/egtb.py --fairy N``.)"""
 import shutil
 from pathlib import Path

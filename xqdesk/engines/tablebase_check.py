@@ -6,11 +6,19 @@ A won position (mate in ``d`` plies, ``d`` odd): the engine must report a mate i
 defence, so the position is checked move by move: every reply must be a table win for the other
 side, each checked as above, and the slowest exactly ``d - 1`` plies. A drawn position: no mate
 at depth :data:`DRAW_DEPTH`.
+
+The engine plays by the tables' rules: Fairy-Stockfish is given a variant (:data:`TABLE_RULES`)
+that is Xiangqi with repetition a draw whoever checks or chases — its own Xiangqi makes perpetual
+check and perpetual chasing lose, which turns some table draws (a horse checking for ever) into
+wins.
 """
 from __future__ import annotations
 
 import random
+import shutil
+import tempfile
 import time
+from pathlib import Path
 from typing import Optional, Sequence
 
 from xqdesk.board import Board
@@ -18,16 +26,28 @@ from xqdesk.egtb import Signature, Tablebase, kernels
 from xqdesk.egtb.layout import Layout
 from xqdesk.egtb.verify import entry_fen
 from xqdesk.engines.search_types import SearchLimits
+from xqdesk.engines.uci import UciDialect
 from xqdesk.engines.uci_engine import UciEngine
 
 MAX_DTM = 15
 """Distances checked (plies); longer mates are beyond a quick depth-limited search."""
 DEPTH_MARGIN = 4
 """The first search goes this many plies deeper than the table's mate."""
-MATE_SEARCH_MS = 10_000
+MATE_SEARCH_MS = 20_000
 """The time a ``go mate`` search may take when the depth-limited one reported a longer mate."""
 DRAW_DEPTH = 16
 SEARCH_SECONDS = 60.0
+CONTRADICTION = "contradiction:"
+"""How a fault starts when the engine proves the table wrong (a faster mate, a mate in a draw …)."""
+UNCONFIRMED = "unconfirmed:"
+"""How a fault starts when the engine only failed to find the table's mate in its time."""
+TABLE_VARIANT = "xiangqitables"
+TABLE_RULES = f"""[{TABLE_VARIANT}:xiangqi]
+perpetualCheckIllegal = false
+chasingRule = none
+nFoldValue = draw
+"""
+"""A Fairy-Stockfish variant file: Xiangqi where any repetition is a draw, as in the tables."""
 
 
 class MateChecker:
@@ -35,13 +55,21 @@ class MateChecker:
 
     def __init__(self, command: Sequence[str]) -> None:
         self.engine = UciEngine(list(command), options={"Hash": "16"})
+        self._rules = Path()
 
     def __enter__(self) -> MateChecker:
-        self.engine.start()
+        identity = self.engine.start()
+        self._rules = Path(tempfile.mkdtemp(prefix="xqdesk-tables-")) / "variants.ini"
+        self._rules.write_text(TABLE_RULES, encoding="utf-8")
+        if identity.dialect is UciDialect.FAIRY:
+            self.engine.send_line(f"setoption name VariantPath value {self._rules}")
+            self.engine.send_line(f"setoption name UCI_Variant value {TABLE_VARIANT}")
+            self.engine.wait_ready(SEARCH_SECONDS)
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.engine.quit()
+        shutil.rmtree(self._rules.parent, ignore_errors=True)
 
     def mate(self, fen: str, depth: int) -> Optional[int]:
         """The engine's mate score in moves (negative: mated) at ``depth``; None without a mate."""
@@ -67,16 +95,16 @@ class MateChecker:
         if expected not in found:
             found.append(self.mate_search(fen, expected))
         if any(m is not None and 0 < m < expected for m in found):
-            return f"{fen}: the engine mates faster than the table ({found} vs mate {expected}, {dtm} plies)"
+            return f"{CONTRADICTION} {fen}: the engine mates faster than the table ({found} vs mate {expected}, {dtm} plies)"
         if expected not in found:
-            return f"{fen}: table mate {expected} ({dtm} plies), the engine found {found}"
+            return f"{UNCONFIRMED} {fen}: table mate {expected} ({dtm} plies), the engine found {found}"
         return None
 
     def check(self, tablebase: Tablebase, fen: str, dtm: Optional[int]) -> Optional[str]:
         """None when the engine agrees with the table's ``dtm`` (None: draw) for ``fen``."""
         if dtm is None:
             found = self.mate(fen, DRAW_DEPTH)
-            return None if found is None else f"{fen}: the table says draw, the engine mate {found}"
+            return None if found is None else f"{CONTRADICTION} {fen}: the table says draw, the engine mate {found}"
         if dtm % 2:
             return self.check_win(fen, dtm)
         board = Board(fen)
@@ -85,14 +113,14 @@ class MateChecker:
             board.push(move)
             child = tablebase.probe(board)
             if not child.is_win or child.dtm is None:
-                return f"{fen}: {move.iccs()} escapes a table loss ({child})"
+                return f"{CONTRADICTION} {fen}: {move.iccs()} escapes a table loss ({child})"
             fault = self.check_win(board.fen(), child.dtm)
             if fault:
                 return fault
             longest = max(longest, child.dtm)
             board.pop()
         if longest != dtm - 1:
-            return f"{fen}: the longest defence takes {longest + 1} plies, the table says {dtm}"
+            return f"{CONTRADICTION} {fen}: the longest defence takes {longest + 1} plies, the table says {dtm}"
         return None
 
 
