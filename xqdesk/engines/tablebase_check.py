@@ -2,7 +2,8 @@
 
 A won position (mate in ``d`` plies, ``d`` odd): the engine must report a mate in exactly
 ``(d + 1) // 2`` moves — from a search of depth ``d + 4``, else from a mate search (UCI
-``go mate``, bounded by :data:`MATE_SEARCH_MS`) — and never a shorter one. A lost position (``d`` even, ``d > 0``): a depth-limited search misjudges the longest
+``go mate``, bounded by :data:`MATE_SEARCH_MS`), else by finding the position after the table's
+move mated in exactly one move less — and never a shorter one. A lost position (``d`` even, ``d > 0``): a depth-limited search misjudges the longest
 defence, so the position is checked move by move: every reply must be a table win for the other
 side, each checked as above, and the slowest exactly ``d - 1`` plies. A drawn position: no mate
 at depth :data:`DRAW_DEPTH`.
@@ -34,6 +35,8 @@ MAX_DTM = 15
 DEPTH_MARGIN = 4
 """The first search goes this many plies deeper than the table's mate."""
 MATE_SEARCH_MS = 20_000
+FALLBACKS = 2
+"""How many times down a line a missed mate is checked through the table's move instead."""
 """The time a ``go mate`` search may take when the depth-limited one reported a longer mate."""
 DRAW_DEPTH = 16
 SEARCH_SECONDS = 60.0
@@ -56,6 +59,8 @@ class MateChecker:
     def __init__(self, command: Sequence[str]) -> None:
         self.engine = UciEngine(list(command), options={"Hash": "16"})
         self._rules = Path()
+        self.tablebase: Optional[Tablebase] = None
+        """The tables whose best move :meth:`check_win` plays when the engine misses a mate."""
 
     def __enter__(self) -> MateChecker:
         identity = self.engine.start()
@@ -88,12 +93,22 @@ class MateChecker:
         scores = [info.score for info in result.infos if info.score is not None]
         return scores[-1].relative.mate() if scores and scores[-1].is_mate() else None
 
-    def check_win(self, fen: str, dtm: int) -> Optional[str]:
-        """None when the engine finds a mate of exactly ``dtm`` plies and no faster one."""
+    def check_win(self, fen: str, dtm: int, fallbacks: int = FALLBACKS) -> Optional[str]:
+        """None when the engine finds a mate of exactly ``dtm`` plies and no faster one (where it
+        misses the mate, the table's move is played and the reply position checked as a loss, at
+        most ``fallbacks`` times down the line)."""
         expected = (dtm + 1) // 2
         found = [self.mate(fen, dtm + DEPTH_MARGIN)]
         if expected not in found:
             found.append(self.mate_search(fen, expected))
+        if expected not in found and dtm > 1 and fallbacks > 0 and self.tablebase is not None and not any(
+                m is not None and 0 < m < expected for m in found):
+            # The search may prune the one quiet move that mates fastest: play the table's move and
+            # check the reply position as a loss in one ply less, reply by reply.
+            board = Board(fen)
+            board.push(self.tablebase.best_moves(board)[0][0])
+            if self._check_loss(board.fen(), dtm - 1, fallbacks - 1) is None:
+                return None
         if any(m is not None and 0 < m < expected for m in found):
             return f"{CONTRADICTION} {fen}: the engine mates faster than the table ({found} vs mate {expected}, {dtm} plies)"
         if expected not in found:
@@ -102,11 +117,18 @@ class MateChecker:
 
     def check(self, tablebase: Tablebase, fen: str, dtm: Optional[int]) -> Optional[str]:
         """None when the engine agrees with the table's ``dtm`` (None: draw) for ``fen``."""
+        self.tablebase = tablebase
         if dtm is None:
             found = self.mate(fen, DRAW_DEPTH)
             return None if found is None else f"{CONTRADICTION} {fen}: the table says draw, the engine mate {found}"
         if dtm % 2:
             return self.check_win(fen, dtm)
+        return self._check_loss(fen, dtm, FALLBACKS)
+
+    def _check_loss(self, fen: str, dtm: int, fallbacks: int) -> Optional[str]:
+        tablebase = self.tablebase
+        if tablebase is None:
+            raise ValueError("no tablebase to check against")
         board = Board(fen)
         longest = -1
         for move in list(board.legal_moves):
@@ -114,7 +136,7 @@ class MateChecker:
             child = tablebase.probe(board)
             if not child.is_win or child.dtm is None:
                 return f"{CONTRADICTION} {fen}: {move.iccs()} escapes a table loss ({child})"
-            fault = self.check_win(board.fen(), child.dtm)
+            fault = self.check_win(board.fen(), child.dtm, fallbacks)
             if fault:
                 return fault
             longest = max(longest, child.dtm)
