@@ -98,3 +98,17 @@ def eleeye(tmp_path_factory):
     from ucci_engines import build_eleeye
 
     return build_eleeye(tmp_path_factory.mktemp("eleeye"))
+
+
+EGTB_TEST_SIGNATURES = ("KRKA", "KHKAA", "KPKB", "KHKAABB")
+"""Small tables the tablebase tests build once per session (a few seconds with the compiled code cached)."""
+
+
+@pytest.fixture(scope="session")
+def egtb_dir(tmp_path_factory):
+    """A directory holding the tables of :data:`EGTB_TEST_SIGNATURES` and everything they capture into."""
+    from xqdesk.egtb import Signature, build
+
+    directory = tmp_path_factory.mktemp("egtb")
+    build([Signature.parse(name) for name in EGTB_TEST_SIGNATURES], directory)
+    return directory

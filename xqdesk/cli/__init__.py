@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyse": ("xqdesk.cli.analyse", "analyse a position with an engine (depth, score, principal variations)"),
     "annotate": ("xqdesk.cli.annotate", "review every game of a file or folder with an engine and write them "
                                         "annotated (scores, ?!/?/??, better moves), with a summary per player"),
+    "egtb": ("xqdesk.cli.egtb", "endgame tablebases: 'egtb build SIG… --out DIR', 'egtb probe --dir DIR --fen F'"),
     "fog": ("xqdesk.cli.fog", "fog-of-war Xiangqi: 'fog see' prints what a side sees of a position"),
     "index": ("xqdesk.cli.index", "build or update a position index (opening explorer) from record files"),
     "explore": ("xqdesk.cli.explore", "the moves played from a position in a position index, with results"),

@@ -7,6 +7,7 @@
     greedy[:OPTIONS]         takes the biggest piece it can, else random
     fog-KIND[:OPTIONS]       a fog-of-war agent: fog-random, fog-greedy, fog-ubsa, fog-pbsa
     player:PATH              a course Player folder or player_N.py file
+    egtb:DIR                 endgame tablebases as an analysis engine (xqdesk egtb build … --out DIR)
     uci:PATH[:OPTIONS]       any UCI engine             e.g. uci:/usr/games/fairy-stockfish:Hash=16
     ucci:PATH[:OPTIONS]      any UCCI engine            e.g. ucci:/opt/eleeye/eleeye:hashsize=64
     engine:PATH[:OPTIONS]    an engine of either kind: UCI is tried, then UCCI
@@ -137,6 +138,14 @@ def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None)
         label = player_file.parent.name if Path(rest).expanduser().is_dir() else player_file.stem
         return EngineSpec(f"player:{label}", host_command("player", str(player_file)),
                           workdir=str(player_file.parent), env=host_environment())
+    if kind == "egtb":
+        directory = Path(rest).expanduser()
+        if not rest:
+            raise EngineStartError(f"{text!r}: say which directory, e.g. egtb:~/xqdesk-tables")
+        if not directory.is_dir():
+            raise EngineStartError(f"{text!r}: no such tablebase directory {rest!r}")
+        return EngineSpec(f"egtb:{directory.name}", host_command("egtb", str(directory.resolve())),
+                          env=host_environment())
     if kind in EXTERNAL_KINDS:
         path, options = rest, {}
         head, colon, tail = rest.rpartition(":")
@@ -157,8 +166,8 @@ def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None)
             engines = load_engines_file(candidate)
             if text in engines:
                 return engines[text]
-            raise EngineStartError(f"unknown engine {text!r}: not builtin, random, greedy, player:PATH, "
+            raise EngineStartError(f"unknown engine {text!r}: not builtin, random, greedy, player:PATH, egtb:DIR, "
                                    f"uci:PATH, ucci:PATH, engine:PATH, nor a name in {str(candidate)!r} ({', '.join(engines) or 'empty'})")
-    raise EngineStartError(f"unknown engine {text!r}: expected builtin, random, greedy, player:PATH, uci:PATH, "
+    raise EngineStartError(f"unknown engine {text!r}: expected builtin, random, greedy, player:PATH, egtb:DIR, uci:PATH, "
                            "ucci:PATH, engine:PATH "
                            f"or a name from an engines file ({str(DEFAULT_ENGINES_FILE)} or --engines FILE)")

@@ -36,7 +36,8 @@ HIDDEN_OPTIONS = frozenset({"uci_variant", "uci_chess960", "multipv", "usemillis
 """Options the window sets itself (the variant, the number of analysis lines)."""
 
 KIND_LABELS = {EngineKind.PLAYER: "Course player", EngineKind.UCI: "UCI engine",
-               EngineKind.UCCI: "UCCI engine", EngineKind.BUILTIN: "Built-in engine"}
+               EngineKind.UCCI: "UCCI engine", EngineKind.BUILTIN: "Built-in engine",
+               EngineKind.TABLEBASE: "Tablebase"}
 
 
 def unique_name(wanted: str, taken: set[str]) -> str:

@@ -51,6 +51,7 @@ from xqdesk.ui.position_editor import PositionEditorDialog
 from xqdesk.ui.review_dialog import ReviewDialog, ReviewProgress
 from xqdesk.ui.review_worker import ReviewWorker
 from xqdesk.ui.score_graph import red_view_pawns
+from xqdesk.ui.tablebase_pane import TablebasePane
 from xqdesk.ui.variation_list import VariationList
 from xqdesk.ui.settings import (
     EngineKind, EngineProfile, ScoreView, Settings, load_settings, open_store, save_settings,
@@ -75,6 +76,8 @@ BUILTIN_PROFILES = tuple(EngineProfile(f"Built-in level {level}", EngineKind.BUI
 
 ANALYSIS_PROFILE = EngineProfile("Built-in", EngineKind.BUILTIN, level=20)
 """The engine that analyses when none is chosen: the built-in one at full strength."""
+TABLEBASE_PROFILE_NAME = "Tablebase"
+"""The name the tablebase directory of the settings has among the analysis engines."""
 
 
 def available_engines(settings: Settings) -> tuple[EngineProfile, ...]:
@@ -250,6 +253,9 @@ class MainWindow(QMainWindow):
         self.board_view.set_notation(self.move_list.notation())
         self.controller.notation = self.move_list.notation()
         self.comment_editor = CommentEditor(self.controller)
+        self.tablebase_pane = TablebasePane()
+        self.tablebase_pane.set_notation(self.move_list.notation())
+        self.tablebase_pane.set_directory(self.settings.tablebase_path)
         self.engine_panel = EnginePanel()
         self.engine_panel.set_notation(self.move_list.notation())
         self.engine_panel.set_score_view(self.settings.score_view)
@@ -266,6 +272,7 @@ class MainWindow(QMainWindow):
         side_layout.addWidget(self.move_list, 1)
         side_layout.addWidget(self.variation_list)
         side_layout.addWidget(self.comment_editor)
+        side_layout.addWidget(self.tablebase_pane)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.board_view)
         self.splitter.addWidget(side)
@@ -364,6 +371,7 @@ class MainWindow(QMainWindow):
         self._action("Edit position…", self.edit_position)
         self._action("Manage engines…", self.manage_engines)
         self._action("Analysis engines…", self.choose_analysis_engines)
+        self._action("Tablebase directory…", self.choose_tablebase_directory)
         self._action("Person vs person", lambda: self.start_game(None, None))
         self._action("Play Red against the engine", lambda: self.start_game(None, self.default_engine()))
         self._action("Play Black against the engine", lambda: self.start_game(self.default_engine(), None))
@@ -480,7 +488,7 @@ class MainWindow(QMainWindow):
                       "Engine vs engine", "Fog of war…", "Analysis", "Stop analysis", "Replay", None, "Take back",
                       "Hint", "Resign", None, "Review game…", "Cancel review", "Next mistake", None, "Pause", "Resume",
                       "Stop game"],
-            "E&ngines": ["Manage engines…", "Analysis engines…"],
+            "E&ngines": ["Manage engines…", "Analysis engines…", "Tablebase directory…"],
             "&View": ["Flip board", "Show coordinates", None, "First move", "Previous move", "Next move", "Last move",
                       "Play through", None, "Opening explorer", "Choose position index…",
                       "Add games to the position index…", None, "Engine panel", "Board theme", "Mute sounds"],
@@ -565,6 +573,7 @@ class MainWindow(QMainWindow):
             self._engine_progress.clear()
             self.engine_panel.set_position(*shown)
             self.explorer_panel.set_position(*shown)
+            self.tablebase_pane.show_board(controller.board())
         self.board_view.set_movable_colors(controller.movable_colors())
         self.board_view.set_refusal(controller.why_not_movable())
         playing = controller.mode().is_play and controller.outcome() is None
@@ -718,6 +727,7 @@ class MainWindow(QMainWindow):
         self.board_view.set_notation(notation)
         self.controller.notation = notation
         self.variation_list.set_notation(notation)
+        self.tablebase_pane.set_notation(notation)
         self.update_settings(notation=notation.value)
 
     def _on_game_over(self, outcome: Outcome) -> None:
@@ -748,8 +758,27 @@ class MainWindow(QMainWindow):
         return chosen or [ANALYSIS_PROFILE]
 
     def analysis_candidates(self) -> tuple[EngineProfile, ...]:
-        """Engines that can analyse: the full-strength built-in, the user's, the built-in levels."""
-        return (ANALYSIS_PROFILE,) + tuple(p for p in available_engines(self.settings) if p.name != ANALYSIS_PROFILE.name)
+        """Engines that can analyse: the full-strength built-in, the user's, the built-in levels,
+        and the tablebase when a directory is set."""
+        tables = (self.tablebase_profile(),) if self.settings.tablebase_path else ()
+        return ((ANALYSIS_PROFILE,) + tuple(p for p in available_engines(self.settings) if p.name != ANALYSIS_PROFILE.name)
+                + tables)
+
+    def tablebase_profile(self) -> EngineProfile:
+        """The tablebase directory of the settings as an analysis engine."""
+        return EngineProfile(TABLEBASE_PROFILE_NAME, EngineKind.TABLEBASE, self.settings.tablebase_path)
+
+    def choose_tablebase_directory(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, tr("Choose the tablebase directory"),
+                                                self.settings.tablebase_path or self.settings.last_directory)
+        if path:
+            self.set_tablebase_directory(path)
+
+    def set_tablebase_directory(self, path: str) -> None:
+        """Use the endgame tables in ``path`` (empty: none) for the tablebase pane and analysis."""
+        self.update_settings(tablebase_path=path)
+        self.tablebase_pane.set_directory(path)
+        self.tablebase_pane.show_board(self.controller.board())
 
     def choose_analysis_engines(self) -> None:
         dialog = AnalysisEnginesDialog(self.analysis_candidates(), self.analysis_engines(), self)

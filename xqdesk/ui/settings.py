@@ -31,6 +31,8 @@ class EngineKind(enum.Enum):
     PLAYER = "player"
     UCI = "uci"
     UCCI = "ucci"
+    TABLEBASE = "tablebase"
+    """Endgame tables read as an analysis engine; ``path`` is their directory."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,8 @@ class EngineProfile:
             return EngineSpec(self.name, (self.path,), options, protocol=ProtocolName.UCCI)
         if self.kind is EngineKind.PLAYER:
             return EngineSpec(self.name, host_command("player", self.path), options, env=host_environment())
+        if self.kind is EngineKind.TABLEBASE:
+            return EngineSpec(self.name, host_command("egtb", self.path), options, env=host_environment())
         return EngineSpec(self.name, host_command("builtin"), {BUILTIN_LEVEL_OPTION: str(self.level), **options},
                           env=host_environment())
 
@@ -122,6 +126,8 @@ class Settings:
     analysis_lines: int = 1
     engines: tuple[EngineProfile, ...] = ()
     analysis_engines: tuple[str, ...] = ()
+    tablebase_path: str = ""
+    """The directory of endgame tables (``xqdesk egtb build``); empty: none."""
     recent_files: tuple[str, ...] = ()
     last_directory: str = ""
     window_geometry: bytes = b""

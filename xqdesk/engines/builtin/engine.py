@@ -31,6 +31,9 @@ from xqdesk.engines.builtin.position import Position, decode_move, encode_move
 from xqdesk.engines.errors import EngineOptionError
 from xqdesk.engines.in_process import spin_value
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.tablebase import PATH_OPTION, TablebaseCache, table_lines
+from xqdesk.egtb import MissingTableError
+from xqdesk.egtb.fileformat import TableFileError
 from xqdesk.engines.uci import OptionValue, UciOption
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
@@ -60,10 +63,12 @@ OPTIONS = (
     UciOption("OwnBook", "check", default="false"),
     UciOption("BookFile", "string", default=""),
     UciOption("BookMinGames", "spin", default=str(DEFAULT_MIN_GAMES), min=1, max=MAX_BOOK_MIN_GAMES),
+    PATH_OPTION,
 )
 """The options the built-in engine declares (``Depth`` 0: no cap; ``Move Overhead`` in ms;
 ``OwnBook`` plays from the position index ``BookFile`` the moves at least ``BookMinGames`` games
-played: see :mod:`xqdesk.engines.book`)."""
+played: see :mod:`xqdesk.engines.book`; ``TablebasePath``: a directory of endgame tables probed at
+the root)."""
 
 
 PLANNED_MOVES_LEFT = 30
@@ -120,6 +125,7 @@ class BuiltinEngine:
         self._book_file = ""
         self._book_min_games = DEFAULT_MIN_GAMES
         self._book: Optional[OpeningBook] = None
+        self._tables = TablebaseCache()
 
     def warm_up(self) -> None:
         """Load the compiled kernel (compiling it on the first start after an install, which takes
@@ -148,6 +154,9 @@ class BuiltinEngine:
         if name == "Clear Hash":
             if self._searcher is not None:
                 self._searcher.clear()
+            return
+        if name == "TablebasePath":
+            self._tables.set_path("" if value is None else str(value))
             return
         if name == "OwnBook":
             self._own_book = bool(value)
@@ -207,6 +216,12 @@ class BuiltinEngine:
             if book_move is not None:
                 on_info(SearchInfo(string=book_move.describe()))
                 return book_move.move
+        multipv = limits.multipv if limits.multipv > 1 else self._multipv
+        table_move, root = self._tablebase_root(board, root, multipv, on_info)
+        if table_move is not None:
+            if limits.infinite:
+                stop.wait()
+            return table_move
         plan = plan_time(limits, board.ruleset.move_time_limit, self._overhead_ms / 1000, red=board.turn)
         caps = level_limits(self._level)
         depths = [d for d in (limits.depth, self._max_depth or None, caps.max_depth) if d]
@@ -215,7 +230,6 @@ class BuiltinEngine:
         node_limit = min(node_limits, default=0)
         position = self._position_for(board)
         root_codes = [encode_move(move.from_square, move.to_square) for move in root]
-        multipv = limits.multipv if limits.multipv > 1 else self._multipv
 
         best: Optional[Move] = root[0]
         searcher = self._loaded_searcher()
@@ -242,6 +256,28 @@ class BuiltinEngine:
         if limits.infinite:
             stop.wait()
         return best
+
+    def _tablebase_root(self, board: Board, root: list[Move], multipv: int,
+                        on_info: Callable[[SearchInfo], None]) -> tuple[Optional[Move], list[Move]]:
+        """Probe the tables at the root: ``(move, root)``. A won or lost position: the table's
+        lines are reported and ``move`` is its best (fastest win, longest defence). A drawn one:
+        ``root`` keeps only the moves that hold the draw, for the search to choose among. Not
+        covered (or a table a capture leads into is missing): ``(None, root)``."""
+        tablebase = self._tables.covering(board)
+        if tablebase is None:
+            return None, root
+        try:
+            allowed = set(root)
+            scored = [(move, value) for move, value in tablebase.best_moves(board) if move in allowed]
+            if scored and not scored[0][1].is_draw:
+                lines = table_lines(tablebase, board, root, multipv)
+                for _value, info in lines:
+                    on_info(info)
+                return lines[0][1].pv[0], root
+        except (MissingTableError, TableFileError, ValueError):
+            return None, root
+        drawing = [move for move, value in scored if value.is_draw]
+        return None, drawing or root
 
     def _watch(self, stop: threading.Event, finished: threading.Event, started: float,
                hard: Optional[float]) -> None:

@@ -1,0 +1,39 @@
+"""The window with endgame tables: the tablebase pane and the tables as an analysis engine."""
+from xqdesk.ui.game_controller import Mode
+from xqdesk.ui.i18n import Language, set_language
+
+WON = "5a3/7R1/4k4/9/9/9/9/9/3K5/9 w"
+"""Red mates in 5 plies, only by h8h9."""
+
+
+def test_the_pane_says_who_wins_and_in_how_many_plies(window, qtbot, egtb_dir):
+    pane = window.tablebase_pane
+    assert not pane.isVisible()
+    window.set_tablebase_directory(str(egtb_dir))
+    window.controller.new_game(Mode.ANALYSIS, start_fen=WON)
+    assert pane.isVisible() and pane.verdict() == "Red wins, mate in 5"
+    assert pane.move_texts()[0].endswith("mates in 5") and len(pane.move_texts()) == 8
+    window.controller.new_game(Mode.ANALYSIS, start_fen="3a1k3/9/9/9/9/9/9/3K5/9/8R b")
+    assert pane.verdict() == "Red wins, mate in 6" and pane.move_texts()[0].endswith("is mated in 6")
+    window.controller.new_game(Mode.ANALYSIS, start_fen="2bakab2/9/9/9/9/9/9/9/4N4/3K5 w")
+    assert pane.verdict() == "Draw" and pane.move_texts()[0].endswith("draw")
+    window.controller.new_game(Mode.ANALYSIS, start_fen="3k5/4a4/9/9/9/9/9/9/RR7/4K4 w")
+    assert pane.verdict() == "Not in the tablebase (needs KRRKA)" and pane.move_texts() == []
+    set_language(Language.CHINESE)
+    assert pane.verdict() == "残局库未收录（需要 KRRKA）"
+    window.controller.new_game(Mode.ANALYSIS, start_fen=WON)
+    assert pane.verdict() == "红胜，5 步（半回合）杀"
+    assert window.settings.tablebase_path == str(egtb_dir)
+
+
+def test_a_tablebase_is_picked_like_an_engine_for_analysis(window, qtbot, egtb_dir):
+    window.set_tablebase_directory(str(egtb_dir))
+    profile = window.tablebase_profile()
+    assert profile in window.analysis_candidates()
+    window.controller.new_game(Mode.ANALYSIS, start_fen=WON)
+    window.start_analysis([profile])
+    view = window.engine_panel.views[0]
+    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=20000)
+    assert view.row_texts()[0][1] == "#3"
+    window.stop_analysis()
+    qtbot.waitUntil(lambda: not window.engine_panel.is_analysing(), timeout=5000)

@@ -1,0 +1,120 @@
+"""The tablebase pane: when the board on show is covered by the endgame tables of the chosen
+directory, it says who wins and in how many plies ("Red wins, mate in 23") and lists every move
+with its value, best first.
+
+Probing reads a table file the first time a material balance is shown (the small tables take
+milliseconds) and is then a few lookups, so it runs on the GUI thread.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from PySide6.QtWidgets import QLabel, QListWidget, QVBoxLayout, QWidget
+
+from xqdesk.board import Board
+from xqdesk.egtb import MissingTableError, Tablebase, TableValue
+from xqdesk.egtb.fileformat import TableFileError
+from xqdesk.egtb.generate import LONG_MATE_PLIES
+from xqdesk.notation import Notation, format_move
+from xqdesk.pieces import RED
+from xqdesk.ui.i18n import follow_language, tr
+
+MOVES_SHOWN = 8
+"""How many of the best moves the pane lists."""
+
+
+def verdict_text(value: TableValue, turn: bool) -> str:
+    """``Red wins, mate in 23`` / ``Black wins, mate in 12`` (plies) / ``Draw``, translated."""
+    if value.dtm is None:
+        return tr("Draw")
+    winner_red = (turn == RED) == value.is_win
+    text = (tr("Red wins, mate in {plies}") if winner_red else tr("Black wins, mate in {plies}")).format(plies=value.dtm)
+    if value.dtm >= LONG_MATE_PLIES:
+        text += " " + tr("(the 120-ply rule may draw it first)")
+    return text
+
+
+def move_value_text(value: TableValue) -> str:
+    """A move's value for the side that plays it: mates in N, is mated in N, or draws."""
+    if value.dtm is None:
+        return tr("draw")
+    return (tr("mates in {plies}") if value.is_win else tr("is mated in {plies}")).format(plies=value.dtm)
+
+
+class TablebasePane(QWidget):
+    """A verdict line and the best moves of the position on show (hidden without a directory)."""
+
+    def __init__(self, parent: Optional[QWidget] = None) -> None:
+        super().__init__(parent)
+        self.title_label = QLabel()
+        self.verdict_label = QLabel()
+        self.verdict_label.setWordWrap(True)
+        self.moves_list = QListWidget()
+        self.moves_list.setMaximumHeight(140)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title_label)
+        layout.addWidget(self.verdict_label)
+        layout.addWidget(self.moves_list)
+        self._tablebase: Optional[Tablebase] = None
+        self._board: Optional[Board] = None
+        self._notation = Notation.CHINESE
+        self._problem = ""
+        self.retranslate()
+        follow_language(self, self.retranslate)
+        self.setVisible(False)
+
+    def retranslate(self) -> None:
+        self.title_label.setText(f"<b>{tr('Tablebase')}</b>")
+        self._show()
+
+    def set_directory(self, path: str) -> None:
+        """Use the tables in ``path`` (empty: none, and the pane hides)."""
+        self._tablebase = None
+        self._problem = ""
+        if path:
+            try:
+                self._tablebase = Tablebase(Path(path).expanduser())
+            except FileNotFoundError:
+                self._problem = tr("No such tablebase directory: {path}").format(path=path)
+        self.setVisible(bool(path))
+        self._show()
+
+    def set_notation(self, notation: Notation) -> None:
+        self._notation = notation
+        self._show()
+
+    def show_board(self, board: Board) -> None:
+        """Show what the tables say about ``board`` (a copy is kept)."""
+        self._board = board.copy()
+        self._show()
+
+    def verdict(self) -> str:
+        return self.verdict_label.text()
+
+    def move_texts(self) -> list[str]:
+        return [self.moves_list.item(row).text() for row in range(self.moves_list.count())]
+
+    def _show(self) -> None:
+        self.moves_list.clear()
+        board = self._board
+        if self._tablebase is None or board is None:
+            self.verdict_label.setText(self._problem)
+            return
+        signature = Tablebase.signature_of(board).canonical()[0].name()
+        if not self._tablebase.covers(board):
+            self.verdict_label.setText(tr("Not in the tablebase (needs {signature})").format(signature=signature))
+            return
+        try:
+            value = self._tablebase.probe(board)
+            moves = self._tablebase.best_moves(board)
+        except MissingTableError as error:
+            self.verdict_label.setText(tr("Not in the tablebase (needs {signature})").format(signature=error.signature))
+            return
+        except (TableFileError, ValueError) as error:
+            self.verdict_label.setText(tr("Tablebase error: {reason}").format(reason=error))
+            return
+        self.verdict_label.setText(verdict_text(value, board.turn))
+        for move, move_value in moves[:MOVES_SHOWN]:
+            self.moves_list.addItem(f"{format_move(board, move, self._notation)}  {move_value_text(move_value)}")
