@@ -62,7 +62,6 @@ CHINESE: Final[dict[str, str]] = {
     "&Edit": "编辑(&E)",
     "&Game": "对局(&G)",
     "&View": "视图(&V)",
-    "&Engines": "引擎(&E)",
     "&Language": "语言(&L)",
     "New game": "新对局",
     "New game from this position": "从此局面开始新对局",
