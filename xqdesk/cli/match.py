@@ -35,7 +35,8 @@ SPEC_HELP = """SPEC is one of:
 OPTIONS are Name=value pairs joined by commas, e.g. uci:/usr/games/fairy-stockfish:Hash=16,Skill Level=3"""
 
 
-def _time_control(text: str) -> TimeControl:
+def time_control_argument(text: str) -> TimeControl:
+    """A command-line time control (``10s``, ``15m+5s``, ``20m|30s``, ``none``) for argparse."""
     try:
         return TimeControl.parse(text)
     except ValueError as error:
@@ -51,7 +52,7 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--depth", type=int, default=None, help="search depth limit sent to engines")
     parser.add_argument("--clock", type=float, default=None, metavar="S",
                         help="move clock in seconds enforced by the referee (default: the course's 10)")
-    parser.add_argument("--tc", type=_time_control, default=None, metavar="TC",
+    parser.add_argument("--tc", type=time_control_argument, default=None, metavar="TC",
                         help="both sides' clock, kept by the referee and told to the engines: '10s' a move, "
                              "'15m+5s' (game time plus increment), '20m|30s' (main time, then byo-yomi); "
                              "replaces --movetime and --clock (fog-of-war games keep those)")

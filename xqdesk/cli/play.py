@@ -12,6 +12,7 @@ import threading
 from typing import TextIO
 
 from xqdesk.board import Board
+from xqdesk.cli.match import time_control_argument
 from xqdesk.engines.person_seat import PersonSeat
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.pieces import BLACK, RED, Color
@@ -21,22 +22,15 @@ PERSON = "person"
 POLL_SECONDS = 0.05
 
 
-def _time_control(text: str) -> TimeControl:
-    try:
-        return TimeControl.parse(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--red", default=PERSON, metavar="SPEC",
                         help=f"who plays Red: '{PERSON}' (default) or an engine SPEC as for 'xqdesk match'")
     parser.add_argument("--black", default="builtin", metavar="SPEC",
                         help=f"who plays Black: '{PERSON}' or an engine SPEC (default builtin)")
     parser.add_argument("--fen", default=None, help="the start position (default: the usual one)")
-    parser.add_argument("--engine-tc", type=_time_control, default=TimeControl.per_move(10.0), metavar="TC",
+    parser.add_argument("--engine-tc", type=time_control_argument, default=TimeControl.per_move(10.0), metavar="TC",
                         help="an engine's clock: '10s' a move (default, the course's), '15m+5s', '20m|30s'")
-    parser.add_argument("--person-tc", type=_time_control, default=TimeControl.unlimited(), metavar="TC",
+    parser.add_argument("--person-tc", type=time_control_argument, default=TimeControl.unlimited(), metavar="TC",
                         help="a person's clock (default none)")
     parser.add_argument("--notation", choices=[n.value for n in Notation], default=Notation.ICCS.value,
                         help="how moves are printed (any notation is read)")

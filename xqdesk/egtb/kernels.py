@@ -17,6 +17,7 @@ from xqdesk.egtb.geometry import (ADVISOR_STEPS, ELEPHANT_EYES, ELEPHANT_STEPS, 
                                   HORSE_SOURCE_LEGS, HORSE_SOURCES, HORSE_TARGETS, KING_STEPS, MIRROR,
                                   PAWN_SOURCES, PAWN_STEPS, RAYS)
 from xqdesk.egtb.layout import BINOMIAL, KING_PAIR_INDEX, KING_PAIRS
+from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 
 DRAW = 0
 ILLEGAL = 1
@@ -40,7 +41,7 @@ def king_attacked(board, king_sq, sign):
         if k >= 10 or RAYS[king_sq, d, k] < 0:
             continue
         piece = board[RAYS[king_sq, d, k]]
-        if piece == enemy * 6 or piece == enemy * 7:
+        if piece == enemy * CHARIOT or piece == enemy * KING:
             return True
         k += 1
         while k < 10:
@@ -48,7 +49,7 @@ def king_attacked(board, king_sq, sign):
             if target < 0:
                 break
             if board[target] != 0:
-                if board[target] == enemy * 5:
+                if board[target] == enemy * CANNON:
                     return True
                 break
             k += 1
@@ -56,7 +57,7 @@ def king_attacked(board, king_sq, sign):
         horse = HORSE_SOURCES[king_sq, i]
         if horse < 0:
             break
-        if board[horse] == enemy * 4 and board[HORSE_SOURCE_LEGS[king_sq, i]] == 0:
+        if board[horse] == enemy * HORSE and board[HORSE_SOURCE_LEGS[king_sq, i]] == 0:
             return True
     enemy_color = 0 if enemy == 1 else 1
     for i in range(3):
@@ -77,7 +78,7 @@ def piece_targets(board, sq, out):
     kind = piece * sign
     color = 0 if sign == 1 else 1
     n = 0
-    if kind == 6 or kind == 5:
+    if kind == CHARIOT or kind == CANNON:
         for d in range(4):
             screened = False
             for k in range(10):
@@ -85,7 +86,7 @@ def piece_targets(board, sq, out):
                 if target < 0:
                     break
                 other = board[target]
-                if kind == 6:
+                if kind == CHARIOT:
                     if other == 0:
                         out[n] = target
                         n += 1
@@ -105,7 +106,7 @@ def piece_targets(board, sq, out):
                         out[n] = target
                         n += 1
                     break
-    elif kind == 4:
+    elif kind == HORSE:
         for i in range(8):
             target = HORSE_TARGETS[sq, i]
             if target < 0:
@@ -113,7 +114,7 @@ def piece_targets(board, sq, out):
             if board[HORSE_LEGS[sq, i]] == 0 and board[target] * sign <= 0:
                 out[n] = target
                 n += 1
-    elif kind == 1:
+    elif kind == PAWN:
         for i in range(3):
             target = PAWN_STEPS[color, sq, i]
             if target < 0:
@@ -121,7 +122,7 @@ def piece_targets(board, sq, out):
             if board[target] * sign <= 0:
                 out[n] = target
                 n += 1
-    elif kind == 3:
+    elif kind == ELEPHANT:
         for i in range(4):
             target = ELEPHANT_STEPS[color, sq, i]
             if target < 0:
@@ -131,7 +132,7 @@ def piece_targets(board, sq, out):
                 n += 1
     else:
         for i in range(4):
-            target = ADVISOR_STEPS[color, sq, i] if kind == 2 else KING_STEPS[color, sq, i]
+            target = ADVISOR_STEPS[color, sq, i] if kind == ADVISOR else KING_STEPS[color, sq, i]
             if target < 0:
                 break
             if board[target] * sign <= 0:
@@ -149,7 +150,7 @@ def piece_origins(board, sq, out):
     kind = piece * sign
     color = 0 if sign == 1 else 1
     n = 0
-    if kind == 6 or kind == 5:
+    if kind == CHARIOT or kind == CANNON:
         for d in range(4):
             for k in range(10):
                 origin = RAYS[sq, d, k]
@@ -157,7 +158,7 @@ def piece_origins(board, sq, out):
                     break
                 out[n] = origin
                 n += 1
-    elif kind == 4:
+    elif kind == HORSE:
         for i in range(8):
             origin = HORSE_SOURCES[sq, i]
             if origin < 0:
@@ -165,7 +166,7 @@ def piece_origins(board, sq, out):
             if board[origin] == 0 and board[HORSE_SOURCE_LEGS[sq, i]] == 0:
                 out[n] = origin
                 n += 1
-    elif kind == 1:
+    elif kind == PAWN:
         for i in range(3):
             origin = PAWN_SOURCES[color, sq, i]
             if origin < 0:
@@ -173,7 +174,7 @@ def piece_origins(board, sq, out):
             if board[origin] == 0:
                 out[n] = origin
                 n += 1
-    elif kind == 3:
+    elif kind == ELEPHANT:
         for i in range(4):
             origin = ELEPHANT_STEPS[color, sq, i]
             if origin < 0:
@@ -183,7 +184,7 @@ def piece_origins(board, sq, out):
                 n += 1
     else:
         for i in range(4):
-            origin = ADVISOR_STEPS[color, sq, i] if kind == 2 else KING_STEPS[color, sq, i]
+            origin = ADVISOR_STEPS[color, sq, i] if kind == ADVISOR else KING_STEPS[color, sq, i]
             if origin < 0:
                 break
             if board[origin] == 0:
@@ -277,8 +278,8 @@ def place(board, slot_at, red_king, black_king, squares, slot_codes, slots):
     black general, -1 empty); False when two pieces share a square."""
     board[:] = 0
     slot_at[:] = -1
-    board[red_king] = 7
-    board[black_king] = -7
+    board[red_king] = KING
+    board[black_king] = -KING
     slot_at[red_king] = slots
     slot_at[black_king] = slots + 1
     for i in range(slots):
@@ -337,7 +338,7 @@ def solve_start(slot_codes, group_first, group_size, group_stride, group_positio
                     captured = board[target]
                     board[target] = piece
                     board[origin] = 0
-                    own_king = target if piece * sign == 7 else (red_king if side == 0 else black_king)
+                    own_king = target if piece * sign == KING else (red_king if side == 0 else black_king)
                     safe = not king_attacked(board, own_king, sign)
                     board[origin] = piece
                     board[target] = captured

@@ -32,14 +32,14 @@ from xqdesk.errors import InvalidFenError, RecordFormatError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.game_file import GameFile, GameReadError, file_error, read_text_records
 from xqdesk.formats.outcome_text import outcome_from_result
+from xqdesk.formats.piece_slots import SLOT_ORDER, slot_squares
 from xqdesk.game import ChildNode, Game, GameNode
 from xqdesk.move import Move
-from xqdesk.pieces import ADVISOR, BLACK, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, RED, Piece
+from xqdesk.pieces import BLACK, RED, Piece
 from xqdesk.ruleset import STANDARD
 from xqdesk.squares import square, square_file, square_rank
 
-BINIT_ORDER = (CHARIOT, HORSE, ELEPHANT, ADVISOR, KING, ADVISOR, ELEPHANT, HORSE, CHARIOT,
-               CANNON, CANNON, PAWN, PAWN, PAWN, PAWN, PAWN)
+BINIT_ORDER = SLOT_ORDER
 """The piece of each two-digit slot of ``binit``, for each side."""
 START_BINIT = "8979695949392919097717866646260600102030405060708012720323436383"
 
@@ -247,21 +247,8 @@ def _add_branch(game: Game, branches: dict[int, _Branch], branch: _Branch, sourc
 def binit_of(board: Board) -> str:
     """``binit`` digits for the position on ``board``. Raises RecordFormatError when a side has
     more pieces of a kind than DhtmlXQ has slots for."""
-    digits = ["99"] * 32
-    for color, offset in ((RED, 0), (BLACK, 16)):
-        # dpxq's order: Red's pieces from the i-file, Black's from the a-file (the start position
-        # gets dpxq's own binit).
-        for sq in sorted(board.pieces(color), key=lambda sq: (-square_file(sq) if color == RED else square_file(sq),
-                                                              square_rank(sq))):
-            piece = board.piece_at(sq)
-            if piece is None:
-                continue
-            slot = next((offset + i for i, kind in enumerate(BINIT_ORDER)
-                         if kind == piece.piece_type and digits[offset + i] == "99"), None)
-            if slot is None:
-                raise RecordFormatError(f"DhtmlXQ has no slot for another {piece.symbol()!r} in {board.fen()!r}")
-            digits[slot] = f"{square_file(sq)}{9 - square_rank(sq)}"
-    return "".join(digits)
+    return "".join("99" if sq is None else f"{square_file(sq)}{9 - square_rank(sq)}"
+                   for sq in slot_squares(board, "DhtmlXQ"))
 
 
 def _digits(move: Move) -> str:

@@ -25,15 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xqdesk.errors import RecordFormatError
-from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, Piece, PieceType
+from xqdesk.formats.piece_slots import SLOT_ORDER
+from xqdesk.pieces import Piece
 from xqdesk.squares import Square, square
 
 HEADER_SIZE = 1024
 _COPYRIGHT = b"[(C) Copyright Mr. Dong Shiwei.]"
-PIECE_ORDER: tuple[PieceType, ...] = (
-    CHARIOT, HORSE, ELEPHANT, ADVISOR, KING, ADVISOR, ELEPHANT, HORSE, CHARIOT,
-    CANNON, CANNON, PAWN, PAWN, PAWN, PAWN, PAWN,
-)
+PIECE_ORDER = SLOT_ORDER
 _TEXT_FIELDS: tuple[tuple[str, int, int], ...] = (
     ("Title", 80, 64), ("Event", 208, 64), ("Date", 272, 16), ("Site", 288, 16),
     ("Red", 304, 16), ("Black", 320, 16), ("Opening", 336, 64), ("RedTime", 400, 16),

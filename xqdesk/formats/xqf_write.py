@@ -14,10 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from xqdesk.board import Board
-from xqdesk.errors import RecordFormatError
-from xqdesk.formats.xqf_binary import HEADER_SIZE, PIECE_ORDER
+from xqdesk.formats.piece_slots import slot_squares
+from xqdesk.formats.xqf_binary import HEADER_SIZE
 from xqdesk.game import ChildNode, Game
-from xqdesk.pieces import BLACK, RED
+from xqdesk.pieces import RED
 from xqdesk.squares import square_file, square_rank
 
 XQF_VERSION = 0x0A
@@ -36,21 +36,7 @@ def _place(sq: int) -> int:
 
 
 def _placement(board: Board) -> bytes:
-    places = [_OFF_BOARD] * 32
-    for color, offset in ((RED, 0), (BLACK, 16)):
-        # XQStudio's order: Red's pieces from the i-file, Black's from the a-file (so the start
-        # position gets exactly the places XQStudio writes).
-        for sq in sorted(board.pieces(color), key=lambda sq: (-square_file(sq) if color == RED else square_file(sq),
-                                                              square_rank(sq))):
-            piece = board.piece_at(sq)
-            if piece is None:
-                continue
-            slot = next((offset + i for i, kind in enumerate(PIECE_ORDER)
-                         if kind == piece.piece_type and places[offset + i] == _OFF_BOARD), None)
-            if slot is None:
-                raise RecordFormatError(f"XQF has no slot for another {piece.symbol()!r} in {board.fen()!r}")
-            places[slot] = _place(sq)
-    return bytes(places)
+    return bytes(_OFF_BOARD if sq is None else _place(sq) for sq in slot_squares(board, "XQF"))
 
 
 def _pascal(text: str, size: int) -> bytes:
