@@ -1,6 +1,6 @@
 """Escapes on every move: forks, the child leaves the session with setsid and forks again, and the
 grandchild (reparented away from the player) sleeps forever. Plays a random legal move. Writes each
-grandchild's pid to the file named by XQDESK_TEST_PID_FILE, when set."""
+grandchild's pid (before the move is returned) to the file named by XQDESK_TEST_PID_FILE, when set."""
 import os
 import random
 import time
@@ -18,13 +18,14 @@ class Player:
         child = os.fork()
         if child == 0:
             os.setsid()
-            if os.fork() == 0:
-                record = os.environ.get("XQDESK_TEST_PID_FILE")
-                if record:
-                    with open(record, "a") as handle:
-                        handle.write(f"{os.getpid()}\n")
+            grandchild = os.fork()
+            if grandchild == 0:
                 while True:
                     time.sleep(1)
+            record = os.environ.get("XQDESK_TEST_PID_FILE")
+            if record:  # written before this child exits, so before the move is returned
+                with open(record, "a") as handle:
+                    handle.write(f"{grandchild}\n")
             os._exit(0)
         os.waitpid(child, 0)
         return random.choice(get_legal_actions(board, self.side, self.history))
