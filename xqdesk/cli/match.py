@@ -25,6 +25,8 @@ SPEC_HELP = """SPEC is one of:
   builtin[:OPTIONS]      the built-in engine
   random[:OPTIONS]       a random mover (option Seed)
   greedy[:OPTIONS]       takes the most valuable piece it can, else random (option Seed)
+  mcts[:OPTIONS]         Monte-Carlo tree search (Playouts, Rollout, RolloutPlies, Exploration)
+  zero[:OPTIONS]         network-guided PUCT search (Network, Simulations, CPuct, Temperature)
   fog-KIND[:OPTIONS]     a fog-of-war agent (with --variant fog): fog-random, fog-greedy,
                          fog-ubsa, fog-pbsa
   player:PATH            a course Player folder or player_N.py file

@@ -1,4 +1,4 @@
-"""``python -m xqdesk.engines.host {player PATH | egtb DIR | builtin | random | greedy | fog-…}``: a UCI engine
+"""``python -m xqdesk.engines.host {player PATH | egtb DIR | builtin | random | greedy | mcts | zero | fog-…}``: a UCI engine
 around an in-process engine, speaking the Pikafish dialect (ranks 0–9). Fog agents are sent
 ``position fog VIEW …`` (what their side has seen) instead of a position.
 
@@ -27,7 +27,7 @@ from xqdesk.engines.uci_engine import ERROR_PREFIX
 from xqdesk.fen import STARTING_FEN
 
 DIALECT = UciDialect.PIKAFISH
-ENGINE_KINDS = ("player", "builtin", "random", "greedy", "egtb") + FOG_KINDS
+ENGINE_KINDS = ("player", "builtin", "random", "greedy", "egtb", "mcts", "zero") + FOG_KINDS
 
 
 def make_engine(kind: str, path: Optional[str] = None) -> InProcessEngine:
@@ -53,6 +53,12 @@ def make_engine(kind: str, path: Optional[str] = None) -> InProcessEngine:
             return TablebaseEngine(path)
         except EngineOptionError as error:
             raise EngineStartError(str(error)) from None
+    if kind == "mcts":
+        from xqdesk.engines.mcts.engine import MctsEngine
+        return MctsEngine()
+    if kind == "zero":
+        from xqdesk.engines.zero.engine import ZeroEngine
+        return ZeroEngine()
     if kind in FOG_KINDS:
         from xqdesk.engines.fog.hosted import HostedFogAgent
         return HostedFogAgent(kind)

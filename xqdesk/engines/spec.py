@@ -5,6 +5,8 @@
     builtin[:OPTIONS]        the built-in engine        e.g. builtin:Depth=4
     random[:OPTIONS]         a random mover             e.g. random:Seed=7
     greedy[:OPTIONS]         takes the biggest piece it can, else random
+    mcts[:OPTIONS]           Monte-Carlo tree search    e.g. mcts:Playouts=2000
+    zero[:OPTIONS]           network-guided PUCT search e.g. zero:Network=net.npz,Simulations=400
     fog-KIND[:OPTIONS]       a fog-of-war agent: fog-random, fog-greedy, fog-ubsa, fog-pbsa
     player:PATH              a course Player folder or player_N.py file
     egtb:DIR                 endgame tablebases as an analysis engine (xqdesk egtb build … --out DIR)
@@ -38,7 +40,7 @@ from xqdesk.engines.protocol import ProtocolName, parse_protocol_name
 
 FOG_KINDS = ("fog-random", "fog-greedy", "fog-ubsa", "fog-pbsa")
 """Fog-of-war agents (:mod:`xqdesk.engines.fog`): they play only ``--variant fog`` games."""
-HOST_KINDS = ("builtin", "random", "greedy") + FOG_KINDS
+HOST_KINDS = ("builtin", "random", "greedy", "mcts", "zero") + FOG_KINDS
 EXTERNAL_KINDS = {"uci": ProtocolName.UCI, "ucci": ProtocolName.UCCI, "engine": ProtocolName.AUTO}
 """Spec prefixes of external executables, and the protocol each asks for."""
 DEFAULT_ENGINES_FILE = Path("~/.config/xqdesk/engines.json")

@@ -1,0 +1,126 @@
+"""The ``mcts`` engine: pure Monte-Carlo tree search (UCT) with compiled playouts.
+
+Options: ``Playouts`` (simulations a move, 0 = as many as the move time allows), ``Rollout``
+(``light``: captures first, or ``random``), ``RolloutPlies`` (playout length before the built-in
+evaluation scores it), ``Exploration`` (the UCT constant c), ``MultiPV``, ``Seed``, ``Move Overhead``
+(ms kept back from the move time). The time plan is the built-in engine's; all of the planned time
+is used. The tree is kept between moves of a game and reused below the new position.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from xqdesk.board import Board
+from xqdesk.engines.builtin.position import Position
+from xqdesk.engines.errors import EngineOptionError
+from xqdesk.engines.in_process import spin_value
+from xqdesk.engines.mcts.searching import TreeReuse, run_search
+from xqdesk.engines.mcts.tree import TreeSearch
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.uci import OptionValue, UciOption
+from xqdesk.fen import STARTING_FEN
+from xqdesk.move import Move
+
+
+def float_value(option: str, value: OptionValue, low: float, high: float) -> float:
+    """A ``string`` option holding a number in [low, high]; EngineOptionError otherwise."""
+    try:
+        number = float(str(value))
+    except ValueError:
+        number = float("nan")
+    if not low <= number <= high:
+        raise EngineOptionError(f"option {option!r} takes a number from {low} to {high}, got {value!r}")
+    return number
+
+
+OPTIONS = (
+    UciOption("Playouts", "spin", default="0", min=0, max=10_000_000),
+    UciOption("Rollout", "combo", default="light", choices=("light", "random")),
+    UciOption("RolloutPlies", "spin", default="10", min=0, max=200),
+    UciOption("Exploration", "string", default="1.0"),
+    UciOption("MultiPV", "spin", default="1", min=1, max=16),
+    UciOption("Seed", "spin", default="0", min=0, max=2**31 - 1),
+    UciOption("Move Overhead", "spin", default="100", min=0, max=5000),
+)
+
+
+class PlayoutEvaluator:
+    """Values a leaf by one compiled playout; uniform priors."""
+
+    batch_size = 1
+
+    def __init__(self, plies: int, light: bool, draw_plies: int) -> None:
+        self.plies, self.light, self.draw_plies = plies, light, draw_plies
+
+    def prepare(self, position: Position, moves: np.ndarray) -> Any:
+        from xqdesk.engines.mcts.playout import playout
+        value = playout(position.board, position.pos, position.keys, position.clocks, position.psq, position.params,
+                        self.plies, self.light, self.draw_plies)
+        return len(moves), float(value)
+
+    def evaluate(self, items: list[Any]) -> list[tuple[np.ndarray, float]]:
+        return [(np.full(count, 1.0 / max(count, 1)), value) for count, value in items]
+
+
+class MctsEngine:
+    """Pure UCT with playouts (module docstring)."""
+
+    name = "xqdesk mcts"
+
+    def __init__(self) -> None:
+        self.playouts = 0
+        self.light = True
+        self.rollout_plies = 10
+        self.exploration = 1.0
+        self.multipv = 1
+        self.seed = 0
+        self.overhead_ms = 100
+        self._reuse = TreeReuse()
+        self._rng = np.random.default_rng(self.seed)
+
+    def warm_up(self) -> None:
+        """Compile (or load) the playout kernel before the first move."""
+        self.search(Board(STARTING_FEN), SearchLimits(nodes=8), threading.Event(), lambda info: None)
+        self.new_game()
+
+    def uci_options(self) -> tuple[UciOption, ...]:
+        return OPTIONS
+
+    def set_option(self, name: str, value: OptionValue) -> None:
+        if name == "Rollout":
+            self.light = value == "light"
+        elif name == "Exploration":
+            self.exploration = float_value(name, value, 0.0, 100.0)
+        elif name == "Playouts":
+            self.playouts = spin_value(name, value)
+        elif name == "RolloutPlies":
+            self.rollout_plies = spin_value(name, value)
+        elif name == "MultiPV":
+            self.multipv = spin_value(name, value)
+        elif name == "Seed":
+            self.seed = spin_value(name, value)
+            self.new_game()
+        elif name == "Move Overhead":
+            self.overhead_ms = spin_value(name, value)
+        else:
+            raise EngineOptionError(f"{self.name} has no option {name!r}")
+        self._reuse.clear()
+
+    def new_game(self) -> None:
+        self._reuse.clear()
+        self._rng = np.random.default_rng(self.seed)
+        from xqdesk.engines.mcts.playout import seed
+        seed(self.seed)
+
+    def search(self, board: Board, limits: SearchLimits, stop: threading.Event,
+               on_info: Callable[[SearchInfo], None]) -> Optional[Move]:
+        """The most visited root move within ``limits`` (None only without a legal move)."""
+        draw_plies = board.ruleset.capture_free_draw_plies
+        evaluator = PlayoutEvaluator(self.rollout_plies, self.light, draw_plies)
+        tree = TreeSearch(evaluator, self.exploration, puct=False, draw_plies=draw_plies, rng=self._rng)
+        multipv = limits.multipv if limits.multipv > 1 else self.multipv
+        return run_search(board, limits, stop, on_info, evaluator, tree, self._reuse, self.playouts, 0.0, multipv,
+                          self.overhead_ms / 1000, self._rng)

@@ -1,0 +1,175 @@
+"""What the ``mcts`` and ``zero`` engines share: the move's time plan, tree reuse between moves,
+the root moves the course allows, and the UCI report of a tree.
+
+Report: ``score`` is the best move's mean value ``Q`` turned into centipawns
+(``SCALE_CP · atanh(Q)``), the PV follows the most visited moves, ``nodes`` counts simulations,
+MultiPV lines are the most visited root moves, and an ``info string`` per line gives the move's
+visits, ``Q`` and prior. The move played is the most visited (``Temperature`` > 0: drawn with
+probability proportional to visits^(1/T)).
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from typing import Callable, Optional
+
+import numpy as np
+
+from xqdesk.board import Board
+from xqdesk.engines.builtin.engine import plan_time
+from xqdesk.engines.builtin.position import Position, decode_move, encode_move
+from xqdesk.engines.mcts.playout import SCALE_CP
+from xqdesk.engines.mcts.tree import LeafEvaluator, Node, TreeSearch, principal_variation
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.move import Move
+from xqdesk.score import Cp, PovScore
+
+REPORT_PERIOD = 0.5
+"""Seconds between progress reports."""
+MAX_REUSE_PLIES = 4
+"""A new position this many plies past the last search's root reuses the tree below it."""
+
+
+def position_for(board: Board) -> Position:
+    """The kernel position of ``board`` with its capture-free tail replayed (for repetitions)."""
+    base = board.copy()
+    replay: list[Move] = []
+    while base.move_stack and len(replay) < board.halfmove_clock:
+        replay.append(base.pop())
+    position = Position([base.code_at(sq) for sq in range(90)], base.turn, base.halfmove_clock)
+    position.push_all(encode_move(move.from_square, move.to_square) for move in reversed(replay))
+    return position
+
+
+def kernel_move(move: Move) -> int:
+    return encode_move(move.from_square, move.to_square)
+
+
+def board_move(code: int) -> Move:
+    origin, target = decode_move(code)
+    return Move(origin, target)
+
+
+def value_to_cp(q: float) -> int:
+    return int(round(SCALE_CP * math.atanh(max(-0.999, min(0.999, q)))))
+
+
+class TreeReuse:
+    """Keeps the last search's tree and hands back the subtree of a later position of the game."""
+
+    def __init__(self) -> None:
+        self.root: Optional[Node] = None
+        self.start_fen = ""
+        self.moves: list[Move] = []
+
+    def clear(self) -> None:
+        self.root, self.moves = None, []
+
+    def root_for(self, board: Board) -> tuple[Node, bool]:
+        """(root node for ``board``, whether it came from the old tree)."""
+        played = board.move_stack
+        node = self.root
+        if node is None or board.start_fen != self.start_fen or played[:len(self.moves)] != self.moves \
+                or len(played) - len(self.moves) > MAX_REUSE_PLIES:
+            return Node(), False
+        for move in played[len(self.moves):]:
+            index = node.index_of(kernel_move(move)) if node is not None else -1
+            node = node.children[index] if node is not None and index >= 0 else None
+        if node is None or node.moves is None:
+            return Node(), False
+        return node, True
+
+    def keep(self, board: Board, root: Node) -> None:
+        self.root, self.start_fen, self.moves = root, board.start_fen, list(board.move_stack)
+
+
+def run_search(board: Board, limits: SearchLimits, stop: threading.Event, on_info: Callable[[SearchInfo], None],
+               evaluator: LeafEvaluator, search: TreeSearch, reuse: Optional[TreeReuse], simulations: int,
+               temperature: float, multipv: int, overhead: float, rng: np.random.Generator,
+               prepare_root: Optional[Callable[[Node], None]] = None) -> Optional[Move]:
+    """Search ``board`` within ``limits`` (and ``simulations``, 0 for no cap) and pick the move."""
+    started = time.perf_counter()
+    allowed = set(limits.searchmoves) if limits.searchmoves else None
+    root_moves = [move for move in board.legal_moves if allowed is None or move in allowed]
+    if not root_moves:
+        return None
+    plan = plan_time(limits, board.ruleset.move_time_limit, overhead, red=board.turn)
+    cap = min([n for n in (simulations, limits.nodes) if n] or [0])
+    position = position_for(board)
+    root, reused = reuse.root_for(board) if reuse is not None else (Node(), False)
+    search.expand_root(root, position)
+    codes = [kernel_move(move) for move in root_moves]
+    assert root.moves is not None
+    if sorted(root.moves.tolist()) != sorted(codes):
+        root = root.restricted(codes)
+    if prepare_root is not None:
+        prepare_root(root)
+    search.max_depth = 0
+    done = 0
+    last_report = started
+    single = len(root_moves) == 1 and not limits.infinite
+    while not single:
+        now = time.perf_counter()
+        if stop.is_set():
+            break
+        if plan.hard is not None and now - started >= plan.hard:
+            break
+        if cap and done >= cap:
+            if limits.infinite:
+                stop.wait()
+            break
+        step = evaluator.batch_size if not cap else min(evaluator.batch_size, cap - done)
+        ran = search.run(root, position, step)
+        if ran == 0 and root.total_visits == 0:
+            break
+        done += max(ran, 1)
+        if now - last_report >= REPORT_PERIOD:
+            last_report = now
+            _report(board, root, search, done, started, multipv, on_info)
+    _report(board, root, search, done, started, multipv, on_info)
+    if reuse is not None:
+        reuse.keep(board, root)
+    index = _choose(root, temperature, rng)
+    assert root.moves is not None
+    return board_move(int(root.moves[index]))
+
+
+def _choose(root: Node, temperature: float, rng: np.random.Generator) -> int:
+    visits = root.visits
+    if temperature <= 0 or visits.sum() == 0:
+        if visits.sum() == 0:
+            return int(np.argmax(root.prior))
+        best = np.flatnonzero(visits == visits.max())
+        return int(best[np.argmax(root.prior[best])])
+    weights = visits ** (1.0 / temperature)
+    return int(rng.choice(len(visits), p=weights / weights.sum()))
+
+
+def _report(board: Board, root: Node, search: TreeSearch, done: int, started: float, multipv: int,
+            on_info: Callable[[SearchInfo], None]) -> None:
+    assert root.moves is not None
+    elapsed = max(time.perf_counter() - started, 1e-6)
+    order = sorted(range(len(root.moves)), key=lambda i: (-root.visits[i], -root.prior[i]))
+    for rank, index in enumerate(order[:max(1, multipv)], start=1):
+        line = principal_variation(root, index)
+        pv = _legal_prefix(board, line)
+        q = root.q(index) if root.visits[index] > 0 else root.estimate
+        on_info(SearchInfo(depth=max(1, len(pv)), seldepth=max(search.max_depth, len(pv), 1),
+                           score=PovScore(Cp(value_to_cp(q)), board.turn), nodes=done, nps=int(done / elapsed),
+                           time_ms=int(elapsed * 1000), pv=pv, multipv=rank))
+        move = board_move(int(root.moves[index]))
+        on_info(SearchInfo(string=f"multipv {rank} move {move.iccs()} visits {int(root.visits[index])} "
+                                  f"Q {q:+.3f} prior {root.prior[index]:.3f}"))
+
+
+def _legal_prefix(board: Board, line: list[int]) -> tuple[Move, ...]:
+    replay = board.copy()
+    moves: list[Move] = []
+    for code in line:
+        move = board_move(code)
+        if not replay.is_legal(move):
+            break
+        replay.push(move)
+        moves.append(move)
+    return tuple(moves)

@@ -1,0 +1,259 @@
+"""Monte-Carlo tree search shared by the ``mcts`` and ``zero`` engines.
+
+Each :class:`Node` holds its legal moves and, per move (edge), the prior ``P``, visit count ``N``
+and summed value ``W`` from the view of the side to move at the node. A simulation descends by
+
+- **UCT** (``mcts``): an unvisited move first, else the largest ``Q + c·sqrt(ln ΣN / N)``;
+- **PUCT** (``zero``): the largest ``Q + c·P·sqrt(ΣN) / (1 + N)``, an unvisited move counting as
+  ``Q`` = the node's own value estimate minus :data:`FIRST_PLAY_URGENCY_REDUCTION`;
+
+expands the leaf it reaches (its legal moves from the kernel board), has a :class:`LeafEvaluator`
+value it (a playout, or a network's value and priors) and backs the value up, negating it at
+each ply. Leaves are collected in batches (``evaluator.batch_size``) under a virtual loss, so a
+network evaluates many at once. In the tree a side with no legal move has lost, a position met
+before in the line (with the same side to move) and the capture-free ply limit are draws; the
+course's perpetual-check ban applies at the root through the root moves the caller gives.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Optional, Protocol, Sequence
+
+import numpy as np
+
+from xqdesk.engines.builtin import board_kernel
+from xqdesk.engines.builtin.position import Position
+from xqdesk.engines.mcts.playout import repeated
+
+FIRST_PLAY_URGENCY_REDUCTION = 0.25
+_NO_MOVES = np.zeros(0, np.int64)
+
+
+class Node:
+    """A position in the tree; ``moves`` is None until it is expanded."""
+
+    __slots__ = ("moves", "prior", "visits", "value_sum", "children", "terminal", "estimate", "waiting")
+
+    def __init__(self) -> None:
+        self.moves: Optional[np.ndarray] = None
+        self.prior = np.zeros(0)
+        self.visits = np.zeros(0)
+        self.value_sum = np.zeros(0)
+        self.children: list[Optional[Node]] = []
+        self.terminal: Optional[float] = None
+        """The value for the side to move when the game is over here."""
+        self.estimate = 0.0
+        """The evaluator's value of this position (side to move's view)."""
+        self.waiting = False
+        """Selected in the batch being collected, not evaluated yet."""
+
+    def expand(self, moves: np.ndarray, prior: np.ndarray) -> None:
+        self.moves = moves
+        self.prior = prior.astype(np.float64)
+        self.visits = np.zeros(len(moves))
+        self.value_sum = np.zeros(len(moves))
+        self.children = [None] * len(moves)
+
+    @property
+    def total_visits(self) -> float:
+        return float(self.visits.sum())
+
+    def q(self, index: int) -> float:
+        """The mean value of move ``index`` for the side to move here (0 unvisited)."""
+        n = self.visits[index]
+        return float(self.value_sum[index] / n) if n > 0 else 0.0
+
+    def index_of(self, move: int) -> int:
+        """The edge of kernel move ``move``, -1 when it is not a move here."""
+        if self.moves is None:
+            return -1
+        hits = np.flatnonzero(self.moves == move)
+        return int(hits[0]) if len(hits) else -1
+
+    def restricted(self, allowed: Sequence[int]) -> Node:
+        """This expanded node with only the ``allowed`` kernel moves (stats and subtrees kept)."""
+        assert self.moves is not None
+        keep = [i for i, move in enumerate(self.moves.tolist()) if move in set(allowed)]
+        node = Node()
+        prior = self.prior[keep]
+        total = prior.sum()
+        node.expand(self.moves[keep], prior / total if total > 0 else np.full(len(keep), 1 / max(len(keep), 1)))
+        node.visits = self.visits[keep].copy()
+        node.value_sum = self.value_sum[keep].copy()
+        node.children = [self.children[i] for i in keep]
+        node.estimate = self.estimate
+        return node
+
+
+class LeafEvaluator(Protocol):
+    """Values leaves. ``prepare`` sees the kernel position of a leaf with its legal moves and returns
+    what ``evaluate`` needs later (the position is changed after ``prepare`` returns); ``evaluate``
+    gives, per prepared leaf, the priors of its moves and its value for the side to move."""
+
+    batch_size: int
+
+    def prepare(self, position: Position, moves: np.ndarray) -> Any:
+        ...
+
+    def evaluate(self, items: list[Any]) -> list[tuple[np.ndarray, float]]:
+        ...
+
+
+@dataclass
+class _Pending:
+    path: list[tuple[Node, int]]
+    leaf: Node
+    moves: np.ndarray
+    item: Any
+
+
+class TreeSearch:
+    """Runs simulations from ``root`` on ``position`` (the root's kernel position, left unchanged)."""
+
+    def __init__(self, evaluator: LeafEvaluator, exploration: float, puct: bool, draw_plies: int,
+                 rng: Optional[np.random.Generator] = None) -> None:
+        self.evaluator = evaluator
+        self.exploration = exploration
+        self.puct = puct
+        self.draw_plies = draw_plies
+        self.rng = rng or np.random.default_rng()
+        self.max_depth = 0
+
+    def expand_root(self, root: Node, position: Position) -> None:
+        """Expand an unexpanded root (value and priors from the evaluator)."""
+        if root.moves is not None:
+            return
+        moves = self._legal(position)
+        item = self.evaluator.prepare(position, moves)
+        prior, value = self.evaluator.evaluate([item])[0]
+        self._expand(root, moves, prior, value)
+
+    def _expand(self, node: Node, moves: np.ndarray, prior: np.ndarray, value: float) -> None:
+        if not self.puct and len(moves) > 1:  # UCT tries unvisited moves in random order
+            order = self.rng.permutation(len(moves))
+            moves, prior = moves[order], prior[order]
+        node.expand(moves, prior)
+        node.estimate = value
+
+    @staticmethod
+    def _legal(position: Position) -> np.ndarray:
+        out = np.empty(board_kernel.MAX_MOVES, np.int64)
+        n = board_kernel.legal_moves(position.board, position.pos, position.keys, position.clocks, position.psq,
+                                     position.params, out)
+        return out[:n].copy()
+
+    def _select(self, node: Node) -> int:
+        visits = node.visits
+        total = visits.sum()
+        if self.puct:
+            q = np.where(visits > 0, node.value_sum / np.maximum(visits, 1),
+                         node.estimate - FIRST_PLAY_URGENCY_REDUCTION)
+            u = q + self.exploration * node.prior * math.sqrt(total + 1) / (1 + visits)
+            return int(np.argmax(u))
+        unvisited = np.flatnonzero(visits == 0)
+        if len(unvisited):
+            return int(unvisited[0])
+        u = node.value_sum / visits + self.exploration * np.sqrt(math.log(total) / visits)
+        return int(np.argmax(u))
+
+    def run(self, root: Node, position: Position, simulations: int) -> int:
+        """Run up to ``simulations`` simulations (in evaluator batches); returns how many ran."""
+        self.expand_root(root, position)
+        if root.terminal is not None or root.moves is None or len(root.moves) == 0:
+            return 0
+        done = 0
+        while done < simulations:
+            batch: list[_Pending] = []
+            wanted = min(self.evaluator.batch_size, simulations - done)
+            for _ in range(wanted):
+                pending = self._descend(root, position)
+                if pending is None:  # a leaf already waiting in this batch: evaluate what we have
+                    break
+                if pending.item is None:  # terminal: backed up at once
+                    done += 1
+                    continue
+                batch.append(pending)
+            if batch:
+                results = self.evaluator.evaluate([p.item for p in batch])
+                for pending, (prior, value) in zip(batch, results):
+                    pending.leaf.waiting = False
+                    self._expand(pending.leaf, pending.moves, prior, value)
+                    self._backup(pending.path, value, virtual=True)
+                done += len(batch)
+        return done
+
+    def _descend(self, root: Node, position: Position) -> Optional[_Pending]:
+        """One selection from the root; the leaf is made ready for evaluation (or, at the end of
+        the game, backed up at once and returned with ``item`` None). None on a collision."""
+        node = root
+        path: list[tuple[Node, int]] = []
+        made: list[tuple[int, int]] = []
+        try:
+            while True:
+                index = self._select(node)
+                assert node.moves is not None
+                move = int(node.moves[index])
+                captured = board_kernel.make_move(position.board, position.pos, position.keys, position.clocks,
+                                                  position.psq, position.params, move)
+                made.append((move, int(captured)))
+                path.append((node, index))
+                node.visits[index] += 1  # virtual loss, undone in the backup
+                node.value_sum[index] -= 1
+                child = node.children[index]
+                if child is None:
+                    child = node.children[index] = Node()
+                elif child.waiting:  # selected earlier in this batch
+                    self._undo_virtual(path)
+                    return None
+                if child.terminal is not None:
+                    self._backup(path, child.terminal, virtual=True)
+                    return _Pending(path, child, _NO_MOVES, None)
+                if child.moves is not None and len(child.moves) > 0:
+                    node = child
+                    continue
+                self.max_depth = max(self.max_depth, len(path))
+                height = int(position.pos[board_kernel.POS_HEIGHT])
+                if position.clocks[height] >= self.draw_plies or repeated(position.keys, position.clocks, height):
+                    child.terminal = 0.0
+                else:
+                    moves = self._legal(position)
+                    if len(moves) == 0:
+                        child.terminal = -1.0
+                    else:
+                        child.waiting = True
+                        return _Pending(path, child, moves, self.evaluator.prepare(position, moves))
+                self._backup(path, child.terminal, virtual=True)
+                return _Pending(path, child, _NO_MOVES, None)
+        finally:
+            for move, captured in reversed(made):
+                board_kernel.unmake_move(position.board, position.pos, move, captured)
+
+    @staticmethod
+    def _undo_virtual(path: list[tuple[Node, int]]) -> None:
+        for node, index in path:
+            node.visits[index] -= 1
+            node.value_sum[index] += 1
+
+    @staticmethod
+    def _backup(path: list[tuple[Node, int]], value: float, virtual: bool) -> None:
+        """``value`` is for the side to move at the leaf; each edge gets its mover's view."""
+        for node, index in reversed(path):
+            value = -value
+            if virtual:
+                node.value_sum[index] += 1 + value
+            else:
+                node.visits[index] += 1
+                node.value_sum[index] += value
+
+
+def principal_variation(root: Node, index: int, limit: int = 32) -> list[int]:
+    """Kernel moves: the root's move ``index`` and then the most visited replies."""
+    assert root.moves is not None
+    line = [int(root.moves[index])]
+    node = root.children[index]
+    while node is not None and node.moves is not None and len(node.moves) and node.visits.sum() > 0 and len(line) < limit:
+        best = int(np.argmax(node.visits))
+        line.append(int(node.moves[best]))
+        node = node.children[best]
+    return line
