@@ -1,0 +1,96 @@
+"""``xqdesk train supervised|selfplay``: train the ``zero`` engine's network (needs torch:
+``pip install xqdesk[train]``).
+
+- ``supervised --games FILE… --out NET.npz``: learn the masters' moves and results (both mirror
+  images); prints the held-out top-1 accuracy and value loss per epoch.
+- ``selfplay --net NET.npz --iterations K --out-dir DIR``: self-play games with the current network
+  in parallel processes, training on a replay window, an arena of new vs old with a gate, a
+  checkpoint per iteration, ``log.csv`` and ``log.png``.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    modes = parser.add_subparsers(dest="mode", metavar="MODE", required=True)
+    sup = modes.add_parser("supervised", help="train on game records (policy = the move played, value = the result)")
+    sup.add_argument("--games", nargs="+", required=True, metavar="FILE", help="game record files (PGN, XQF, …)")
+    sup.add_argument("--out", required=True, help="the network file to write (.npz; a .pt checkpoint goes beside it)")
+    sup.add_argument("--epochs", type=int, default=4)
+    sup.add_argument("--channels", type=int, default=32)
+    sup.add_argument("--blocks", type=int, default=4)
+    sup.add_argument("--hidden", type=int, default=64)
+    sup.add_argument("--batch", type=int, default=256)
+    sup.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
+    sup.add_argument("--holdout", type=int, default=10, help="hold out every N-th game (0: none)")
+    sup.add_argument("--limit-games", type=int, default=None, help="read at most this many games")
+    sup.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    sup.add_argument("--seed", type=int, default=0)
+    sup.add_argument("--init", default=None, help="start from this .pt checkpoint instead of a new network")
+
+    sp = modes.add_parser("selfplay", help="reinforcement learning by self-play with an arena gate")
+    sp.add_argument("--net", required=True, help="the starting network (.npz with its .pt checkpoint beside it)")
+    sp.add_argument("--out-dir", required=True, help="folder for checkpoints, best.npz, log.csv and log.png")
+    sp.add_argument("--iterations", type=int, default=1)
+    sp.add_argument("--games", type=int, default=8, help="self-play games per iteration")
+    sp.add_argument("--simulations", type=int, default=64, help="PUCT simulations per self-play move")
+    sp.add_argument("--max-plies", type=int, default=160, help="a self-play game longer than this is a draw")
+    sp.add_argument("--workers", type=int, default=2, help="self-play processes")
+    sp.add_argument("--window", type=int, default=4, help="train on the positions of the last N iterations")
+    sp.add_argument("--epochs", type=int, default=1, help="passes over the window per iteration")
+    sp.add_argument("--arena-games", type=int, default=6, help="new vs old games per iteration (0: always accept)")
+    sp.add_argument("--gate", type=float, default=0.55, help="the new network replaces the old at this score share")
+    sp.add_argument("--ladder-games", type=int, default=0,
+                    help="games against each ladder rung per iteration for the log's Elo column (0: none)")
+    sp.add_argument("--lr", type=float, default=5e-4)
+    sp.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    sp.add_argument("--seed", type=int, default=0)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import torch
+    except ImportError:
+        print("xqdesk train: torch is not installed (pip install 'xqdesk[train]')", file=sys.stderr)
+        return 2
+    torch.set_num_threads(max(1, args.threads))
+    if args.mode == "supervised":
+        return _supervised(args)
+    from xqdesk.engines.zero.selfplay import SelfPlayConfig, run_selfplay
+    config = SelfPlayConfig(games=args.games, simulations=args.simulations, max_plies=args.max_plies,
+                            workers=args.workers, window=args.window, epochs=args.epochs,
+                            arena_games=args.arena_games, gate=args.gate, ladder_games=args.ladder_games,
+                            learning_rate=args.lr, seed=args.seed)
+    try:
+        run_selfplay(Path(args.net), Path(args.out_dir), args.iterations, config, report=print)
+    except (ValueError, OSError) as error:
+        print(f"xqdesk train selfplay: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _supervised(args: argparse.Namespace) -> int:
+    from xqdesk.engines.zero.dataset import read_positions
+    from xqdesk.engines.zero.model import load_checkpoint
+    from xqdesk.engines.zero.supervised import train_supervised
+    from xqdesk.errors import XqdeskError
+
+    try:
+        positions = read_positions(args.games, args.limit_games)
+        model = load_checkpoint(args.init) if args.init else None
+    except (XqdeskError, OSError, ValueError) as error:
+        print(f"xqdesk train supervised: {error}", file=sys.stderr)
+        return 1
+    games = len(set(positions.game.tolist()))
+    print(f"{len(positions)} positions from {games} games (x2 with mirror images)", flush=True)
+    if len(positions) == 0:
+        print("xqdesk train supervised: no positions to train on", file=sys.stderr)
+        return 1
+    train_supervised(positions, args.out, args.epochs, args.channels, args.blocks, args.hidden, args.holdout,
+                     args.batch, args.lr, args.seed, report=lambda entry: print(entry.line(), flush=True),
+                     model=model)
+    print(f"wrote {args.out}")
+    return 0

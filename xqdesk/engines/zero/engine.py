@@ -1,0 +1,167 @@
+"""The ``zero`` engine: PUCT tree search guided by a policy/value network run with numpy.
+
+Options: ``Network`` (a ``.npz`` network file; empty = the network shipped in
+``resources/networks/zero.npz``), ``Simulations`` (a move; 0 = as many as the move time allows),
+``CPuct`` (the exploration constant), ``Temperature`` (0: play the most visited move; T > 0: draw
+a move with probability ∝ visits^(1/T)), ``Noise`` (Dirichlet noise on the root priors, for
+self-play only: α = :data:`DIRICHLET_ALPHA`, weight :data:`DIRICHLET_WEIGHT`), ``Batch`` (leaves
+evaluated together), ``MultiPV``, ``Seed``, ``Move Overhead``. The tree is kept between moves.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from xqdesk.board import Board
+from xqdesk.engines.builtin.position import Position
+from xqdesk.engines.errors import EngineOptionError, EngineStartError
+from xqdesk.engines.in_process import spin_value
+from xqdesk.engines.mcts.engine import float_value
+from xqdesk.engines.mcts.searching import TreeReuse, run_search
+from xqdesk.engines.mcts.tree import Node, TreeSearch
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.uci import OptionValue, UciOption
+from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX, mover_codes, planes_from_codes
+from xqdesk.engines.zero.network import Network, NetworkFileError
+from xqdesk.fen import STARTING_FEN
+from xqdesk.move import Move
+
+SHIPPED_NETWORK = "networks/zero.npz"
+DIRICHLET_ALPHA = 0.3
+DIRICHLET_WEIGHT = 0.25
+DEFAULT_CPUCT = 1.5
+
+OPTIONS = (
+    UciOption("Network", "string", default=""),
+    UciOption("Simulations", "spin", default="0", min=0, max=10_000_000),
+    UciOption("CPuct", "string", default=str(DEFAULT_CPUCT)),
+    UciOption("Temperature", "string", default="0"),
+    UciOption("Noise", "check", default="false"),
+    UciOption("Batch", "spin", default="8", min=1, max=256),
+    UciOption("MultiPV", "spin", default="1", min=1, max=16),
+    UciOption("Seed", "spin", default="0", min=0, max=2**31 - 1),
+    UciOption("Move Overhead", "spin", default="100", min=0, max=5000),
+)
+
+
+def shipped_network_path() -> Path:
+    """The network xqdesk ships (checkout ``resources/`` or installed ``share/xqdesk``);
+    FileNotFoundError naming the places looked in."""
+    roots = [Path(os.environ["XQDESK_RESOURCES"])] if os.environ.get("XQDESK_RESOURCES") else []
+    roots.append(Path(__file__).resolve().parents[3] / "resources")
+    roots += [Path(prefix) / "share" / "xqdesk" for prefix in dict.fromkeys((sys.prefix, sys.base_prefix))]
+    for root in roots:
+        if (root / SHIPPED_NETWORK).is_file():
+            return root / SHIPPED_NETWORK
+    raise FileNotFoundError(f"no {SHIPPED_NETWORK} in {', '.join(str(root) for root in roots)}")
+
+
+class NetworkEvaluator:
+    """Values leaves with a network: priors = softmax of the legal moves' logits."""
+
+    def __init__(self, network: Network, batch_size: int) -> None:
+        self.network = network
+        self.batch_size = batch_size
+
+    def prepare(self, position: Position, moves: np.ndarray) -> Any:
+        red = position.red_to_move
+        table = POLICY_INDEX if red else ROTATED_POLICY_INDEX
+        return mover_codes(position.board, red), table[(moves >> 7) * 90 + (moves & 127)]
+
+    def evaluate(self, items: list[Any]) -> list[tuple[np.ndarray, float]]:
+        codes = np.stack([item[0] for item in items])
+        logits, values = self.network.forward(planes_from_codes(codes))
+        results = []
+        for row, (_, entries) in enumerate(items):
+            chosen = logits[row, entries].astype(np.float64)
+            chosen = np.exp(chosen - chosen.max()) if len(chosen) else chosen
+            results.append((chosen / chosen.sum() if len(chosen) else chosen, float(values[row])))
+        return results
+
+
+class ZeroEngine:
+    """PUCT search with a policy/value network (module docstring)."""
+
+    name = "xqdesk zero"
+
+    def __init__(self, network: Optional[Network] = None) -> None:
+        self._network = network
+        self.network_file = ""
+        self.simulations = 0
+        self.cpuct = DEFAULT_CPUCT
+        self.temperature = 0.0
+        self.noise = False
+        self.batch = 8
+        self.multipv = 1
+        self.seed = 0
+        self.overhead_ms = 100
+        self._reuse = TreeReuse()
+        self._rng = np.random.default_rng(0)
+
+    def warm_up(self) -> None:
+        """Load the network (and the kernels) before the first move."""
+        self.search(Board(STARTING_FEN), SearchLimits(nodes=2), threading.Event(), lambda info: None)
+        self.new_game()
+
+    def network(self) -> Network:
+        if self._network is None:
+            try:
+                path = Path(self.network_file).expanduser() if self.network_file else shipped_network_path()
+                self._network = Network.load(path)
+            except (NetworkFileError, FileNotFoundError) as error:
+                raise EngineStartError(f"zero: {error}") from None
+        return self._network
+
+    def uci_options(self) -> tuple[UciOption, ...]:
+        return OPTIONS
+
+    def set_option(self, name: str, value: OptionValue) -> None:
+        if name == "Network":
+            self.network_file = str(value or "")
+            self._network = None
+            self.network()  # a bad file is reported now, not at the first move
+        elif name == "Simulations":
+            self.simulations = spin_value(name, value)
+        elif name == "CPuct":
+            self.cpuct = float_value(name, value, 0.0, 100.0)
+        elif name == "Temperature":
+            self.temperature = float_value(name, value, 0.0, 100.0)
+        elif name == "Noise":
+            self.noise = bool(value)
+        elif name == "Batch":
+            self.batch = spin_value(name, value)
+        elif name == "MultiPV":
+            self.multipv = spin_value(name, value)
+        elif name == "Seed":
+            self.seed = spin_value(name, value)
+            self._rng = np.random.default_rng(self.seed)
+        elif name == "Move Overhead":
+            self.overhead_ms = spin_value(name, value)
+        else:
+            raise EngineOptionError(f"{self.name} has no option {name!r}")
+        self._reuse.clear()
+
+    def new_game(self) -> None:
+        self._reuse.clear()
+        self._rng = np.random.default_rng(self.seed)
+
+    def _add_noise(self, root: Node) -> None:
+        if root.moves is not None and len(root.moves) > 1:
+            noise = self._rng.dirichlet(np.full(len(root.moves), DIRICHLET_ALPHA))
+            root.prior = (1 - DIRICHLET_WEIGHT) * root.prior + DIRICHLET_WEIGHT * noise
+
+    def search(self, board: Board, limits: SearchLimits, stop: threading.Event,
+               on_info: Callable[[SearchInfo], None]) -> Optional[Move]:
+        """The chosen root move within ``limits`` (None only without a legal move)."""
+        evaluator = NetworkEvaluator(self.network(), self.batch)
+        draw_plies = board.ruleset.capture_free_draw_plies
+        tree = TreeSearch(evaluator, self.cpuct, puct=True, draw_plies=draw_plies, rng=self._rng)
+        multipv = limits.multipv if limits.multipv > 1 else self.multipv
+        return run_search(board, limits, stop, on_info, evaluator, tree, None if self.noise else self._reuse,
+                          self.simulations, self.temperature, multipv, self.overhead_ms / 1000, self._rng,
+                          prepare_root=self._add_noise if self.noise else None)

@@ -1,0 +1,139 @@
+"""The ``zero`` policy/value network's forward pass in numpy (no torch needed to play).
+
+The network is a small residual CNN over the planes of :mod:`xqdesk.engines.zero.encoding`:
+
+- stem: 3×3 convolution 15 -> C channels, ReLU;
+- ``blocks`` residual blocks: 3×3 conv, ReLU, 3×3 conv, add the block's input, ReLU;
+- policy head: 1×1 conv C -> 2, ReLU, flatten (ranks, files, channels order), linear -> 2086 logits;
+- value head: 1×1 conv C -> 1, ReLU, flatten, linear -> ``hidden``, ReLU, linear -> 1, tanh.
+
+Batch normalisation is folded into the convolutions when a trained network is exported, so the
+file holds only convolution and linear weights. A network file is a ``.npz`` with ``format`` (=1),
+``channels``, ``blocks``, ``hidden`` and the arrays named in :data:`ARRAY_SHAPES` (3×3 convolution
+weights as (9 · C_in, C_out), rows in (kernel row, kernel column, input channel) order).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from xqdesk.engines.zero.encoding import PLANES, POLICY_SIZE
+from xqdesk.squares import FILES, RANKS
+
+FORMAT = 1
+POLICY_CHANNELS = 2
+
+
+class NetworkFileError(ValueError):
+    """A network file that cannot be read or does not hold a network of this format."""
+
+
+def array_shapes(channels: int, blocks: int, hidden: int) -> dict[str, tuple[int, ...]]:
+    """Every array a network file holds, with its shape."""
+    shapes: dict[str, tuple[int, ...]] = {"stem.w": (9 * PLANES, channels), "stem.b": (channels,)}
+    for i in range(blocks):
+        for conv in ("conv1", "conv2"):
+            shapes[f"block{i}.{conv}.w"] = (9 * channels, channels)
+            shapes[f"block{i}.{conv}.b"] = (channels,)
+    squares = RANKS * FILES
+    shapes.update({
+        "policy.conv.w": (channels, POLICY_CHANNELS), "policy.conv.b": (POLICY_CHANNELS,),
+        "policy.fc.w": (squares * POLICY_CHANNELS, POLICY_SIZE), "policy.fc.b": (POLICY_SIZE,),
+        "value.conv.w": (channels, 1), "value.conv.b": (1,),
+        "value.fc1.w": (squares, hidden), "value.fc1.b": (hidden,),
+        "value.fc2.w": (hidden, 1), "value.fc2.b": (1,),
+    })
+    return shapes
+
+
+def _conv3x3(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """x (B, 10, 9, C) -> (B, 10, 9, C_out), zero padding."""
+    batch, ranks, files, channels = x.shape
+    padded = np.zeros((batch, ranks + 2, files + 2, channels), dtype=np.float32)
+    padded[:, 1:-1, 1:-1, :] = x
+    columns = np.empty((batch, ranks, files, 9, channels), dtype=np.float32)
+    for dy in range(3):
+        for dx in range(3):
+            columns[:, :, :, dy * 3 + dx, :] = padded[:, dy:dy + ranks, dx:dx + files, :]
+    out = columns.reshape(batch * ranks * files, 9 * channels) @ weight + bias
+    return out.reshape(batch, ranks, files, -1)
+
+
+_BLAS_LIMITED = False
+
+
+def limit_blas_threads() -> None:
+    """Run BLAS on one thread in this process: the forward pass multiplies small matrices, where
+    more threads only wait for each other (measured here: 15 times slower with the default pool on
+    a busy 2-core machine)."""
+    global _BLAS_LIMITED
+    if not _BLAS_LIMITED:
+        threadpool_limits(limits=1, user_api="blas")
+        _BLAS_LIMITED = True
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0, out=x)
+
+
+class Network:
+    """A loaded network: :meth:`forward` maps planes to policy logits and values."""
+
+    def __init__(self, arrays: dict[str, np.ndarray], channels: int, blocks: int, hidden: int) -> None:
+        expected = array_shapes(channels, blocks, hidden)
+        for name, shape in expected.items():
+            if name not in arrays:
+                raise NetworkFileError(f"network has no array {name!r}")
+            if tuple(arrays[name].shape) != shape:
+                raise NetworkFileError(f"network array {name!r} has shape {arrays[name].shape}, expected {shape}")
+        self.arrays = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in expected}
+        self.channels, self.blocks, self.hidden = channels, blocks, hidden
+        limit_blas_threads()
+
+    @classmethod
+    def load(cls, path: str | Path) -> Network:
+        """Read a ``.npz`` network file; NetworkFileError saying what is wrong with it."""
+        try:
+            with np.load(Path(path), allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+        except (OSError, ValueError) as error:
+            raise NetworkFileError(f"cannot read network file {str(path)!r}: {error}") from None
+        try:
+            if int(arrays["format"]) != FORMAT:
+                raise NetworkFileError(f"network file {str(path)!r} has format {int(arrays['format'])}, "
+                                       f"this xqdesk reads {FORMAT}")
+            sizes = int(arrays["channels"]), int(arrays["blocks"]), int(arrays["hidden"])
+        except KeyError as error:
+            raise NetworkFileError(f"network file {str(path)!r} lacks {error.args[0]!r}") from None
+        try:
+            return cls(arrays, *sizes)
+        except NetworkFileError as error:
+            raise NetworkFileError(f"network file {str(path)!r}: {error}") from None
+
+    def save(self, path: str | Path) -> None:
+        contents: dict[str, Any] = {"format": np.int64(FORMAT), "channels": np.int64(self.channels),
+                                    "blocks": np.int64(self.blocks), "hidden": np.int64(self.hidden), **self.arrays}
+        np.savez_compressed(Path(path), **contents)
+
+    def forward(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """planes (B, 10, 9, 15) -> (policy logits (B, 2086), values (B,) in [-1, 1] for the mover)."""
+        a = self.arrays
+        x = _relu(_conv3x3(np.asarray(planes, dtype=np.float32), a["stem.w"], a["stem.b"]))
+        for i in range(self.blocks):
+            y = _relu(_conv3x3(x, a[f"block{i}.conv1.w"], a[f"block{i}.conv1.b"]))
+            y = _conv3x3(y, a[f"block{i}.conv2.w"], a[f"block{i}.conv2.b"])
+            x = _relu(y + x)
+        batch = x.shape[0]
+        p = _relu(x @ a["policy.conv.w"] + a["policy.conv.b"]).reshape(batch, -1)
+        logits = p @ a["policy.fc.w"] + a["policy.fc.b"]
+        v = _relu(x @ a["value.conv.w"] + a["value.conv.b"]).reshape(batch, -1)
+        v = _relu(v @ a["value.fc1.w"] + a["value.fc1.b"])
+        values = np.tanh(v @ a["value.fc2.w"] + a["value.fc2.b"]).reshape(batch)
+        return logits, values
+
+
+Evaluator = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+"""Planes (B, 10, 9, 15) -> (policy logits (B, 2086), values (B,)): a network's forward pass."""
