@@ -198,7 +198,9 @@ def run_selfplay(net: Path, out_dir: Path, iterations: int, config: SelfPlayConf
     optimiser = torch.optim.AdamW(candidate.parameters(), lr=config.learning_rate, weight_decay=1e-4)
     window: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     rows: list[dict[str, object]] = []
-    context = multiprocessing.get_context("spawn")
+    # fork: the workers need only numpy and inherit the loaded modules (spawn would leave a
+    # resource-tracker process behind and import everything again)
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with context.Pool(max(1, config.workers)) as pool:
         for iteration in range(1, iterations + 1):
             started = time.perf_counter()

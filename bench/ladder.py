@@ -1,0 +1,119 @@
+"""The strength ladder (SigmaZero's protocol): where an engine stands among reference opponents.
+
+    python bench/ladder.py --engine SPEC [--movetime 1] [--rungs random greedy minimax fsf:-20 …] [--keep-going]
+
+Rungs, weakest first: ``random``, ``greedy``, ``minimax`` (``bench/minimax_student``, a course player
+searching three plies on material), Fairy-Stockfish at ``Skill Level`` −20, −10, 0, 5, 10, 15, 20,
+and xqdesk's ``builtin`` engine. Against each rung the engine plays a best of 5 — colours
+alternating, the engine Red in the first game, each pair of games from one of the master openings
+of ``bench/strength.py`` — and stops early once the rung is decided; it passes the rung with
+2.5 points or more (win 1, draw ½) and climbs to the next, else the climb ends (``--keep-going``
+plays every rung anyway). Every game goes through the real referee with both sides as engine
+processes, each told ``--movetime`` seconds a move under the course's 10 s clock.
+
+Prints one line per game (with ``--verbose``), then the table (rung, games, score, passed) and the
+highest rung passed.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from strength import FAIRY_STOCKFISH, OPENINGS, opponent_spec  # noqa: E402
+
+from xqdesk.board import Board  # noqa: E402
+from xqdesk.engines.engine_player import EnginePlayer  # noqa: E402
+from xqdesk.engines.referee import play_game  # noqa: E402
+from xqdesk.engines.search_types import SearchLimits  # noqa: E402
+from xqdesk.engines.spec import parse_spec  # noqa: E402
+from xqdesk.outcome import Termination  # noqa: E402
+from xqdesk.pieces import BLACK, RED  # noqa: E402
+
+RUNGS = ["random", "greedy", "minimax", "fsf:-20", "fsf:-10", "fsf:0", "fsf:5", "fsf:10", "fsf:15", "fsf:20",
+         "builtin"]
+GAMES = 5
+PASS_POINTS = 2.5
+
+
+def play_rung(engine_spec: str, rung: str, args: argparse.Namespace) -> tuple[int, int, int, str]:
+    """(wins, draws, losses, notes) of the engine against ``rung``, best of 5, stopped when decided."""
+    limits = SearchLimits(movetime=args.movetime)
+    engine = EnginePlayer(parse_spec(engine_spec), limits)
+    opponent = EnginePlayer(parse_spec(opponent_spec(rung, args.fairy_stockfish)), limits)
+    wins = draws = losses = 0
+    faults = []
+    try:
+        engine.start()
+        opponent.start()
+        for game in range(GAMES):
+            points = wins + 0.5 * draws
+            left = GAMES - game
+            if points >= PASS_POINTS or points + left < PASS_POINTS:
+                break
+            colour = RED if game % 2 == 0 else BLACK
+            red, black = (engine, opponent) if colour == RED else (opponent, engine)
+            record = play_game(red, black, board=Board(OPENINGS[(game // 2) % len(OPENINGS)]))
+            outcome = record.outcome
+            if outcome.winner is None:
+                draws += 1
+            elif outcome.winner == colour:
+                wins += 1
+            else:
+                losses += 1
+                if outcome.termination in (Termination.ILLEGAL_MOVE, Termination.TIMEOUT):
+                    faults.append(outcome.termination.value)
+            if args.verbose:
+                print(f"  {rung} game {game + 1}: engine {'red' if colour == RED else 'black'}, "
+                      f"{len(record.moves)} plies: {outcome.text}", flush=True)
+    finally:
+        engine.close()
+        opponent.close()
+    return wins, draws, losses, ", ".join(faults)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", required=True, help="the engine SPEC to place, e.g. mcts or zero")
+    parser.add_argument("--movetime", type=float, default=1.0, help="seconds per move for both sides (default 1)")
+    parser.add_argument("--rungs", nargs="+", default=RUNGS, metavar="RUNG", help="the rungs to climb, in order")
+    parser.add_argument("--keep-going", action="store_true", help="play every rung, even after a failed one")
+    parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH, help="the Fairy-Stockfish executable")
+    parser.add_argument("--verbose", action="store_true", help="print every game")
+    args = parser.parse_args()
+    print(f"ladder for {args.engine}: best of {GAMES}, pass at {PASS_POINTS} points, {args.movetime:g} s a move",
+          flush=True)
+    rows = []
+    for rung in args.rungs:
+        started = time.monotonic()
+        wins, draws, losses, faults = play_rung(args.engine, rung, args)
+        points = wins + 0.5 * draws
+        passed = points >= PASS_POINTS
+        rows.append((rung, wins, draws, losses, points, passed, faults, time.monotonic() - started))
+        print(f"{rung:<9} +{wins} ={draws} -{losses}  {points:g} points  {'passed' if passed else 'failed'}"
+              f"{'  (' + faults + ')' if faults else ''}  ({time.monotonic() - started:.0f} s)", flush=True)
+        if not passed and not args.keep_going:
+            break
+    print()
+    print("| rung | games (W-D-L) | score | passed |")
+    print("|---|---|---|---|")
+    for rung, wins, draws, losses, points, passed, faults, _ in rows:
+        print(f"| {rung} | {wins}-{draws}-{losses} | {points:g} | {'yes' if passed else 'no'} |")
+    climbed = [row[0] for row in rows]
+    passed_in_order = []
+    for row in rows:
+        if not row[5]:
+            break
+        passed_in_order.append(row[0])
+    print(f"highest rung passed: {passed_in_order[-1] if passed_in_order else 'none'} "
+          f"(rungs played: {', '.join(climbed)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

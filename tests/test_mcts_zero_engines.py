@@ -1,0 +1,124 @@
+"""The mcts and zero engines: whole games through ``xqdesk match`` (real engine processes), the
+UCI report, the perpetual-check ban and tree reuse."""
+import json
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datafiles import COURSE_VECTORS
+from test_zero_encoding import random_network
+from xqdesk.board import Board
+from xqdesk.engines.mcts.engine import MctsEngine
+from xqdesk.engines.search_types import SearchLimits
+from xqdesk.engines.zero.engine import ZeroEngine
+from xqdesk.formats.pgn import read_pgn
+from xqdesk.move import Move
+from xqdesk.outcome import Termination
+
+ROOT = Path(__file__).parent.parent
+
+
+def xqdesk(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "xqdesk", *args], capture_output=True, text=True, timeout=timeout,
+                          cwd=ROOT)
+
+
+def _assert_clean_games(done: subprocess.CompletedProcess, out: Path, games: int) -> None:
+    assert done.returncode == 0, done.stdout + done.stderr
+    played = read_pgn(out / "games.pgn").games
+    assert len(played) == games
+    for game in played:
+        assert game.outcome is not None
+        assert game.outcome.termination not in (Termination.ILLEGAL_MOVE, Termination.TIMEOUT, Termination.ABORTED), \
+            game.outcome.text
+        board = game.start_board()
+        for move in game.mainline_moves():
+            assert board.is_legal(move)
+            board.push(move)
+
+
+def test_mcts_plays_whole_games_through_match(tmp_path):
+    done = xqdesk("match", "--red", "mcts:Playouts=48,Seed=3", "--black", "random:Seed=4", "--games", "2",
+                  "--movetime", "0.3", "--out", str(tmp_path))
+    _assert_clean_games(done, tmp_path, 2)
+    assert re.search(r"mcts:Playouts=48,Seed=3 vs random:Seed=4: \+\d =\d -0", done.stdout), done.stdout
+
+
+def test_zero_plays_whole_games_through_match(tmp_path):
+    network = tmp_path / "tiny.npz"
+    random_network(seed=5).save(network)
+    done = xqdesk("match", "--red", f"zero:Network={network},Simulations=6", "--black", "greedy:Seed=1",
+                  "--games", "2", "--movetime", "0.3", "--out", str(tmp_path))
+    _assert_clean_games(done, tmp_path, 2)
+
+
+def test_a_bad_network_file_is_reported_when_the_engine_starts(tmp_path):
+    (tmp_path / "bad.npz").write_bytes(b"not a network")
+    done = xqdesk("analyse", "--engine", f"zero:Network={tmp_path / 'bad.npz'}", "--movetime", "0.2")
+    assert done.returncode != 0
+    assert "cannot read network file" in done.stdout + done.stderr
+
+
+def test_the_host_reports_multipv_lines_with_visits_q_and_prior():
+    host = subprocess.Popen([sys.executable, "-m", "xqdesk.engines.host", "mcts"], cwd=ROOT, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert host.stdin is not None and host.stdout is not None
+    host.stdin.write("uci\nsetoption name MultiPV value 3\nsetoption name Playouts value 300\nisready\n"
+                     "position startpos moves h2e2\ngo movetime 5000\n")
+    host.stdin.flush()
+    lines = []
+    try:
+        for line in host.stdout:
+            lines.append(line.strip())
+            if line.startswith("bestmove"):
+                break
+    finally:
+        host.stdin.close()
+        host.wait(timeout=30)
+    assert "option name Playouts type spin default 0 min 0 max 10000000" in lines
+    scored = [line.split() for line in lines if line.startswith("info depth ") and " score cp " in line]
+    ranks = {words[words.index("multipv") + 1] if "multipv" in words else "1" for words in scored}
+    assert ranks == {"1", "2", "3"}
+    assert any(re.match(r"info string multipv 1 move \w\d\w\d visits \d+ Q [+-]\d\.\d{3} prior 0\.\d{3}", line)
+               for line in lines)
+    best = [line for line in lines if line.startswith("bestmove ")][-1].split()[1]
+    board = Board()
+    board.push(Move.from_iccs("h2e2"))
+    assert board.is_legal(Move.from_iccs(best))
+
+
+@pytest.mark.parametrize("make", [lambda: MctsEngine(), lambda: ZeroEngine(random_network(seed=2))])
+def test_moves_the_perpetual_check_rule_bans_are_never_played(make):
+    engine = make()
+    vectors = [json.loads(line) for line in COURSE_VECTORS.read_text(encoding="utf-8").splitlines()]
+    cases = [v for v in vectors if v["banned"]][:6]
+    assert cases
+    for vector in cases:
+        board = Board.from_course(vector["board"], vector["side"], vector["history"])
+        banned = {Move.from_course(action) for action in vector["banned"]}
+        move = engine.search(board, SearchLimits(nodes=40), threading.Event(), lambda info: None)
+        assert move is not None and board.is_legal(move) and move not in banned
+
+
+def test_the_tree_is_reused_below_the_new_position():
+    engine = MctsEngine()
+    board = Board()
+    move = engine.search(board, SearchLimits(nodes=3000), threading.Event(), lambda info: None)
+    assert move is not None
+    old_root = engine._reuse.root
+    assert old_root is not None
+    subtree = old_root.children[old_root.index_of(move.from_square << 7 | move.to_square)]
+    assert subtree is not None and subtree.moves is not None
+    reply_index = int(np.argmax(subtree.visits))
+    kept = subtree.children[reply_index]
+    assert kept is not None and kept.moves is not None
+    visits_before = kept.visits.sum()
+    board.push(move)
+    board.push(Move(int(subtree.moves[reply_index]) >> 7, int(subtree.moves[reply_index]) & 127))
+    engine.search(board, SearchLimits(nodes=50), threading.Event(), lambda info: None)
+    assert engine._reuse.root is kept and kept.visits.sum() >= visits_before + 50
