@@ -120,6 +120,18 @@ def test_players_and_builtin_engines_are_added_renamed_removed_and_saved(qtbot, 
     assert saved.language == "zh_CN"
 
 
+def test_the_learning_engines_are_added_with_their_options(qtbot, dialog):
+    with qtbot.waitSignal(dialog.options_loaded, timeout=60000):
+        mcts = dialog.add_learning_engine(EngineKind.MCTS)
+    assert mcts.kind is EngineKind.MCTS and mcts.to_spec().command[-1] == "mcts"
+    assert "Playouts" in [dialog.options_table.item(row, 0).text() for row in range(dialog.options_table.rowCount())]
+    with qtbot.waitSignal(dialog.options_loaded, timeout=60000):
+        dialog.add_zero_button.click()
+    zero = dialog.profiles()[-1]
+    assert zero.kind is EngineKind.ZERO and zero.to_spec().command[-1] == "zero"
+    assert EngineProfile.from_json(zero.to_json()) == zero
+
+
 def test_the_dialog_starts_from_the_saved_list(qtbot, store):
     first = EngineProfile("mine", EngineKind.BUILTIN, level=4)
     dialog = EnginesDialog(Settings(engines=(first,)), store)

@@ -23,6 +23,7 @@ INDIRECT_TR_CALLS = {
     ("engine_panel.py", "tr(text)"): "EngineView.COLUMNS",
     ("engine_panel.py", "tr(self._state)"): "the set_state literals",
     ("engines_dialog.py", "tr(KIND_LABELS[profile.kind])"): "KIND_LABELS",
+    ("engines_dialog.py", "tr(KIND_LABELS[kind])"): "KIND_LABELS",
     ("explorer_panel.py", "tr(self.columns[section])"): "ExplorerPanel.MOVE_COLUMNS and GAME_COLUMNS",
     ("i18n.py", "tr(text)"): "tr_outcome: the outcome texts",
     ("i18n.py", "tr(sentence)"): "tr_outcome: the outcome texts",

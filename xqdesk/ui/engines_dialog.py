@@ -37,7 +37,8 @@ HIDDEN_OPTIONS = frozenset({"uci_variant", "uci_chess960", "multipv", "usemillis
 
 KIND_LABELS = {EngineKind.PLAYER: "Course player", EngineKind.UCI: "UCI engine",
                EngineKind.UCCI: "UCCI engine", EngineKind.BUILTIN: "Built-in engine",
-               EngineKind.TABLEBASE: "Tablebase"}
+               EngineKind.TABLEBASE: "Tablebase",
+               EngineKind.MCTS: "Monte-Carlo tree search engine", EngineKind.ZERO: "Zero engine (neural network)"}
 
 
 def unique_name(wanted: str, taken: set[str]) -> str:
@@ -80,10 +81,15 @@ class EnginesDialog(QDialog):
         self.add_uci_button.clicked.connect(self._choose_uci_engine)
         self.add_builtin_button = QPushButton()
         self.add_builtin_button.clicked.connect(lambda: self.add_builtin(3))
+        self.add_mcts_button = QPushButton()
+        self.add_mcts_button.clicked.connect(lambda: self.add_learning_engine(EngineKind.MCTS))
+        self.add_zero_button = QPushButton()
+        self.add_zero_button.clicked.connect(lambda: self.add_learning_engine(EngineKind.ZERO))
         self.remove_button = QPushButton()
         self.remove_button.clicked.connect(self._remove_current)
         add_row = QHBoxLayout()
-        for button in (self.add_player_button, self.add_uci_button, self.add_builtin_button, self.remove_button):
+        for button in (self.add_player_button, self.add_uci_button, self.add_builtin_button, self.add_mcts_button,
+                       self.add_zero_button, self.remove_button):
             add_row.addWidget(button)
         add_row.addStretch(1)
 
@@ -148,6 +154,8 @@ class EnginesDialog(QDialog):
         self.player_folder_action.setText(tr("Player folder…"))
         self.add_uci_button.setText(tr("Add engine (UCI or UCCI)…"))
         self.add_builtin_button.setText(tr("Add built-in engine"))
+        self.add_mcts_button.setText(tr("Add MCTS engine"))
+        self.add_zero_button.setText(tr("Add zero engine"))
         self.remove_button.setText(tr("Remove"))
         self.name_caption.setText(tr("Name"))
         self.kind_caption.setText(tr("Kind"))
@@ -191,6 +199,12 @@ class EnginesDialog(QDialog):
         level = min(max(level, MIN_LEVEL), MAX_LEVEL)
         return self._add(EngineProfile(self._free_name(f"{tr('Built-in engine')} {level}"), EngineKind.BUILTIN,
                                        level=level))
+
+    def add_learning_engine(self, kind: EngineKind) -> EngineProfile:
+        """Add the ``mcts`` or ``zero`` engine and read its options in the background."""
+        profile = self._add(EngineProfile(self._free_name(tr(KIND_LABELS[kind])), kind))
+        self._probe(profile, adopt_name=False)
+        return profile
 
     def remove(self, name: str) -> None:
         index = self._index_of(name)

@@ -33,6 +33,12 @@ class EngineKind(enum.Enum):
     UCCI = "ucci"
     TABLEBASE = "tablebase"
     """Endgame tables read as an analysis engine; ``path`` is their directory."""
+    MCTS = "mcts"
+    ZERO = "zero"
+
+
+PATHLESS_KINDS = (EngineKind.BUILTIN, EngineKind.MCTS, EngineKind.ZERO)
+"""Kinds xqdesk runs itself: they need no path."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +59,7 @@ class EngineProfile:
     def __post_init__(self) -> None:
         if not self.name.strip():
             raise ValueError(f"an engine needs a name, got {self.name!r}")
-        if self.kind is not EngineKind.BUILTIN and not self.path:
+        if self.kind not in PATHLESS_KINDS and not self.path:
             raise ValueError(f"engine {self.name!r} of kind {self.kind.value!r} needs a path")
 
     def to_spec(self) -> EngineSpec:
@@ -71,6 +77,8 @@ class EngineProfile:
             return EngineSpec(self.name, host_command("player", self.path), options, env=host_environment())
         if self.kind is EngineKind.TABLEBASE:
             return EngineSpec(self.name, host_command("egtb", self.path), options, env=host_environment())
+        if self.kind in (EngineKind.MCTS, EngineKind.ZERO):
+            return EngineSpec(self.name, host_command(self.kind.value), options, env=host_environment())
         return EngineSpec(self.name, host_command("builtin"), {BUILTIN_LEVEL_OPTION: str(self.level), **options},
                           env=host_environment())
 
