@@ -29,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sup.add_argument("--limit-games", type=int, default=None, help="read at most this many games")
     sup.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     sup.add_argument("--seed", type=int, default=0)
+    sup.add_argument("--eval-weight", type=float, default=0.0,
+                     help="blend the value target with the built-in static evaluation (0: results only)")
     sup.add_argument("--init", default=None, help="start from this .pt checkpoint instead of a new network")
 
     sp = modes.add_parser("selfplay", help="reinforcement learning by self-play with an arena gate")
@@ -73,13 +75,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _supervised(args: argparse.Namespace) -> int:
-    from xqdesk.engines.zero.dataset import read_positions
+    from xqdesk.engines.zero.dataset import blend_static_values, read_positions
     from xqdesk.engines.zero.model import load_checkpoint
     from xqdesk.engines.zero.supervised import train_supervised
     from xqdesk.errors import XqdeskError
 
     try:
-        positions = read_positions(args.games, args.limit_games)
+        positions = blend_static_values(read_positions(args.games, args.limit_games), args.eval_weight)
         model = load_checkpoint(args.init) if args.init else None
     except (XqdeskError, OSError, ValueError) as error:
         print(f"xqdesk train supervised: {error}", file=sys.stderr)

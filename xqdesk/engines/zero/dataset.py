@@ -6,6 +6,11 @@ otherwise the end position is judged: checkmate or no move as the rules say, els
 of the built-in engine on the final position — a score of at least :data:`DECISIVE_CP` centipawns
 for one side counts as that side's win (master games mostly end in resignation), anything
 smaller as a draw. Games whose moves cannot all be read are skipped (with a warning).
+
+**Teacher values** (optional, :func:`blend_static_values`): master games rarely show material
+imbalances, so a value head trained on results alone learns little about material. The value
+target can be blended with the built-in engine's static evaluation of each position,
+``tanh(cp / 400)`` from the mover's view.
 """
 from __future__ import annotations
 
@@ -92,6 +97,25 @@ def red_result(game: Game, judge: Optional[_Judge] = None) -> float:
     if not board.legal_moves:
         return -1.0 if board.turn == RED else 1.0
     return (judge or _Judge()).red_result(board)
+
+
+def static_values(codes: np.ndarray) -> np.ndarray:
+    """``tanh(cp / 400)`` of the built-in static evaluation of each mover-frame position (N, 90)
+    (a mover-frame position is a position with Red, the mover, to move)."""
+    from xqdesk.engines.builtin.position import Position
+
+    values = np.empty(len(codes), np.float32)
+    for row, position_codes in enumerate(codes):
+        values[row] = np.tanh(Position([int(c) for c in position_codes], True).evaluate() / 400.0)
+    return values
+
+
+def blend_static_values(positions: Positions, weight: float) -> Positions:
+    """The positions with value target ``(1 - weight) · result + weight · static value``."""
+    if weight <= 0:
+        return positions
+    blended = (1 - weight) * positions.value + weight * static_values(positions.codes)
+    return Positions(positions.codes, positions.policy, blended.astype(np.float32), positions.game)
 
 
 def game_positions(game: Game, result: float, game_number: int) -> Positions:
