@@ -102,6 +102,8 @@ class ZeroEngine:
         self.overhead_ms = 100
         self._reuse = TreeReuse()
         self._rng = np.random.default_rng(0)
+        self._network_lock = threading.Lock()
+        """Loading and replacing the network are one step (the host's warm-up runs in a thread)."""
 
     def warm_up(self) -> None:
         """Load the network (and the kernels) before the first move."""
@@ -109,6 +111,11 @@ class ZeroEngine:
         self.new_game()
 
     def network(self) -> Network:
+        """The network (loaded on first use); EngineStartError naming a file that cannot be read."""
+        with self._network_lock:
+            return self._loaded_network()
+
+    def _loaded_network(self) -> Network:
         if self._network is None:
             try:
                 path = Path(self.network_file).expanduser() if self.network_file else shipped_network_path()
@@ -122,9 +129,10 @@ class ZeroEngine:
 
     def set_option(self, name: str, value: OptionValue) -> None:
         if name == "Network":
-            self.network_file = str(value or "")
-            self._network = None
-            self.network()  # a bad file is reported now, not at the first move
+            with self._network_lock:
+                self.network_file = str(value or "")
+                self._network = None
+                self._loaded_network()  # a bad file is reported now, not at the first move
         elif name == "Simulations":
             self.simulations = spin_value(name, value)
         elif name == "CPuct":

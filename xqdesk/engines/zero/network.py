@@ -99,8 +99,10 @@ class Network:
         try:
             with np.load(Path(path), allow_pickle=False) as data:
                 arrays = {name: data[name] for name in data.files}
-        except (OSError, ValueError) as error:
-            raise NetworkFileError(f"cannot read network file {str(path)!r}: {error}") from None
+        except OSError as error:
+            raise NetworkFileError(f"cannot read network file {str(path)!r}: {error.strerror or error}") from None
+        except ValueError:
+            raise NetworkFileError(f"cannot read network file {str(path)!r}: it is not a .npz network") from None
         try:
             if int(arrays["format"]) != FORMAT:
                 raise NetworkFileError(f"network file {str(path)!r} has format {int(arrays['format'])}, "
