@@ -124,7 +124,7 @@ def test_the_learning_engines_are_added_with_their_options(qtbot, dialog):
     with qtbot.waitSignal(dialog.options_loaded, timeout=60000):
         mcts = dialog.add_learning_engine(EngineKind.MCTS)
     assert mcts.kind is EngineKind.MCTS and mcts.to_spec().command[-1] == "mcts"
-    assert "Playouts" in [dialog.options_table.item(row, 0).text() for row in range(dialog.options_table.rowCount())]
+    assert "Playouts" in dialog.option_widgets
     with qtbot.waitSignal(dialog.options_loaded, timeout=60000):
         dialog.add_zero_button.click()
     zero = dialog.profiles()[-1]
