@@ -89,12 +89,12 @@ def test_annotate_writes_nags_and_resumes_after_an_interrupt(tmp_path):
     process.communicate(timeout=60)
     first = target.read_text()
     done_before = first.count("[Annotator")
-    assert 3 <= done_before < 19, "the run should have been interrupted part-way"
+    assert 3 <= done_before < 19, f"the run should have been interrupted part-way, not after {done_before} games"
     target.write_text(first + first[:first.index("1.") + 30])  # a game cut off while being written
     resumed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"{done_before} game(s) already annotated" in resumed.stdout
-    assert f"annotated {20 - done_before} game(s), 0 failed" in resumed.stdout
+    assert f"{done_before} game(s) already annotated" in resumed.stdout, resumed.stdout
+    assert f"annotated {20 - done_before} game(s), 0 failed" in resumed.stdout, resumed.stdout
     assert "Review summary (20 games)" in resumed.stdout and "HU RongHua" in resumed.stdout
     annotated = read_games(target)
     assert not annotated.errors
@@ -105,7 +105,7 @@ def test_annotate_writes_nags_and_resumes_after_an_interrupt(tmp_path):
     for game, review in zip(annotated.games, reviews):  # each class has its NAG, and reads back from it
         for node, move in zip(game.mainline(), review.moves):
             assert node.nags == ({nag_of[move.move_class]} if move.move_class in nag_of else set())
-    assert reviews[-1].moves[18].move_class is MoveClass.BLUNDER
+    assert reviews[-1].moves[18].move_class is MoveClass.BLUNDER, reviews[-1].moves[18]
     assert re.search(r"b0b3\s+\$4\s", target.read_text())
     again = xqdesk("annotate", str(source), str(target), "--engine", "builtin", "--movetime", "0.05", "--quiet")
     assert "20 game(s) already annotated" in again.stdout and "annotated 0 game(s)" in again.stdout
