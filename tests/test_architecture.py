@@ -1,4 +1,5 @@
 """The layers hold: core never imports Qt or engines; engines never import the UI."""
+import ast
 import subprocess
 import sys
 import tomllib
@@ -36,3 +37,17 @@ def test_importing_core_and_engines_loads_no_qt():
             "print(sorted(m for m in sys.modules if m.startswith('PySide6')))")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_only_the_ui_imports_qt():
+    """Qt is the UI's: the command line reaches it only through xqdesk.ui (lazily, per command)."""
+    offenders = []
+    for path in sorted((ROOT / "xqdesk").rglob("*.py")):
+        if (ROOT / "xqdesk" / "ui") in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(name == "PySide6" or name.startswith("PySide6.") for name in names):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []

@@ -7,9 +7,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from xqdesk.cli.image import add_picture_arguments, gui_application, load_game
+from xqdesk.cli.image import add_picture_arguments, load_game
 from xqdesk.errors import XqdeskError
-from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, line_scenes, save_gif
+from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, ensure_gui_application, line_scenes, save_gif
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         game = load_game(args.file, args.game)
-        gui_application()
+        ensure_gui_application()
         scenes = line_scenes(game, game.mainline_moves(), args.from_ply, args.to_ply,
                              flipped=args.flip, coordinates=not args.no_coordinates)
         path = save_gif(scenes, args.out, args.width, args.delay)

@@ -8,9 +8,7 @@ marked. Rendering needs no display: an offscreen Qt platform is used unless one 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from typing import Any
 
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import read_games
@@ -19,15 +17,7 @@ from xqdesk.move import Move
 from xqdesk.notation import parse_move
 from xqdesk.squares import Square, parse_square
 from xqdesk.ui.board_render import Arrow
-from xqdesk.ui.pictures import DEFAULT_WIDTH, line_scenes, save_picture, scene_with
-
-
-def gui_application() -> Any:
-    """The running QGuiApplication, or a new one on the offscreen platform (fonts need one)."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtGui import QGuiApplication
-
-    return QGuiApplication.instance() or QGuiApplication([])
+from xqdesk.ui.pictures import DEFAULT_WIDTH, ensure_gui_application, line_scenes, save_picture, scene_with
 
 
 def add_picture_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
                 highlights.add(parse_square(name))
             except ValueError as error:
                 raise XqdeskError(f"--highlight: {error}") from None
-        gui_application()
+        ensure_gui_application()
         scene = line_scenes(game, moves, ply, ply, flipped=args.flip, coordinates=not args.no_coordinates)[0]
         scene = scene_with(scene, [Arrow(move, rank) for rank, move in enumerate(arrows)], frozenset(highlights))
         path = save_picture(scene, args.out, args.width)

@@ -5,11 +5,12 @@ Every picture is drawn by :func:`~xqdesk.ui.board_render.paint_scene`, the rende
 board, so a picture looks like the board on screen. PNG and GIF frames are painted on a ``QImage``;
 SVG through ``QSvgGenerator`` (QtSvg ships with PySide6-Essentials) in vector mode: pieces are
 shapes and the Chinese glyphs outlines from the bundled fonts, so the file needs no font where it
-is shown. GIF files are written by Pillow. A ``QGuiApplication`` must exist (the command line makes
-an offscreen one).
+is shown. GIF files are written by Pillow. A ``QGuiApplication`` must exist: the command line makes
+an offscreen one with :func:`ensure_gui_application`.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -35,6 +36,14 @@ DEFAULT_GIF_DELAY = 1.0
 
 class PictureError(XqdeskError):
     """A picture that cannot be made as asked (size, file type, plies); the message says why."""
+
+
+def ensure_gui_application() -> QGuiApplication:
+    """The running QGuiApplication, or a new one on the offscreen platform (unless another
+    platform is set): fonts and painting need one, a display does not."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    app = QGuiApplication.instance()
+    return app if isinstance(app, QGuiApplication) else QGuiApplication([])
 
 
 def picture_size(width: int) -> QSize:
