@@ -53,3 +53,14 @@ def spin_value(option: str, value: OptionValue) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise EngineOptionError(f"option {option!r} needs a checked integer, got {value!r}")
     return value
+
+
+def float_value(option: str, value: OptionValue, low: float, high: float) -> float:
+    """A ``string`` option holding a number in [low, high]; EngineOptionError otherwise."""
+    try:
+        number = float(str(value))
+    except ValueError:
+        number = float("nan")
+    if not low <= number <= high:
+        raise EngineOptionError(f"option {option!r} takes a number from {low} to {high}, got {value!r}")
+    return number

@@ -16,24 +16,13 @@ import numpy as np
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.in_process import spin_value
+from xqdesk.engines.in_process import float_value, spin_value
 from xqdesk.engines.mcts.searching import TreeReuse, run_search
 from xqdesk.engines.mcts.tree import TreeSearch
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.uci import OptionValue, UciOption
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
-
-
-def float_value(option: str, value: OptionValue, low: float, high: float) -> float:
-    """A ``string`` option holding a number in [low, high]; EngineOptionError otherwise."""
-    try:
-        number = float(str(value))
-    except ValueError:
-        number = float("nan")
-    if not low <= number <= high:
-        raise EngineOptionError(f"option {option!r} takes a number from {low} to {high}, got {value!r}")
-    return number
 
 
 OPTIONS = (

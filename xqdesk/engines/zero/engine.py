@@ -20,8 +20,7 @@ import numpy as np
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.errors import EngineOptionError, EngineStartError
-from xqdesk.engines.in_process import spin_value
-from xqdesk.engines.mcts.engine import float_value
+from xqdesk.engines.in_process import float_value, spin_value
 from xqdesk.engines.mcts.searching import TreeReuse, run_search
 from xqdesk.engines.mcts.tree import Node, TreeSearch
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
