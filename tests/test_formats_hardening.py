@@ -13,6 +13,7 @@ import pytest
 
 import xqf_craft
 from datafiles import GAMES
+from fuzz_records import deep_pgn
 from test_formats_course_match import _match
 from xqdesk.cli import EXIT_CANNOT_WRITE, EXIT_INTERNAL_ERROR, EXIT_PROBLEMS, EXIT_USAGE, main
 from xqdesk.errors import InvalidFenError
@@ -268,20 +269,6 @@ def test_a_huge_tag_value_takes_memory_in_proportion(tmp_path: Path) -> None:
 
 
 # --- deep nesting through the command line ---------------------------------------------------------------
-def deep_pgn(depth: int) -> str:
-    from xqdesk import Board, Move
-
-    board = Board()
-    cycle = ["h0g2", "h9g7", "g2h0", "g7h9"]
-    tokens = []
-    for level in range(depth):
-        main_move = Move.from_iccs(cycle[level % 4])
-        other = next(move for move in sorted(board.legal_moves, key=Move.iccs) if move != main_move)
-        tokens += [other.iccs(), "(", main_move.iccs()]
-        board.push(main_move)
-    return '[Event "deep"]\n\n' + " ".join(tokens) + " )" * depth + " *\n"
-
-
 @pytest.mark.parametrize("kind", ["pgn", "xqf"])
 def test_thousand_deep_variations_replay_check_and_convert(tmp_path: Path, kind: str, capsys) -> None:
     path = tmp_path / f"deep.{kind}"
