@@ -4,6 +4,7 @@ arrows, the engine panel's place, the position editor's seats, pausing an engine
 replay variations, the result line, clocks, stepping back in a live game and menu access keys."""
 from __future__ import annotations
 
+import gc
 import math
 import stat
 from pathlib import Path
@@ -225,6 +226,21 @@ def test_a_big_file_loads_in_the_background_into_a_sortable_filterable_list(qtbo
     table.close()
     window.action("Game list").trigger()  # reopened from the menu
     assert files.game_table is table and table.isVisible()
+
+
+def test_a_bug_while_loading_ends_the_load_with_an_error(qtbot, window, monkeypatch):
+    def broken(record):
+        raise RuntimeError("listing broke")
+
+    monkeypatch.setattr("xqdesk.ui.game_loader.game_rows", broken)
+    files = window.files
+    assert files.open_path(BIG_FILE)
+    with qtbot.waitSignal(files.loading_finished, timeout=60000) as finished:
+        pass
+    assert finished.args == [False]
+    assert QGuiApplication.overrideCursor() is None and files.progress_bar is None and not files.is_loading()
+    assert gc.isenabled()  # the collector rests only while a file is read
+    assert "internal error: RuntimeError: listing broke" in window.banner.text()
 
 
 def test_the_match_score_counts_wins_and_draws():

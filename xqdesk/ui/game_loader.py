@@ -4,8 +4,8 @@ window.
 :class:`GameLoader` reads in its own thread: a PGN file is decoded once and parsed a slice of games
 at a time (``progress(done, total)`` after each slice); other kinds are read in one step. The
 result arrives in the GUI thread as ``loaded(GameFile, rows)`` (the game list's rows are made in
-the thread too), or ``failed(str)`` when the file cannot
-be read at all.
+the thread too), or ``failed(str)`` when the file cannot be read at all — exactly one of them,
+whatever happens, since the window waits for it to end the load.
 
 Reading makes a great many objects (every game's tree and boards), and Python's cyclic garbage
 collector, walking all of them each time they grow by a quarter, would hold the interpreter for
@@ -118,7 +118,11 @@ class GameLoader(QThread):
             else:
                 record = read_record(self.path)
                 self.progress.emit(1, 1)
+            rows = game_rows(record)
         except (OSError, XqdeskError) as error:
             self.failed.emit(str(error))
             return
-        self.loaded.emit(record, game_rows(record))
+        except Exception as error:  # noqa: BLE001 - a bug must still end the load (cursor, collector)
+            self.failed.emit(f"internal error: {type(error).__name__}: {error}")
+            return
+        self.loaded.emit(record, rows)
