@@ -45,8 +45,7 @@ def _assert_clean_games(done: subprocess.CompletedProcess, out: Path, games: int
 def test_mcts_plays_whole_games_through_match(tmp_path):
     done = xqdesk("match", "--red", "mcts:Playouts=48,Seed=3", "--black", "random:Seed=4", "--games", "2",
                   "--movetime", "0.3", "--out", str(tmp_path))
-    _assert_clean_games(done, tmp_path, 2)
-    assert re.search(r"mcts:Playouts=48,Seed=3 vs random:Seed=4: \+\d =\d -0", done.stdout), done.stdout
+    _assert_clean_games(done, tmp_path, 2)  # how strong it is: bench/ladder.py, not a test
 
 
 def test_zero_plays_whole_games_through_match(tmp_path):
