@@ -38,6 +38,8 @@ def analyse(qtbot, window, profile: EngineProfile) -> None:
                     and all(board.is_legal(arrow.move) for arrow in window.board_view.arrows()), timeout=20000)
     assert len(view.row_texts()) == 1  # no MultiPV option: one line
     window.stop_analysis()
+    # the engine answers the stop with its best move; the log shows it within a batch or two
+    qtbot.waitUntil(lambda: "< bestmove " in view.log_view.toPlainText(), timeout=10000)
     log = view.log_view.toPlainText()
     assert "> ucci" in log and "< ucciok" in log and "< bestmove " in log
 
