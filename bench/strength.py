@@ -1,28 +1,43 @@
-"""Built-in engine strength: short matches against reference opponents; prints figures only.
+"""Engine strength: referee-judged matches against reference opponents; prints figures only.
 
-    python bench/strength.py [--movetime 1] [--games 4] [--opponents random greedy minimax fsf:-20 fsf:0 …]
+    python bench/strength.py [--engine builtin] [--movetime 1] [--games 4] [--jobs 1]
+        [--opponents random greedy minimax fsf:-20 fsf:0 eleeye rev:HEAD~1 …] [--pgn DIR] [--verbose]
 
 Every game runs through the real referee (:func:`xqdesk.engines.referee.play_game`) with both sides
-as engine processes, told ``--movetime`` seconds per move and judged on the course's clock
-(``--clock``, default the course's 10 s; pass ``--clock`` equal to ``--movetime`` for a strict
-test). Games come in pairs from the same start position with colours swapped; the positions are
-master-game openings after three moves each, so games differ. Opponents:
+as engine processes, told ``--movetime`` seconds per move (or ``--nodes`` nodes, which does not
+depend on the machine's load) and judged on the course's clock (``--clock``, default 10 s). Games
+come in pairs from the same opening with colours swapped; the openings are ``bench/openings.fen``
+(balanced master-game positions after eight plies, see ``bench/make_openings.py``), taken in order.
+``--jobs N`` plays N games at once, each job with its own two engine processes (on a 2-core machine,
+2 jobs keep both cores busy since the two engines of a game think in turn).
+
+Opponents (and ``--engine``, the side under test, default ``builtin``):
 
 - ``random`` and ``greedy``: xqdesk's baseline engines;
 - ``minimax``: ``bench/minimax_student``, a course player searching three plies on material;
-- ``fsf:N``: Fairy-Stockfish at ``Skill Level`` N (−20 … 20), with the same time per move;
-- any engine SPEC starting ``uci:``, ``player:`` or ``builtin:`` (e.g. an older build of the
-  built-in engine behind a small launcher script, to measure a change).
+- ``fsf:N``: Fairy-Stockfish at ``Skill Level`` N (−20 … 20), one thread;
+- ``eleeye``: ElephantEye over UCCI, the executable given by ``--eleeye`` or ``XQDESK_ELEEYE``
+  (build it from github.com/xqbase/eleeye with the ``g++`` line of ``eleeye/makefile.sh``);
+- ``rev:REV[:OPTIONS]``: the built-in engine as it was at git revision REV (``git archive`` into a
+  temporary folder) — an old build, to measure a change;
+- any engine SPEC (``builtin:OPTIONS``, ``uci:PATH``, ``ucci:PATH``, ``player:PATH`` …).
 
-For each opponent it prints wins/draws/losses of the built-in engine, its score, the Elo
-difference with its 95% interval, its illegal moves and time losses, and its slowest move.
-The machine's cores are shared, so the figures carry that noise; keep runs short.
+For each opponent it prints the engine's wins/draws/losses, score, Elo difference with its 95%
+interval, its illegal moves, time losses and slowest move, and the mean game length.
 """
 from __future__ import annotations
 
 import argparse
+import atexit
+import os
+import shutil
+import subprocess
 import sys
+import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,91 +46,165 @@ sys.path.insert(0, str(ROOT))
 from xqdesk.board import Board  # noqa: E402
 from xqdesk.engines.elo import elo_difference  # noqa: E402
 from xqdesk.engines.engine_player import EnginePlayer  # noqa: E402
-from xqdesk.engines.referee import play_game  # noqa: E402
+from xqdesk.engines.referee import GameRecord, play_game  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
-from xqdesk.engines.spec import parse_spec  # noqa: E402
+from xqdesk.engines.spec import EngineSpec, host_command, parse_options, parse_spec  # noqa: E402
 from xqdesk.outcome import Termination  # noqa: E402
 from xqdesk.pieces import BLACK, RED  # noqa: E402
 
 FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
-OPENINGS = [
-    "1rbakabnr/9/2n1c2c1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1B2C1/9/1R1AKABNR w - - 6 4",
-    "rnbakabr1/9/1c4nc1/p1p1p3p/6p2/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R w - - 6 4",
-    "rnbakab2/8r/1c2c1n2/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKABR1 w - - 6 4",
-    "rnbakab1r/9/1c1c2n2/p1p1p3p/6p2/9/P1P1P1P1P/1C2B1NC1/9/RNBAKA1R1 w - - 6 4",
-    "r1bakab1r/9/1cn2cn2/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKABR1 w - - 6 4",
-    "1rbakabnr/9/2nc3c1/p1p1p1p1p/9/6P2/P1P1P3P/1C2B2C1/R8/1NBAKA1NR w - - 6 4",
-    "rnbakabr1/9/4c1nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKABR1 w - - 6 4",
-]
+OPENINGS_FILE = Path(__file__).resolve().parent / "openings.fen"
+
+
+def read_openings(path: Path = OPENINGS_FILE) -> list[str]:
+    """The FENs of an openings file (one a line; ``#`` starts a comment)."""
+    fens = [line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    return [fen for fen in fens if fen]
+
+
+OPENINGS = read_openings()
 DEFAULT_OPPONENTS = ["random", "greedy", "minimax", "fsf:-20", "fsf:-10", "fsf:0", "fsf:5", "fsf:10"]
 
 
-def opponent_spec(name: str, fairy_stockfish: str) -> str:
+def old_build_spec(text: str) -> EngineSpec:
+    """``rev:REV[:OPTIONS]``: the built-in engine of git revision REV, unpacked into a temporary
+    folder that is removed at exit."""
+    rev, _, options = text[4:].partition(":")
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    folder = Path(tempfile.mkdtemp(prefix=f"xqdesk-{commit}-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "xqdesk", "resources"],
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    env = dict(os.environ, PYTHONPATH=str(folder))
+    return EngineSpec(f"builtin@{commit}", host_command("builtin"), parse_options(options, text), env=env)
+
+
+def opponent_spec(name: str, args: argparse.Namespace) -> EngineSpec:
     if name in ("random", "greedy"):
-        return name
+        return parse_spec(name)
     if name == "minimax":
-        return f"player:{ROOT / 'bench' / 'minimax_student'}"
+        return parse_spec(f"player:{ROOT / 'bench' / 'minimax_student'}")
     if name.startswith("fsf:"):
-        return f"uci:{fairy_stockfish}:Skill Level={int(name[4:])},Threads=1,Hash=16"
-    if name.startswith(("uci:", "player:", "builtin:")):
-        return name
-    raise SystemExit(f"unknown opponent {name!r}: expected random, greedy, minimax, fsf:LEVEL or an engine SPEC")
+        return replace(parse_spec(f"uci:{args.fairy_stockfish}:Skill Level={int(name[4:])},Threads=1,Hash=16"),
+                       name=name)
+    if name == "eleeye":
+        if not args.eleeye:
+            raise SystemExit("eleeye: say where ElephantEye is, with --eleeye PATH or XQDESK_ELEEYE")
+        return replace(parse_spec(f"ucci:{args.eleeye}"), name="eleeye")
+    if name.startswith("rev:"):
+        return old_build_spec(name)
+    return parse_spec(name)
 
 
-def play_match(name: str, args: argparse.Namespace) -> None:
-    limits = SearchLimits(movetime=args.movetime)
-    builtin = EnginePlayer(parse_spec("builtin"), limits)
-    opponent = EnginePlayer(parse_spec(opponent_spec(name, args.fairy_stockfish)), limits)
-    wins = draws = losses = illegal = timeouts = 0
-    slowest = 0.0
-    started = time.monotonic()
-    try:
-        builtin.start()
-        opponent.start()
-        for game in range(args.games):
-            builtin_colour = RED if game % 2 == 0 else BLACK
-            red, black = (builtin, opponent) if builtin_colour == RED else (opponent, builtin)
-            start = Board(OPENINGS[(game // 2) % len(OPENINGS)])
-            record = play_game(red, black, move_time_limit=args.clock, board=start)
-            outcome = record.outcome
-            first_own_ply = 0 if builtin_colour == start.turn else 1
-            own_times = record.move_times[first_own_ply::2]
-            slowest = max([slowest, *own_times])
+@dataclass
+class Tally:
+    """The engine's results against one opponent."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    illegal: int = 0
+    timeouts: int = 0
+    slowest: float = 0.0
+    plies: list[int] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, record: GameRecord, engine_colour: int) -> None:
+        outcome = record.outcome
+        with self.lock:
+            self.plies.append(len(record.moves))
             if outcome.winner is None:
-                draws += 1
-            elif outcome.winner == builtin_colour:
-                wins += 1
+                self.draws += 1
+            elif outcome.winner == engine_colour:
+                self.wins += 1
             else:
-                losses += 1
-                illegal += outcome.termination == Termination.ILLEGAL_MOVE
-                timeouts += outcome.termination == Termination.TIMEOUT
+                self.losses += 1
+                self.illegal += outcome.termination == Termination.ILLEGAL_MOVE
+                self.timeouts += outcome.termination == Termination.TIMEOUT
+
+
+def play_games(engine: EngineSpec, opponent: EngineSpec, indexes: list[int], tally: Tally,
+               args: argparse.Namespace) -> None:
+    """Play the games numbered ``indexes`` (even: the engine has Red) with one pair of processes."""
+    limits = SearchLimits(movetime=None if args.nodes else args.movetime, nodes=args.nodes)
+    ours = EnginePlayer(engine, limits)
+    theirs = EnginePlayer(opponent, limits)
+    try:
+        ours.start()
+        theirs.start()
+        for index in indexes:
+            engine_colour = RED if index % 2 == 0 else BLACK
+            red, black = (ours, theirs) if engine_colour == RED else (theirs, ours)
+            start = Board(OPENINGS[(index // 2) % len(OPENINGS)])
+            record = play_game(red, black, move_time_limit=args.clock, board=start)
+            first_own_ply = 0 if engine_colour == start.turn else 1
+            tally.slowest = max([tally.slowest, *record.move_times[first_own_ply::2]])
+            tally.add(record, engine_colour)
+            if args.pgn:
+                save_game(Path(args.pgn) / f"{opponent.name.replace(':', '_')}-{index + 1:03d}.pgn",
+                          record, red.name, black.name, start)
             if args.verbose:
-                print(f"  game {game + 1}: builtin {'red' if builtin_colour == RED else 'black'}, "
-                      f"{len(record.moves)} plies: {outcome.text}", flush=True)
+                print(f"  game {index + 1}: {engine.name} {'red' if engine_colour == RED else 'black'}, "
+                      f"{len(record.moves)} plies: {record.outcome.text}", flush=True)
     finally:
-        builtin.close()
-        opponent.close()
-    games = wins + draws + losses
-    score = (wins + 0.5 * draws) / games if games else 0.0
-    print(f"{name:<9} +{wins} ={draws} -{losses}  score {100 * score:5.1f}%  {elo_difference(wins, draws, losses)}"
-          f"  illegal {illegal} timeouts {timeouts}  slowest move {slowest:.2f} s  ({time.monotonic() - started:.0f} s)",
-          flush=True)
+        ours.close()
+        theirs.close()
+
+
+def save_game(path: Path, record: GameRecord, red: str, black: str, start: Board) -> None:
+    from xqdesk.formats import write_games
+    from xqdesk.game import Game
+
+    game = Game.from_moves(record.moves, start.fen(), outcome=record.outcome,
+                           headers={"Red": red, "Black": black})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_games(path, [game])
+
+
+def play_match(engine: EngineSpec, name: str, args: argparse.Namespace) -> None:
+    opponent = opponent_spec(name, args)
+    tally = Tally()
+    started = time.monotonic()
+    jobs = max(1, min(args.jobs, args.games))
+    # Whole pairs per job, so each opening is played with both colours by the same processes.
+    shares: list[list[int]] = [[] for _ in range(jobs)]
+    for index in range(args.games):
+        shares[(index // 2) % jobs].append(index)
+    with ThreadPoolExecutor(jobs) as pool:
+        for future in [pool.submit(play_games, engine, opponent, share, tally, args) for share in shares]:
+            future.result()
+    games = tally.wins + tally.draws + tally.losses
+    score = (tally.wins + 0.5 * tally.draws) / games if games else 0.0
+    mean_plies = sum(tally.plies) / len(tally.plies) if tally.plies else 0
+    print(f"{opponent.name:<10} +{tally.wins} ={tally.draws} -{tally.losses}  score {100 * score:5.1f}%  "
+          f"{elo_difference(tally.wins, tally.draws, tally.losses)}  illegal {tally.illegal} "
+          f"timeouts {tally.timeouts}  slowest move {tally.slowest:.2f} s  mean {mean_plies:.0f} plies  "
+          f"({time.monotonic() - started:.0f} s)", flush=True)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", default="builtin", help="the engine under test (default builtin)")
     parser.add_argument("--movetime", type=float, default=1.0, help="seconds per move for both sides (default 1)")
+    parser.add_argument("--nodes", type=int, default=None, help="nodes per move instead of a move time")
     parser.add_argument("--clock", type=float, default=None,
                         help="the referee's move clock in seconds (default: the course's 10)")
     parser.add_argument("--games", type=int, default=4, help="games per opponent, colours alternating (default 4)")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once (default 1)")
     parser.add_argument("--opponents", nargs="+", default=DEFAULT_OPPONENTS, metavar="NAME")
     parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH, help="the Fairy-Stockfish executable")
+    parser.add_argument("--eleeye", default=os.environ.get("XQDESK_ELEEYE"), help="the ElephantEye executable")
+    parser.add_argument("--pgn", default=None, metavar="DIR", help="write every game as PGN into DIR")
     parser.add_argument("--verbose", action="store_true", help="print every game")
     args = parser.parse_args()
-    print(f"built-in engine vs opponents, {args.movetime:g} s per move, {args.games} games each, "
-          f"referee clock {args.clock or 10:g} s")
+    engine = opponent_spec(args.engine, args)
+    budget = f"{args.nodes} nodes" if args.nodes else f"{args.movetime:g} s"
+    print(f"{engine.name} vs opponents, {budget} per move, {args.games} games each, {args.jobs} at once, "
+          f"referee clock {args.clock or 10:g} s, openings {OPENINGS_FILE.name} ({len(OPENINGS)})")
     for name in args.opponents:
-        play_match(name, args)
+        play_match(engine, name, args)
     return 0
 
 
