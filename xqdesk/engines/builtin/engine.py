@@ -228,7 +228,7 @@ class BuiltinEngine:
         max_depth = min(min(depths, default=board_kernel.MAX_PLY - 4), board_kernel.MAX_PLY - 4)
         node_limits = [n for n in (limits.nodes, caps.max_nodes) if n]
         node_limit = min(node_limits, default=0)
-        position = self._position_for(board)
+        position, history_offset = self._position_for(board)
         root_codes = [encode_move(move.from_square, move.to_square) for move in root]
 
         best: Optional[Move] = root[0]
@@ -243,7 +243,10 @@ class BuiltinEngine:
                 max_depth = min(max_depth, 1)
             for lines in searcher.iterate(position, root_codes, max_depth=max_depth, node_limit=node_limit,
                                           multipv=multipv,
-                                          capture_free_draw_plies=board.ruleset.capture_free_draw_plies):
+                                          capture_free_draw_plies=board.ruleset.capture_free_draw_plies,
+                                          perpetual_check_limit=board.ruleset.perpetual_check_limit,
+                                          perpetual_check_min_history=board.ruleset.perpetual_check_min_history,
+                                          history_offset=history_offset):
                 best = self._move(lines[0].pv[0])
                 for line in lines:
                     on_info(self._info(board, line))
@@ -290,16 +293,18 @@ class BuiltinEngine:
                 searcher.stop_flag[0] = 1
                 return
 
-    def _position_for(self, board: Board) -> Position:
-        """The engine position for ``board``, replaying the capture-free tail of its game so the
-        kernel knows which positions have occurred."""
+    def _position_for(self, board: Board) -> tuple[Position, int]:
+        """The engine position for ``board`` and the number of the game's moves before it: the
+        capture-free tail of the game is replayed so the kernel knows which positions have
+        occurred, and at least the moves the perpetual-check ban looks back at."""
         base = board.copy()
         replay: list[Move] = []
-        while base.move_stack and len(replay) < board.halfmove_clock:
+        wanted = max(board.halfmove_clock, 2 * board.ruleset.perpetual_check_limit + 1)
+        while base.move_stack and len(replay) < wanted:
             replay.append(base.pop())
         position = Position([base.code_at(sq) for sq in range(90)], base.turn, base.halfmove_clock, self._params)
         position.push_all(encode_move(move.from_square, move.to_square) for move in reversed(replay))
-        return position
+        return position, len(base.move_stack)
 
     @staticmethod
     def _move(code: int) -> Move:

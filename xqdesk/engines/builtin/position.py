@@ -2,7 +2,8 @@
 
 It is built from 90 square codes (as :func:`xqdesk.fen.parse_fen` and the core ``Board`` give
 them) plus the moves played since, so its key stack knows the game's recent positions for
-repetition detection. Moves are kernel ints ``from_square << 7 | to_square``.
+repetition detection, and its trail (``perpetual_kernel``) the recent checks for the course's
+perpetual-check ban. Moves are kernel ints ``from_square << 7 | to_square``.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from xqdesk.engines.builtin import board_kernel, eval_kernel
+from xqdesk.engines.builtin import board_kernel, eval_kernel, perpetual_kernel
 from xqdesk.engines.builtin.eval_tables import build_params
 from xqdesk.errors import InvalidFenError
 
@@ -43,6 +44,8 @@ class Position:
         self.keys = np.zeros(board_kernel.STACK_SIZE, np.uint64)
         self.clocks = np.zeros(board_kernel.STACK_SIZE, np.int64)
         self.psq = np.zeros(board_kernel.STACK_SIZE, np.int64)
+        self.trail_moves = np.zeros(board_kernel.STACK_SIZE, np.int64)
+        self.trail_checkers = np.zeros(board_kernel.STACK_SIZE, np.int64)
         key = np.uint64(0)
         score = 0
         for sq, code in enumerate(self.board):
@@ -54,6 +57,7 @@ class Position:
         self.keys[0] = key
         self.clocks[0] = capture_free_plies
         self.psq[0] = score
+        self.trail_checkers[0] = self._checkers()
         self.moves_played: list[int] = []
 
     @property
@@ -81,8 +85,22 @@ class Position:
         if self.height >= board_kernel.STACK_SIZE - board_kernel.MAX_PLY - 8:
             self._drop_oldest(self.height // 2)
         captured = board_kernel.make_move(self.board, self.pos, self.keys, self.clocks, self.psq, self.params, move)
+        self.trail_moves[self.height] = move
+        self.trail_checkers[self.height] = self._checkers()
         self.moves_played.append(move)
         return int(captured)
+
+    def _checkers(self) -> int:
+        """The packed pieces that check the side to move (see ``perpetual_kernel``)."""
+        side = int(self.pos[board_kernel.POS_SIDE])
+        return int(perpetual_kernel.checking_pieces(self.board, side, board_kernel.king_square(self.pos, side)))
+
+    def last_move_banned(self, limit: int, min_history: int, history_offset: int = 0) -> bool:
+        """Whether the move that led here breaks the perpetual-check ban of ``limit`` checks
+        (a ruleset's ``perpetual_check_limit`` / ``perpetual_check_min_history``), the game having
+        ``history_offset`` moves before this position's first."""
+        return bool(perpetual_kernel.is_banned(self.trail_moves, self.trail_checkers, self.height, limit,
+                                               min_history, history_offset))
 
     def push_all(self, moves: Iterable[int]) -> None:
         for move in moves:
@@ -90,7 +108,7 @@ class Position:
 
     def _drop_oldest(self, count: int) -> None:
         h = self.height
-        for stack in (self.keys, self.clocks, self.psq):
+        for stack in (self.keys, self.clocks, self.psq, self.trail_moves, self.trail_checkers):
             stack[: h - count + 1] = stack[count: h + 1].copy()
         self.pos[board_kernel.POS_HEIGHT] = h - count
 

@@ -12,16 +12,17 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from xqdesk.engines.builtin import board_kernel, eval_kernel, eval_tables, geometry
+from xqdesk.engines.builtin import board_kernel, eval_kernel, eval_tables, geometry, perpetual_kernel
 from xqdesk.engines.builtin.board_kernel import (
     MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
     make_null_move, unmake_move, unmake_null_move)
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.geometry import SQUARES
+from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
 
-drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel))
+drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel))
 
 INFINITY = 32000
 MATE = 31000
@@ -42,8 +43,12 @@ MOVE_FROM_SHIFT, MOVE_TO_MASK = 7, 127
 POLL_MASK = 1023
 """The stop flag and the node limit are polled every POLL_MASK + 1 nodes."""
 
-C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE = range(7)
-COUNTER_COUNT = 8
+(C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE, C_CHECK_LIMIT,
+ C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET) = range(10)
+"""C_CHECK_LIMIT and C_CHECK_MIN_HISTORY: the ruleset's perpetual-check ban (limit 0: none);
+C_HISTORY_OFFSET: the game's moves before the position's height 0 (the ban needs a long enough
+history)."""
+COUNTER_COUNT = 10
 
 
 
@@ -60,7 +65,11 @@ class SearchContext(NamedTuple):
     clocks: np.ndarray
     """... the capture-free ply count of each, ..."""
     psq: np.ndarray
-    """... the piece-square tables ..."""
+    """... the piece-square tables, ..."""
+    trail_moves: np.ndarray
+    """... the move that led to each height ...."""
+    trail_checkers: np.ndarray
+    """... and the pieces then giving check (``perpetual_kernel``) ..."""
     params: np.ndarray
     """... and the evaluation's weights."""
     tt_keys: np.ndarray
@@ -90,7 +99,8 @@ class SearchContext(NamedTuple):
 _INT64_1D = types.int64[::1]
 _INT64_2D = types.int64[:, ::1]
 CONTEXT_TYPE = types.NamedTuple((
-    types.int8[::1], _INT64_1D, types.uint64[::1], _INT64_1D, _INT64_1D, types.int32[::1],  # position
+    types.int8[::1], _INT64_1D, types.uint64[::1], _INT64_1D, _INT64_1D, _INT64_1D, _INT64_1D,  # position
+    types.int32[::1],  # evaluation
     types.uint64[::1], _INT64_1D,  # transposition table
     _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
 ), SearchContext)
@@ -234,6 +244,34 @@ def _tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply):
     tt_data[index] = _tt_pack(move, depth, flag, score)
 
 
+@njit(**COMPILE_OPTIONS)
+def _trail_and_ban(ctx, move, gives_check):
+    """Record ``move`` (just made) and its checks on the trail; True when the ruleset's
+    perpetual-check ban forbids it."""
+    board, pos, counters = ctx.board, ctx.pos, ctx.counters
+    h = pos[POS_HEIGHT]
+    ctx.trail_moves[h] = move
+    if not gives_check:
+        ctx.trail_checkers[h] = 0
+        return False
+    side = pos[POS_SIDE]
+    ctx.trail_checkers[h] = checking_pieces(board, side, king_square(pos, side))
+    return is_banned(ctx.trail_moves, ctx.trail_checkers, h, counters[C_CHECK_LIMIT],
+                     counters[C_CHECK_MIN_HISTORY], counters[C_HISTORY_OFFSET])
+
+
+@njit(**COMPILE_OPTIONS)
+def _drawn_repetition(ctx, h):
+    """A position seen before, scored as a draw — unless the ruleset bans perpetual checks and
+    either of the last two moves gave check: such a cycle is searched on, since the ban (or the
+    opponent) will break it."""
+    if not _is_repetition(ctx.keys, ctx.clocks, h):
+        return False
+    if ctx.counters[C_CHECK_LIMIT] == 0:
+        return True
+    return ctx.trail_checkers[h] == 0 and (h == 0 or ctx.trail_checkers[h - 1] == 0)
+
+
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
 def quiesce(ctx, ply, alpha, beta, checked):
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
@@ -306,7 +344,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         return 0
     pv_len[ply] = ply
     h = pos[POS_HEIGHT]
-    if clocks[h] >= counters[C_DRAW_PLIES] or _is_repetition(keys, clocks, h):
+    if clocks[h] >= counters[C_DRAW_PLIES] or _drawn_repetition(ctx, h):
         return 0
     if ply >= MAX_PLY - 1:
         return evaluate(board, pos, psq, params)
@@ -340,6 +378,8 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         if null_ok and depth >= NULL_MOVE_MIN_DEPTH and static >= beta and _has_big_pieces(board, side):
             reduction = NULL_MOVE_DEEP_REDUCTION if depth >= NULL_MOVE_DEEP_DEPTH else NULL_MOVE_REDUCTION
             make_null_move(pos, keys, clocks, psq)
+            ctx.trail_moves[h + 1] = 0
+            ctx.trail_checkers[h + 1] = 0
             score = -alphabeta(ctx, depth - 1 - reduction, ply + 1, -beta, -beta + 1, forbidden, forbidden)
             unmake_null_move(pos)
             if counters[C_STOPPED] != 0:
@@ -369,9 +409,12 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         if is_attacked_king(board, side, king_square(pos, side)):
             unmake_move(board, pos, move, captured)
             continue
+        gives_check = is_attacked_king(board, -side, king_square(pos, -side))
+        if _trail_and_ban(ctx, move, gives_check):
+            unmake_move(board, pos, move, captured)
+            continue
         legal += 1
         pv_len[ply + 1] = ply + 1
-        gives_check = is_attacked_king(board, -side, king_square(pos, -side))
         if legal > 1 and is_quiet and not gives_check and (futile or legal > late_move_limit) \
                 and move != killers[ply, 0]:
             unmake_move(board, pos, move, captured)
@@ -421,7 +464,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                                 history[j] >>= 1
                     break
     if legal == 0:
-        return -MATE + ply  # no legal move: the side to move loses (checkmate or stalemate)
+        return -MATE + ply  # no legal move: the side to move loses (checkmate, stalemate or the ban)
     if best >= beta:
         flag = TT_LOWER
     elif best > original_alpha:
@@ -453,6 +496,7 @@ def search_root(ctx, root_moves, root_count, depth, alpha, beta):
         captured = make_move(board, pos, keys, clocks, psq, params, move)
         pv_len[1] = 1
         gives_check = is_attacked_king(board, -side, king_square(pos, -side))
+        _trail_and_ban(ctx, move, gives_check)  # root moves are legal: only the trail is wanted
         new_depth = depth - 1 + (1 if gives_check else 0)
         if i == 0:
             score = -alphabeta(ctx, new_depth, child_ply, -beta, -alpha, gives_check, allowed)

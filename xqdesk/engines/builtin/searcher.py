@@ -82,23 +82,33 @@ class Searcher:
     def _context(self, position: Position) -> SearchContext:
         return SearchContext(
             board=position.board, pos=position.pos, keys=position.keys, clocks=position.clocks,
-            psq=position.psq, params=position.params, tt_keys=self.tt_keys, tt_data=self.tt_data,
+            psq=position.psq, trail_moves=position.trail_moves, trail_checkers=position.trail_checkers,
+            params=position.params, tt_keys=self.tt_keys, tt_data=self.tt_data,
             killers=self.killers, history=self.history, move_buf=self.move_buf, score_buf=self.score_buf,
             pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=self.stop_flag)
 
     def iterate(self, position: Position, root_moves: Sequence[int], *, max_depth: int = board_kernel.MAX_PLY - 4,
-                node_limit: int = 0, multipv: int = 1, capture_free_draw_plies: int = 120) -> Iterator[list[Line]]:
+                node_limit: int = 0, multipv: int = 1, capture_free_draw_plies: int = 120,
+                perpetual_check_limit: int = 0, perpetual_check_min_history: int = 0,
+                history_offset: int = 0) -> Iterator[list[Line]]:
         """Deepen from depth 1 to ``max_depth`` over ``root_moves`` (legal kernel moves, not
         empty), yielding the lines of each depth, best first. Stops early when the stop flag is
         set or ``node_limit`` (0 = none) is reached; the last yield may then be a partial depth
         (``Line.complete`` False) when the interrupted iteration had already improved on the
-        previous one."""
+        previous one.
+
+        The ruleset's perpetual-check ban (``perpetual_check_limit``, 0 for none) is applied inside
+        the tree once the game holds more than ``perpetual_check_min_history`` moves, of which
+        ``history_offset`` came before the position's first. The root moves must already obey it."""
         if not root_moves:
             raise XqdeskError(f"no root moves to search in position {position.codes()!r}")
         context = self._context(position)
         self.counters[:] = 0
         self.counters[search_kernel.C_NODE_LIMIT] = node_limit
         self.counters[search_kernel.C_DRAW_PLIES] = capture_free_draw_plies
+        self.counters[search_kernel.C_CHECK_LIMIT] = perpetual_check_limit
+        self.counters[search_kernel.C_CHECK_MIN_HISTORY] = perpetual_check_min_history
+        self.counters[search_kernel.C_HISTORY_OFFSET] = history_offset
         self.killers[:] = 0
         self.history >>= 3
         order = np.array(root_moves, np.int64)
