@@ -154,11 +154,20 @@ def test_stop_ends_an_infinite_search(engine: BuiltinEngine) -> None:
 
 def test_time_plan_keeps_a_margin() -> None:
     plan = plan_time(SearchLimits(movetime=10.0), 10.0, 0.1)
-    assert plan.hard is not None and plan.hard <= 9.0 and plan.soft < plan.hard
+    assert plan.hard is not None and plan.hard <= 9.0 and plan.soft == plan.hard  # a move time is used up
     default = plan_time(SearchLimits(), 10.0, 0.1)
-    assert default == plan
+    assert default.hard == plan.hard and default.soft is not None and default.soft < default.hard
     assert plan_time(SearchLimits(depth=5), 10.0, 0.1).hard is None
     assert plan_time(SearchLimits(infinite=True), 10.0, 0.1).hard is None
+
+
+def test_under_a_game_clock_the_soft_deadline_moves_with_the_search() -> None:
+    plan = plan_time(SearchLimits(red_time=60.0, black_time=60.0), 10.0, 0.1)
+    assert plan.soft is not None and plan.hard is not None and plan.soft < plan.hard <= 30.0
+    unstable = plan.next_iteration_deadline(unstable=True, settled=False)
+    settled = plan.next_iteration_deadline(unstable=False, settled=True)
+    assert unstable is not None and settled is not None
+    assert settled < plan.soft < unstable <= plan.hard
 
 
 def test_options_are_declared_once_and_checked_by_their_declaration(engine: BuiltinEngine) -> None:

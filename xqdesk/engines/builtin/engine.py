@@ -8,8 +8,11 @@ and runs the compiled iterative-deepening search under a time plan:
   must arrive within. The *hard* deadline keeps a safety margin (10% of the budget, at least 0.1 s
   and at most 1 s, plus the ``Move Overhead`` option) for a loaded machine and the trip through the
   engine host; a watchdog thread stops the search there.
-- No new iteration starts after the *soft* deadline (55% of the hard budget), since it would
-  rarely finish.
+- A move time (``go movetime``) is the move's alone (what is not used is lost), so the search
+  deepens until the hard deadline. Otherwise no new iteration starts after the *soft* deadline (55% of the
+  hard budget), since it would rarely finish; that deadline moves later (up to the hard one) while
+  the best move keeps changing or its score falls, and earlier once the same move has been best
+  for many iterations.
 - ``infinite`` searches run until ``stop``; depth and node limits (and the ``Level`` caps) bound
   the tree.
 """
@@ -77,6 +80,13 @@ PLANNED_MOVES_LEFT = 30
 INCREMENT_SHARE = 0.75
 """The part of the increment a move under a game clock may spend."""
 
+UNSTABLE_TIME_FACTOR, SETTLED_TIME_FACTOR = 1.8, 0.6
+"""Under a game clock: how the soft deadline stretches while the best move changes or its score
+falls, and shrinks once the same move has been best for :data:`SETTLED_ITERATIONS` iterations."""
+SETTLED_ITERATIONS = 6
+UNSTABLE_SCORE_DROP = 30
+"""A fall of the best score by this many centipawns from one iteration to the next is unstable."""
+
 
 @dataclass(frozen=True)
 class TimePlan:
@@ -86,12 +96,24 @@ class TimePlan:
     soft: Optional[float]
     hard: Optional[float]
 
+    def next_iteration_deadline(self, unstable: bool, settled: bool) -> Optional[float]:
+        """The soft deadline adjusted to the last iterations: later (at most the hard one) when
+        the best move changed or its score fell (``unstable``), earlier when the same move has been
+        best for many iterations (``settled``)."""
+        if self.soft is None or self.hard is None:
+            return self.soft
+        if unstable:
+            return min(self.hard, self.soft * UNSTABLE_TIME_FACTOR)
+        return self.soft * SETTLED_TIME_FACTOR if settled else self.soft
+
 
 def plan_time(limits: SearchLimits, default_movetime: float, overhead: float, red: bool = True) -> TimePlan:
     """The time plan for ``limits`` when ``red`` (or Black) is to move; ``default_movetime`` applies
     when nothing else bounds the search (the course's 10 s clock). Under a game clock the move gets
     a share of the time left (:data:`PLANNED_MOVES_LEFT`) plus most of the increment, never more
-    than half of what is left."""
+    than half of what is left. The soft deadline comes before the hard one, except under a move
+    time alone, which the search uses up (UCI's ``movetime``: search exactly this long); the
+    default move time is a limit, not a budget to spend."""
     budget = limits.movetime
     clock_left, increment = limits.clock_for(red)
     if clock_left is not None:
@@ -103,7 +125,8 @@ def plan_time(limits: SearchLimits, default_movetime: float, overhead: float, re
         return TimePlan(None, None)
     margin = min(max(0.1 * budget, 0.1), 1.0) + overhead
     hard = max(budget - margin, 0.5 * budget)
-    return TimePlan(SOFT_FRACTION * hard, hard)
+    exact = limits.movetime is not None and clock_left is None  # UCI's "search exactly this long"
+    return TimePlan(hard if exact else SOFT_FRACTION * hard, hard)
 
 
 class BuiltinEngine:
@@ -232,6 +255,8 @@ class BuiltinEngine:
         root_codes = [encode_move(move.from_square, move.to_square) for move in root]
 
         best: Optional[Move] = root[0]
+        previous_score: Optional[int] = None
+        same_best = 0
         searcher = self._loaded_searcher()
         searcher.stop_flag[0] = 0
         finished = threading.Event()
@@ -247,11 +272,15 @@ class BuiltinEngine:
                                           perpetual_check_limit=board.ruleset.perpetual_check_limit,
                                           perpetual_check_min_history=board.ruleset.perpetual_check_min_history,
                                           history_offset=history_offset):
-                best = self._move(lines[0].pv[0])
+                move = self._move(lines[0].pv[0])
+                score = lines[0].score
+                same_best = same_best + 1 if move == best else 1
+                unstable = move != best or (previous_score is not None and score < previous_score - UNSTABLE_SCORE_DROP)
+                best, previous_score = move, score
                 for line in lines:
                     on_info(self._info(board, line))
-                elapsed = time.perf_counter() - started
-                if plan.soft is not None and elapsed >= plan.soft:
+                deadline = plan.next_iteration_deadline(unstable, same_best >= SETTLED_ITERATIONS)
+                if deadline is not None and time.perf_counter() - started >= deadline:
                     break
         finally:
             finished.set()
