@@ -245,31 +245,28 @@ def _tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply):
 
 
 @njit(**COMPILE_OPTIONS)
-def _trail_and_ban(ctx, move, gives_check):
-    """Record ``move`` (just made) and its checks on the trail; True when the ruleset's
-    perpetual-check ban forbids it."""
-    board, pos, counters = ctx.board, ctx.pos, ctx.counters
+def _check_on_trail(board, pos, trail_moves, trail_checkers, counters, move):
+    """Record a checking ``move`` (just made) on the trail; True when the ruleset's
+    perpetual-check ban forbids it. A move that gives no check only clears its height's
+    ``trail_checkers`` entry (its ``trail_moves`` entry is then never read)."""
     h = pos[POS_HEIGHT]
-    ctx.trail_moves[h] = move
-    if not gives_check:
-        ctx.trail_checkers[h] = 0
-        return False
+    trail_moves[h] = move
     side = pos[POS_SIDE]
-    ctx.trail_checkers[h] = checking_pieces(board, side, king_square(pos, side))
-    return is_banned(ctx.trail_moves, ctx.trail_checkers, h, counters[C_CHECK_LIMIT],
+    trail_checkers[h] = checking_pieces(board, side, king_square(pos, side))
+    return is_banned(trail_moves, trail_checkers, h, counters[C_CHECK_LIMIT],
                      counters[C_CHECK_MIN_HISTORY], counters[C_HISTORY_OFFSET])
 
 
 @njit(**COMPILE_OPTIONS)
-def _drawn_repetition(ctx, h):
+def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
     """A position seen before, scored as a draw — unless the ruleset bans perpetual checks and
     either of the last two moves gave check: such a cycle is searched on, since the ban (or the
     opponent) will break it."""
-    if not _is_repetition(ctx.keys, ctx.clocks, h):
+    if not _is_repetition(keys, clocks, h):
         return False
-    if ctx.counters[C_CHECK_LIMIT] == 0:
+    if counters[C_CHECK_LIMIT] == 0:
         return True
-    return ctx.trail_checkers[h] == 0 and (h == 0 or ctx.trail_checkers[h - 1] == 0)
+    return trail_checkers[h] == 0 and (h == 0 or trail_checkers[h - 1] == 0)
 
 
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
@@ -334,6 +331,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     psq, params, tt_keys, tt_data = ctx.psq, ctx.params, ctx.tt_keys, ctx.tt_data
     killers, history, move_buf, score_buf = ctx.killers, ctx.history, ctx.move_buf, ctx.score_buf
     pv, pv_len, counters, stop = ctx.pv, ctx.pv_len, ctx.counters, ctx.stop
+    trail_moves, trail_checkers = ctx.trail_moves, ctx.trail_checkers
     # Booleans computed at run time: a literal True/False argument would make numba compile a
     # separate specialisation of this recursive function, which its disk cache cannot reload.
     allowed = depth > -INFINITY
@@ -344,7 +342,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         return 0
     pv_len[ply] = ply
     h = pos[POS_HEIGHT]
-    if clocks[h] >= counters[C_DRAW_PLIES] or _drawn_repetition(ctx, h):
+    if clocks[h] >= counters[C_DRAW_PLIES] or _drawn_repetition(keys, clocks, trail_checkers, counters, h):
         return 0
     if ply >= MAX_PLY - 1:
         return evaluate(board, pos, psq, params)
@@ -378,8 +376,8 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         if null_ok and depth >= NULL_MOVE_MIN_DEPTH and static >= beta and _has_big_pieces(board, side):
             reduction = NULL_MOVE_DEEP_REDUCTION if depth >= NULL_MOVE_DEEP_DEPTH else NULL_MOVE_REDUCTION
             make_null_move(pos, keys, clocks, psq)
-            ctx.trail_moves[h + 1] = 0
-            ctx.trail_checkers[h + 1] = 0
+            trail_moves[h + 1] = 0
+            trail_checkers[h + 1] = 0
             score = -alphabeta(ctx, depth - 1 - reduction, ply + 1, -beta, -beta + 1, forbidden, forbidden)
             unmake_null_move(pos)
             if counters[C_STOPPED] != 0:
@@ -410,7 +408,9 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             unmake_move(board, pos, move, captured)
             continue
         gives_check = is_attacked_king(board, -side, king_square(pos, -side))
-        if _trail_and_ban(ctx, move, gives_check):
+        if not gives_check:
+            trail_checkers[h + 1] = 0
+        elif _check_on_trail(board, pos, trail_moves, trail_checkers, counters, move):
             unmake_move(board, pos, move, captured)
             continue
         legal += 1
@@ -496,7 +496,10 @@ def search_root(ctx, root_moves, root_count, depth, alpha, beta):
         captured = make_move(board, pos, keys, clocks, psq, params, move)
         pv_len[1] = 1
         gives_check = is_attacked_king(board, -side, king_square(pos, -side))
-        _trail_and_ban(ctx, move, gives_check)  # root moves are legal: only the trail is wanted
+        if gives_check:  # root moves are legal: only the trail is wanted
+            _check_on_trail(board, pos, ctx.trail_moves, ctx.trail_checkers, counters, move)
+        else:
+            ctx.trail_checkers[pos[POS_HEIGHT]] = 0
         new_depth = depth - 1 + (1 if gives_check else 0)
         if i == 0:
             score = -alphabeta(ctx, new_depth, child_ply, -beta, -alpha, gives_check, allowed)
