@@ -57,6 +57,32 @@ def test_a_detached_grandchild_dies_with_its_engine() -> None:
     assert not running(sleeper)
 
 
+def test_an_engine_does_not_outlive_a_referee_killed_without_warning(tmp_path: Path) -> None:
+    """A referee killed by SIGKILL closes nothing: the shield notices its parent is gone and ends
+    the engine, even one that ignores the end of its input."""
+    pid_file = tmp_path / "engine.pid"
+    referee = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time\n"
+        "from xqdesk.engines.process import LineProcess\n"
+        "engine = LineProcess(['sh', '-c', 'echo $$ > " + str(pid_file) + "; trap \"\" HUP; exec sleep 60'])\n"
+        "print('started', flush=True)\n"
+        "time.sleep(60)\n")], stdout=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        assert referee.stdout is not None and referee.stdout.readline().strip() == "started"
+        deadline = time.monotonic() + 5.0
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        engine = int(pid_file.read_text())
+        assert running(engine)
+    finally:
+        referee.kill()
+        referee.wait()
+    deadline = time.monotonic() + 3.0
+    while running(engine) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not running(engine)
+
+
 def test_a_player_that_signals_its_parent_cannot_kill_the_referee() -> None:
     red = seat(f"player:{PLAYERS / 'kills_parent'}")
     record, _seconds = play(red, seat("random"), max_moves=8)  # this test process is the referee

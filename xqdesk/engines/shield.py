@@ -10,7 +10,10 @@ It runs COMMAND as its child, with the same stdin, stdout and stderr, and:
   kill the referee or the match that way; USR1, USR2, ALRM and PIPE are ignored from anyone;
 - ends the tree: when COMMAND exits, or when anyone else (the referee) sends it a termination
   signal, it SIGKILLs every process left below it, reaps them, and exits as COMMAND did (the same
-  exit code, or killed by the same signal), so the referee sees the engine's own fate.
+  exit code, or killed by the same signal), so the referee sees the engine's own fate;
+- does not outlive the referee: when its parent is gone (killed without a chance to close its
+  engines) it ends the tree within :data:`ORPHAN_CHECK_SECONDS` — many engines never notice that
+  their input has closed and would otherwise run, or wait, for ever.
 
 It is no sandbox: the engine runs as the same user and can still find and signal other processes,
 SIGKILL or SIGSTOP the shield, or leave the tree by other means. It imports nothing from xqdesk and
@@ -28,6 +31,8 @@ import time
 PR_SET_CHILD_SUBREAPER = 36
 _ENDING = {signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT}
 _IGNORED = {signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGPIPE}
+ORPHAN_CHECK_SECONDS = 0.5
+"""How often the shield looks whether its parent is still there."""
 
 
 def _become_subreaper() -> bool:
@@ -142,6 +147,7 @@ def main(argv: list[str]) -> None:
         print("usage: shield.py -- COMMAND [ARG …]", file=sys.stderr)
         os._exit(2)
     me = os.getpid()
+    parent = os.getppid()
     _become_subreaper()
     watched = _ENDING | _IGNORED | {signal.SIGCHLD}
     signal.pthread_sigmask(signal.SIG_BLOCK, watched)
@@ -153,7 +159,12 @@ def main(argv: list[str]) -> None:
         os._exit(127)
     status: list[int] = []
     while not status:
-        info = signal.sigwaitinfo(watched)
+        info = signal.sigtimedwait(watched, ORPHAN_CHECK_SECONDS)
+        if info is None:
+            if os.getppid() != parent:  # the referee is gone: so is the engine
+                end_tree(me, child, status)
+                status[:] = [signal.SIGKILL]
+            continue
         if info.si_signo == signal.SIGCHLD:
             _reap(child, status)
         elif info.si_signo in _ENDING:
