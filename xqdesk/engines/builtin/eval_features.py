@@ -35,6 +35,23 @@ def slot(piece_type: int, own_rank: int, file: int) -> int:
     return (piece_type - 1) * SLOTS_PER_PIECE + own_rank * HALF_FILES + min(file, FILES - 1 - file)
 
 
+_ADVISOR_SQUARES = {(0, 3), (0, 5), (1, 4), (2, 3), (2, 5)}
+_ELEPHANT_SQUARES = {(0, 2), (0, 6), (2, 0), (2, 4), (2, 8), (4, 2), (4, 6)}
+
+
+def reachable(piece_type: int, own_rank: int, file: int) -> bool:
+    """Whether a ``piece_type`` can stand on ``own_rank`` (from its own side) and ``file``."""
+    if piece_type == KING:
+        return own_rank <= 2 and 3 <= file <= 5
+    if piece_type == ADVISOR:
+        return (own_rank, file) in _ADVISOR_SQUARES
+    if piece_type == ELEPHANT:
+        return (own_rank, file) in _ELEPHANT_SQUARES
+    if piece_type == PAWN:
+        return own_rank >= 5 or (own_rank >= 3 and file % 2 == 0)
+    return True
+
+
 @njit(**COMPILE_OPTIONS)
 def _between_on_file(board, a, b):
     low = a if a < b else b
@@ -153,14 +170,14 @@ def weights_vector(weights: EvalWeights) -> np.ndarray:
 
 def weights_from_vector(vector: np.ndarray, piece_values: dict[int, int]) -> EvalWeights:
     """The weights of a (fitted) vector, rounded to integers, with the tables written relative to
-    ``piece_values`` (which stay as given)."""
+    ``piece_values`` (which stay as given); squares a piece can never reach get 0."""
     tables = {}
     for piece_type in PIECE_TYPES:
         rows = []
         for row in range(RANKS):
             own_rank = RANKS - 1 - row
             rows.append(tuple(int(round(vector[slot(piece_type, own_rank, file)])) - piece_values[piece_type]
-                              for file in range(FILES)))
+                              if reachable(piece_type, own_rank, file) else 0 for file in range(FILES)))
         tables[piece_type] = tuple(rows)
     terms = {name: int(round(vector[TERMS_OFFSET + index])) for index, name in enumerate(TERM_ORDER)}
     return EvalWeights(dict(piece_values), tables, terms)
