@@ -38,9 +38,11 @@ from xqdesk.engines.builtin.board_kernel import (  # noqa: E402
 from xqdesk.engines.builtin.eval_features import (  # noqa: E402
     FEATURE_COUNT, TERMS_OFFSET, features_batch, weights_from_vector, weights_vector)
 from xqdesk.engines.builtin.eval_kernel import evaluate  # noqa: E402
-from xqdesk.engines.builtin.eval_tables import TERM_ORDER, WEIGHTS, build_params  # noqa: E402
+from xqdesk.engines.builtin.eval_tables import TERM_ORDER, WEIGHTS, build_params, read_weights  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
+from xqdesk.engines.uci_engine import UciEngine  # noqa: E402
 from xqdesk.engines.zero.dataset import red_result  # noqa: E402
+from xqdesk.fen import format_fen  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402
 from xqdesk.game import Game  # noqa: E402
 from xqdesk.pieces import PIECE_NAMES, PIECE_TYPES, RED  # noqa: E402
@@ -50,6 +52,8 @@ DEFAULT_GAMES = [ROOT / "tests" / "data" / "games" / "iccs" / "Hu_Ronghua_1391_U
 SKIP_PLIES = 6
 QUIESCE_PLIES = 16
 SELFPLAY_MAX_PLIES = 240
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
+TEACHER_MATE_CP = 3000
 
 
 # --- positions ---------------------------------------------------------------------------------
@@ -189,6 +193,29 @@ def build_dataset(args: argparse.Namespace) -> dict[str, np.ndarray]:
             "game": np.array(game_ids, np.int64)[mask], "source": source[mask]}
 
 
+def teacher_scores(boards: np.ndarray, sides: np.ndarray, rows: np.ndarray, depth: int,
+                   command: str) -> np.ndarray:
+    """Fairy-Stockfish's score (side to move's view, centipawns, mates as ±TEACHER_MATE_CP) of the
+    positions ``rows`` at ``depth``; NaN elsewhere."""
+    scores = np.full(len(boards), np.nan)
+    engine = UciEngine([command], options={"Threads": "1", "Hash": "16"})
+    engine.start()
+    started = time.monotonic()
+    try:
+        for done, row in enumerate(rows, start=1):
+            fen = format_fen([int(c) for c in boards[row]], sides[row] == 1, 0, 1)
+            result = engine.search(fen, [], SearchLimits(depth=depth), deadline=time.monotonic() + 60)
+            score = next((info.score for info in reversed(result.infos) if info.score is not None), None)
+            if score is not None:
+                value = score.relative.score(mate_score=TEACHER_MATE_CP)
+                scores[row] = np.nan if value is None else float(value)
+            if done % 5000 == 0:
+                print(f"  teacher {done}/{len(rows)} ({time.monotonic() - started:.0f} s)", flush=True)
+    finally:
+        engine.quit()
+    return scores
+
+
 # --- fit ---------------------------------------------------------------------------------------
 
 def feature_matrix(boards: np.ndarray, sides: np.ndarray) -> sparse.csr_matrix:
@@ -259,7 +286,15 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cache", default=None, metavar="NPZ",
                         help="read the positions from this file if it exists, else write them there")
+    parser.add_argument("--teacher-positions", type=int, default=0,
+                        help="label this many positions (drawn at random) with Fairy-Stockfish's score")
+    parser.add_argument("--teacher-depth", type=int, default=6, help="Fairy-Stockfish's search depth")
+    parser.add_argument("--teacher-weight", type=float, default=0.5,
+                        help="target = (1 - w) · result + w · σ(teacher score) where there is one")
+    parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH, help="the Fairy-Stockfish executable")
     parser.add_argument("--lam", type=float, default=1e-8, help="L2 pull toward the shipped weights")
+    parser.add_argument("--base", default=None, metavar="JSON",
+                        help="the weights to start from and pull toward (default: the shipped ones)")
     parser.add_argument("--write", default=None, metavar="JSON", help="write the fitted weights here")
     args = parser.parse_args()
     started = time.monotonic()
@@ -270,15 +305,40 @@ def main() -> int:
         data = build_dataset(args)
         if args.cache:
             np.savez_compressed(args.cache, **data)
+    if args.teacher_positions and int(np.sum(~np.isnan(data.get("teacher", np.array([np.nan]))))) < min(
+            args.teacher_positions, len(data["result"])):
+        rows = np.random.default_rng(args.seed).permutation(len(data["result"]))[:args.teacher_positions]
+        data["teacher"] = teacher_scores(data["boards"], data["sides"], np.sort(rows), args.teacher_depth,
+                                         args.fairy_stockfish)
+        print(f"teacher: {len(rows)} positions at depth {args.teacher_depth} ({time.monotonic() - started:.0f} s)")
+        if args.cache:
+            np.savez_compressed(args.cache, **data)
     x = feature_matrix(data["boards"], data["sides"])
-    target = data["result"]
+    result = data["result"]
     held_out = data["game"] % 10 == 0
     train = ~held_out
-    w0 = weights_vector(WEIGHTS)
-    k = fit_k(x[train], target[train], w0)
+    w0 = weights_vector(read_weights(Path(args.base)) if args.base else WEIGHTS)
+    k = fit_k(x[train], result[train], w0)
+    target = result
+    if args.teacher_positions and "teacher" in data:
+        teacher = data["teacher"]
+        known = ~np.isnan(teacher)
+        k_teacher = fit_k(sparse.csr_matrix(np.nan_to_num(teacher[known & train])[:, None]),
+                          result[known & train], np.ones(1))
+        target = result.copy()
+        target[known] = ((1 - args.teacher_weight) * result[known]
+                         + args.teacher_weight * sigmoid(teacher[known], k_teacher))
+        alone = loss(sparse.csr_matrix(teacher[known & held_out][:, None]), result[known & held_out], np.ones(1),
+                     k_teacher)
+        print(f"teacher: {int(known.sum())} positions, its K = {k_teacher:.3f}, weight {args.teacher_weight}; "
+              f"its own loss against the results {alone:.5f} (held out)")
+        held_out = held_out & known  # the figures below: held-out positions with a teacher score
+        if args.teacher_weight >= 1.0:
+            train = train & known  # the teacher alone: positions without its score say nothing
     print(f"quiet positions: {len(target)} ({int(np.sum(data['source'] == 0))} from records, "
           f"{int(np.sum(data['source'] == 1))} self-play); train {int(train.sum())}, held out {int(held_out.sum())}")
-    print(f"K = {k:.3f}; loss before: train {loss(x[train], target[train], w0, k):.5f} "
+    print(f"K = {k:.3f}; loss against the {'mixed target' if target is not result else 'results'} before: "
+          f"train {loss(x[train], target[train], w0, k):.5f} "
           f"held out {loss(x[held_out], target[held_out], w0, k):.5f}", flush=True)
     occupancy = np.asarray(abs(x[train]).sum(axis=0)).ravel()
     free = np.flatnonzero(occupancy > 0)
