@@ -1,19 +1,27 @@
 """Texel tuning of the built-in evaluation: fit its weights so that a sigmoid of the static score of
-quiet positions predicts the games' results; prints the training figures, optionally writes the weights.
+quiet positions predicts a teacher's judgement or the games' results; prints the training figures.
 
     python bench/texel.py [--games FILE …] [--selfplay 400 --selfplay-nodes 3000] [--cache data.npz]
-        [--lam 1e-8] [--write xqdesk/engines/builtin/eval_weights.json]
+        [--teacher-positions 25000 --teacher-depth 7 --teacher-weight 1] [--lam 1e-8] [--base JSON]
+        [--write xqdesk/engines/builtin/eval_weights.json]
 
 Positions: every position from ply 6 on of the game records given (results: the ``Result`` header,
 else the end position judged as ``xqdesk train supervised`` does, see ``xqdesk.engines.zero.dataset``)
 and of ``--selfplay`` games of the built-in engine against itself at ``--selfplay-nodes`` nodes a
 move, from openings of 2–6 random plies. Only quiet positions are kept: not in check, and no capture
 sequence changes the static score (a quiescence search returns the static score itself).
+``--cache`` keeps them (and the teacher's scores) in a file for the next run.
+
+Teacher: ``--teacher-positions`` of them, drawn at random, are scored by Fairy-Stockfish at
+``--teacher-depth`` (side to move's view; mates count ±3000). Its scores become win chances through
+their own sigmoid scale, fitted to the results. The target is ``(1 - w) · result + w · σ(teacher)``
+where there is a teacher score; with ``w = 1`` only those positions are fitted.
 
 Fit: the evaluation is linear in its weights (``eval_features``: score = features · weights, from
-the side to move's view). First the sigmoid scale K of ``σ(s) = 1 / (1 + 10^(-K·s/400))`` is fitted to
-the shipped weights, then the weights minimise ``mean((result - σ(features · w))²) + lam · |w - w0|²``
-(L-BFGS, w0 = the shipped weights). One game in ten is held out; its loss is printed before/after.
+the side to move's view). The sigmoid scale K of ``σ(s) = 1 / (1 + 10^(-K·s/400))`` is fitted to the
+results with the ``--base`` weights w0 (default: the shipped ones), then the weights minimise
+``mean((target - σ(features · w))²) + lam · |w - w0|²`` (L-BFGS; the tempo stays, as do terms no
+quiet position shows). One game in ten is held out; its losses are printed before and after.
 """
 from __future__ import annotations
 
@@ -281,16 +289,17 @@ def piece_values_of(w: np.ndarray, x: sparse.csr_matrix) -> dict[int, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=[str(p) for p in DEFAULT_GAMES], help="game records")
-    parser.add_argument("--selfplay", type=int, default=0, help="self-play games to add (default 0)")
+    parser.add_argument("--selfplay", type=int, default=400, help="self-play games to add (default 400)")
     parser.add_argument("--selfplay-nodes", type=int, default=3000, help="nodes a move in self-play")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cache", default=None, metavar="NPZ",
                         help="read the positions from this file if it exists, else write them there")
-    parser.add_argument("--teacher-positions", type=int, default=0,
-                        help="label this many positions (drawn at random) with Fairy-Stockfish's score")
-    parser.add_argument("--teacher-depth", type=int, default=6, help="Fairy-Stockfish's search depth")
-    parser.add_argument("--teacher-weight", type=float, default=0.5,
-                        help="target = (1 - w) · result + w · σ(teacher score) where there is one")
+    parser.add_argument("--teacher-positions", type=int, default=25000,
+                        help="label this many positions (drawn at random) with Fairy-Stockfish's score; 0: none")
+    parser.add_argument("--teacher-depth", type=int, default=7, help="Fairy-Stockfish's search depth (default 7)")
+    parser.add_argument("--teacher-weight", type=float, default=1.0,
+                        help="target = (1 - w) · result + w · σ(teacher score) where there is one; at 1 "
+                             "(default) only the teacher-scored positions are fitted")
     parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH, help="the Fairy-Stockfish executable")
     parser.add_argument("--lam", type=float, default=1e-8, help="L2 pull toward the shipped weights")
     parser.add_argument("--base", default=None, metavar="JSON",
@@ -316,6 +325,7 @@ def main() -> int:
     x = feature_matrix(data["boards"], data["sides"])
     result = data["result"]
     held_out = data["game"] % 10 == 0
+    held_out_games = held_out.copy()
     train = ~held_out
     w0 = weights_vector(read_weights(Path(args.base)) if args.base else WEIGHTS)
     k = fit_k(x[train], result[train], w0)
@@ -337,7 +347,7 @@ def main() -> int:
             train = train & known  # the teacher alone: positions without its score say nothing
     print(f"quiet positions: {len(target)} ({int(np.sum(data['source'] == 0))} from records, "
           f"{int(np.sum(data['source'] == 1))} self-play); train {int(train.sum())}, held out {int(held_out.sum())}")
-    print(f"K = {k:.3f}; loss against the {'mixed target' if target is not result else 'results'} before: "
+    print(f"K = {k:.3f}; loss against the {'results' if target is result else 'teacher' if args.teacher_weight >= 1 else 'mixed target'} before: "
           f"train {loss(x[train], target[train], w0, k):.5f} "
           f"held out {loss(x[held_out], target[held_out], w0, k):.5f}", flush=True)
     occupancy = np.asarray(abs(x[train]).sum(axis=0)).ravel()
@@ -348,6 +358,9 @@ def main() -> int:
     w_int = weights_vector(fitted)
     print(f"loss after (integer weights): train {loss(x[train], target[train], w_int, k):.5f} "
           f"held out {loss(x[held_out], target[held_out], w_int, k):.5f}  ({time.monotonic() - started:.0f} s)")
+    print(f"loss against the results of all held-out positions ({int(held_out_games.sum())}): "
+          f"before {loss(x[held_out_games], result[held_out_games], w0, k):.5f} "
+          f"after {loss(x[held_out_games], result[held_out_games], w_int, k):.5f}")
     print("piece values:", {PIECE_NAMES[t]: v for t, v in fitted.piece_values.items()})
     print("terms:", fitted.terms)
     if args.write:
