@@ -78,7 +78,10 @@ def old_build_spec(text: str) -> EngineSpec:
                              check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     env = dict(os.environ, PYTHONPATH=str(folder))
-    return EngineSpec(f"builtin@{commit}", host_command("builtin"), parse_options(options, text), env=env)
+    # Run in that folder: ``python -m`` puts the working directory first on sys.path, so started from
+    # a checkout the old build would otherwise import the checkout's xqdesk.
+    return EngineSpec(f"builtin@{commit}", host_command("builtin"), parse_options(options, text),
+                      workdir=str(folder), env=env)
 
 
 def opponent_spec(name: str, args: argparse.Namespace) -> EngineSpec:

@@ -1,6 +1,10 @@
 """Evaluation tuning by self-play: the shipped weights against a variant; prints the variant's score.
 
     python bench/tune_eval.py --set hollow_cannon=40 missing_defender=12 [--nodes 20000] [--pairs 7]
+    python bench/tune_eval.py --weights fitted.json [--base other.json] …
+
+``--weights`` takes the variant's tables and weights from a weights file (``eval_tables``' JSON
+format, e.g. written by ``bench/texel.py``); ``--base`` replaces the shipped weights as the reference.
 
 Both sides are the built-in engine in this process with a fixed node budget per move (so the result
 does not depend on the machine's load), playing each master-game opening of ``bench/strength.py``
@@ -20,7 +24,7 @@ from strength import OPENINGS  # noqa: E402
 
 from xqdesk.board import Board  # noqa: E402
 from xqdesk.engines.builtin import BuiltinEngine  # noqa: E402
-from xqdesk.engines.builtin.eval_tables import TERM_WEIGHTS, build_params  # noqa: E402
+from xqdesk.engines.builtin.eval_tables import TERM_WEIGHTS, build_params, read_weights  # noqa: E402
 from xqdesk.engines.elo import elo_difference  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.pieces import RED  # noqa: E402
@@ -49,6 +53,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", nargs="+", default=[], metavar="NAME=VALUE",
                         help=f"variant term weights; names: {', '.join(TERM_WEIGHTS)}")
+    parser.add_argument("--weights", default=None, metavar="JSON", help="the variant's weights file")
+    parser.add_argument("--base", default=None, metavar="JSON", help="the reference's weights file")
     parser.add_argument("--nodes", type=int, default=20000, help="nodes per move (default 20000)")
     parser.add_argument("--pairs", type=int, default=len(OPENINGS), help="opening pairs to play")
     args = parser.parse_args()
@@ -56,8 +62,9 @@ def main() -> int:
     for item in args.set:
         name, _, value = item.partition("=")
         changes[name] = int(value)
-    shipped = BuiltinEngine()
-    variant = BuiltinEngine(build_params(changes))
+    base = read_weights(Path(args.base)) if args.base else None
+    shipped = BuiltinEngine(build_params(base=base))
+    variant = BuiltinEngine(build_params(changes, read_weights(Path(args.weights)) if args.weights else base))
     wins = draws = losses = unfinished = 0
     for index in range(args.pairs):
         fen = OPENINGS[index % len(OPENINGS)]
@@ -73,7 +80,8 @@ def main() -> int:
             losses += variant_result == 0.0
     games = wins + draws + losses
     score = (wins + 0.5 * draws) / games if games else 0.0
-    print(f"variant {changes or 'shipped'} vs shipped at {args.nodes} nodes/move: +{wins} ={draws} -{losses} "
+    name = " ".join(filter(None, [args.weights, str(changes) if changes else ""])) or "shipped"
+    print(f"variant {name} vs {args.base or 'shipped'} at {args.nodes} nodes/move: +{wins} ={draws} -{losses} "
           f"({unfinished} unfinished) score {100 * score:.1f}%  {elo_difference(wins, draws, losses)}")
     return 0
 

@@ -1,0 +1,183 @@
+"""The features the built-in evaluation is linear in, for fitting its weights to data.
+
+For every position, ``evaluate(position) == features(position) · weights_vector(weights)`` exactly
+(``eval_kernel.evaluate`` with ``build_params(base=weights)``; the test suite checks it). The weight
+vector has one entry per piece type, rank seen from the piece's own side (0 = its back rank) and
+file folded onto the left half (tables are symmetric left to right), holding value + table there;
+then one entry per term of ``eval_tables.TERM_ORDER``. A feature counts the side to move's pieces
+(or terms) minus the opponent's; the tempo feature is always 1.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from xqdesk.engines.builtin import eval_tables, geometry
+from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.eval_tables import TERM_ORDER, EvalWeights
+from xqdesk.engines.builtin.geometry import FILES, HORSE_LEGS, HORSE_TARGETS, RANKS, RAYS, SQUARES
+from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, PIECE_TYPES
+
+drop_stale_compiled_code(__file__, (geometry, eval_tables))
+
+HALF_FILES = (FILES + 1) // 2
+SLOTS_PER_PIECE = RANKS * HALF_FILES
+TERMS_OFFSET = len(PIECE_TYPES) * SLOTS_PER_PIECE
+FEATURE_COUNT = TERMS_OFFSET + len(TERM_ORDER)
+(F_TEMPO, F_MISSING_DEFENDER, F_HOLLOW_CANNON, F_SCREENED_CANNON, F_CHARIOT_MOBILITY, F_HORSE_MOBILITY,
+ F_OPEN_FILE_CHARIOT, F_CANNON_BATTERY) = (TERMS_OFFSET + TERM_ORDER.index(name) for name in (
+    "tempo", "missing_defender", "hollow_cannon", "screened_cannon", "chariot_mobility", "horse_mobility",
+    "open_file_chariot", "cannon_battery"))
+
+
+def slot(piece_type: int, own_rank: int, file: int) -> int:
+    """The weight-vector index of a ``piece_type`` on ``own_rank`` (from its own side) and ``file``."""
+    return (piece_type - 1) * SLOTS_PER_PIECE + own_rank * HALF_FILES + min(file, FILES - 1 - file)
+
+
+_ADVISOR_SQUARES = {(0, 3), (0, 5), (1, 4), (2, 3), (2, 5)}
+_ELEPHANT_SQUARES = {(0, 2), (0, 6), (2, 0), (2, 4), (2, 8), (4, 2), (4, 6)}
+
+
+def reachable(piece_type: int, own_rank: int, file: int) -> bool:
+    """Whether a ``piece_type`` can stand on ``own_rank`` (from its own side) and ``file``."""
+    if piece_type == KING:
+        return own_rank <= 2 and 3 <= file <= 5
+    if piece_type == ADVISOR:
+        return (own_rank, file) in _ADVISOR_SQUARES
+    if piece_type == ELEPHANT:
+        return (own_rank, file) in _ELEPHANT_SQUARES
+    if piece_type == PAWN:
+        return own_rank >= 5 or (own_rank >= 3 and file % 2 == 0)
+    return True
+
+
+@njit(**COMPILE_OPTIONS)
+def _between_on_file(board, a, b):
+    low = a if a < b else b
+    high = b if a < b else a
+    count = 0
+    sq = low + 9
+    while sq < high:
+        if board[sq] != 0:
+            count += 1
+        sq += 9
+    return count
+
+
+@njit(**COMPILE_OPTIONS)
+def features_into(board, side, out):
+    """Write the features of ``board`` (int8[90]) with ``side`` (+1/-1) to move into ``out``
+    (float64[FEATURE_COUNT], overwritten)."""
+    out[:] = 0.0
+    red_king = 0
+    black_king = 0
+    for sq in range(SQUARES):
+        if board[sq] == KING:
+            red_king = sq
+        elif board[sq] == -KING:
+            black_king = sq
+    defenders = np.zeros(2, np.int64)  # index 0 Red, 1 Black
+    attack = np.zeros(2, np.int64)
+    heavy = np.zeros(2, np.int64)
+    for sq in range(SQUARES):
+        piece = board[sq]
+        if piece == 0:
+            continue
+        own = 1 if piece > 0 else -1
+        color = 0 if own == 1 else 1
+        kind = piece * own
+        rank = sq // FILES
+        file = sq % FILES
+        own_rank = rank if own == 1 else RANKS - 1 - rank
+        half = file if file < FILES - 1 - file else FILES - 1 - file
+        sign = 1.0 if own == side else -1.0
+        out[(kind - 1) * SLOTS_PER_PIECE + own_rank * HALF_FILES + half] += sign
+        enemy_king = black_king if own == 1 else red_king
+        if kind == ADVISOR or kind == ELEPHANT:
+            defenders[color] += 1
+        elif kind == CHARIOT:
+            mobility = 0
+            for d in range(4):
+                for k in range(10):
+                    target = RAYS[sq, d, k]
+                    if target < 0 or board[target] != 0:
+                        break
+                    mobility += 1
+            out[F_CHARIOT_MOBILITY] += sign * mobility
+            if file == enemy_king % FILES:
+                heavy[color] += 1
+                if _between_on_file(board, sq, enemy_king) == 0:
+                    out[F_OPEN_FILE_CHARIOT] += sign
+            attack[color] += 2
+        elif kind == HORSE:
+            mobility = 0
+            for i in range(8):
+                target = HORSE_TARGETS[sq, i]
+                if target < 0:
+                    break
+                if board[HORSE_LEGS[sq, i]] == 0 and board[target] * own <= 0:
+                    mobility += 1
+            out[F_HORSE_MOBILITY] += sign * mobility
+            attack[color] += 1
+        elif kind == CANNON:
+            if file == enemy_king % FILES:
+                heavy[color] += 1
+                between = _between_on_file(board, sq, enemy_king)
+                if between == 0:
+                    out[F_HOLLOW_CANNON] += sign
+                elif between == 1:
+                    out[F_SCREENED_CANNON] += sign
+            attack[color] += 1
+        elif kind == PAWN:
+            if own_rank >= 5:
+                attack[color] += 1
+    mover = 0 if side == 1 else 1
+    other = 1 - mover
+    # Each side loses missing_defender per own missing defender times the opponent's attackers.
+    out[F_MISSING_DEFENDER] = float((4 - defenders[other]) * attack[mover] - (4 - defenders[mover]) * attack[other])
+    out[F_CANNON_BATTERY] = (1.0 if heavy[mover] >= 2 else 0.0) - (1.0 if heavy[other] >= 2 else 0.0)
+    out[F_TEMPO] = 1.0
+
+
+@njit(**COMPILE_OPTIONS)
+def features_batch(boards, sides, out):
+    """:func:`features_into` for each row of ``boards`` (N×90 int8) and ``sides`` (N)."""
+    for i in range(boards.shape[0]):
+        features_into(boards[i], sides[i], out[i])
+
+
+def features(board: np.ndarray, side: int) -> np.ndarray:
+    """The feature vector of one position (see the module doc)."""
+    out = np.zeros(FEATURE_COUNT, np.float64)
+    features_into(np.ascontiguousarray(board, dtype=np.int8), side, out)
+    return out
+
+
+def weights_vector(weights: EvalWeights) -> np.ndarray:
+    """The weight vector (float64[FEATURE_COUNT]) of ``weights``."""
+    vector = np.zeros(FEATURE_COUNT, np.float64)
+    for piece_type in PIECE_TYPES:
+        table = weights.tables[piece_type]
+        for own_rank in range(RANKS):
+            for file in range(HALF_FILES):
+                vector[slot(piece_type, own_rank, file)] = (weights.piece_values[piece_type]
+                                                            + table[RANKS - 1 - own_rank][file])
+    for index, name in enumerate(TERM_ORDER):
+        vector[TERMS_OFFSET + index] = weights.terms[name]
+    return vector
+
+
+def weights_from_vector(vector: np.ndarray, piece_values: dict[int, int]) -> EvalWeights:
+    """The weights of a (fitted) vector, rounded to integers, with the tables written relative to
+    ``piece_values`` (which stay as given); squares a piece can never reach get 0."""
+    tables = {}
+    for piece_type in PIECE_TYPES:
+        rows = []
+        for row in range(RANKS):
+            own_rank = RANKS - 1 - row
+            rows.append(tuple(int(round(vector[slot(piece_type, own_rank, file)])) - piece_values[piece_type]
+                              if reachable(piece_type, own_rank, file) else 0 for file in range(FILES)))
+        tables[piece_type] = tuple(rows)
+    terms = {name: int(round(vector[TERMS_OFFSET + index])) for index, name in enumerate(TERM_ORDER)}
+    return EvalWeights(dict(piece_values), tables, terms)
