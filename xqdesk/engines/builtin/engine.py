@@ -100,8 +100,8 @@ class TimePlan:
         """The soft deadline adjusted to the last iterations: later (at most the hard one) when
         the best move changed or its score fell (``unstable``), earlier when the same move has been
         best for many iterations (``settled``)."""
-        if self.soft is None or self.hard is None:
-            return self.soft
+        if self.soft is None or self.hard is None or self.soft >= self.hard:
+            return self.soft  # no clock, or a move time that is searched to its end
         if unstable:
             return min(self.hard, self.soft * UNSTABLE_TIME_FACTOR)
         return self.soft * SETTLED_TIME_FACTOR if settled else self.soft
