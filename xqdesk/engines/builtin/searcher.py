@@ -62,10 +62,12 @@ class Searcher:
         self.counters = np.zeros(search_kernel.COUNTER_COUNT, np.int64)
         self.tt_keys = np.zeros(1, np.uint64)
         self.tt_data = np.zeros(1, np.int64)
+        self.generation = 0
         self.resize(hash_mb)
 
     def resize(self, hash_mb: int) -> None:
-        """Use a hash table of at most ``hash_mb`` megabytes (a power-of-two number of entries)."""
+        """Use a hash table of at most ``hash_mb`` megabytes (a power-of-two number of entries,
+        :data:`~search_kernel.TT_BUCKET` to an index)."""
         if hash_mb < 1:
             raise XqdeskError(f"hash size must be at least 1 MB, got {hash_mb!r}")
         entries = 1 << int(np.log2(hash_mb * 1024 * 1024 // TT_ENTRY_BYTES))
@@ -76,6 +78,7 @@ class Searcher:
         """Forget everything learned (a new game)."""
         self.tt_keys[:] = 0
         self.tt_data[:] = 0
+        self.generation = 0
         self.killers[:] = 0
         self.history[:] = 0
 
@@ -109,6 +112,8 @@ class Searcher:
         self.counters[search_kernel.C_CHECK_LIMIT] = perpetual_check_limit
         self.counters[search_kernel.C_CHECK_MIN_HISTORY] = perpetual_check_min_history
         self.counters[search_kernel.C_HISTORY_OFFSET] = history_offset
+        self.generation = (self.generation + 1) & search_kernel.TT_GENERATION_MASK
+        self.counters[search_kernel.C_GENERATION] = self.generation
         self.killers[:] = 0
         self.history >>= 3
         order = np.array(root_moves, np.int64)
