@@ -108,6 +108,14 @@ def test_a_position_keeps_its_deeper_bound_within_a_search() -> None:
     assert int(np.count_nonzero(data)) == 1  # one position, one entry
 
 
+def test_a_quiescence_result_never_replaces_a_deeper_entry_of_the_search() -> None:
+    keys, data = _table()
+    key = _key(12, 1)
+    _store(keys, data, key, move=400, depth=5, flag=sk.TT_LOWER, score=30)
+    _store(keys, data, key, move=0, depth=0, flag=sk.TT_EXACT, score=12)
+    assert _entry(keys, data, key) == (400, 5, sk.TT_LOWER, 30)
+
+
 def test_mate_scores_are_stored_from_the_node_and_read_back_unchanged_at_ply_zero() -> None:
     keys, data = _table()
     key = _key(1, 1)

@@ -269,8 +269,9 @@ def _tt_age(data, generation):
 
 @njit(**COMPILE_OPTIONS)
 def _tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply, generation):
-    """Store a search result. The position's own entry is updated (but a deeper bound of this
-    search is kept unless the new result is exact; a missing move keeps the old one); otherwise
+    """Store a search result. The position's own entry is updated (but a deeper entry of this
+    search is kept unless the new result is exact and not quiescence's, depth 0; a missing move
+    keeps the old one); otherwise
     the bucket's empty entry or the one of least depth minus TT_AGE_WEIGHT per search of age is
     replaced."""
     if score > MATE_BOUND:
@@ -286,7 +287,7 @@ def _tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply, generation):
             worth = np.int64(-(1 << 20))
         elif (tt_keys[slot] ^ np.uint64(data)) == key:
             stored_move, stored_depth, _flag, _score = _tt_unpack(data)
-            if stored_depth > depth and flag != TT_EXACT and _tt_age(data, generation) == 0:
+            if stored_depth > depth and (flag != TT_EXACT or depth == 0) and _tt_age(data, generation) == 0:
                 return
             if move == 0:
                 move = stored_move
@@ -328,9 +329,13 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
 
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
 def quiesce(ctx, ply, alpha, beta, checked):
+    """Captures (all moves when ``checked``) until the position is quiet. The table is probed
+    (any stored depth answers here, outside principal-variation nodes) and the result stored at
+    depth 0."""
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, history, move_buf = ctx.psq, ctx.params, ctx.history, ctx.move_buf
     score_buf, counters, stop = ctx.score_buf, ctx.counters, ctx.stop
+    tt_keys, tt_data = ctx.tt_keys, ctx.tt_data
     if _tick(counters, stop):
         return 0
     if ply > counters[C_SELDEPTH]:
@@ -340,6 +345,19 @@ def quiesce(ctx, ply, alpha, beta, checked):
         return 0
     if ply >= MAX_PLY - 1:
         return evaluate(board, pos, psq, params)
+    key = keys[h]
+    hash_move = 0
+    entry = _tt_probe(tt_keys, tt_data, key)
+    if entry != 0:
+        hash_move, _stored_depth, flag, score = _tt_unpack(entry)
+        if beta - alpha == 1:
+            if score > MATE_BOUND:
+                score -= ply
+            elif score < -MATE_BOUND:
+                score += ply
+            if flag == TT_EXACT or (flag == TT_LOWER and score >= beta) or (flag == TT_UPPER and score <= alpha):
+                return score
+    original_alpha = alpha
     side = pos[POS_SIDE]
     moves = move_buf[ply]
     scores = score_buf[ply]
@@ -361,8 +379,9 @@ def quiesce(ctx, ply, alpha, beta, checked):
             if best > alpha:
                 alpha = best
         count = generate_moves(board, side, moves, True)
-    _score_moves(board, moves, scores, count, 0, 0, 0, history)
+    _score_moves(board, moves, scores, count, hash_move, 0, 0, history)
     stand_pat = best
+    best_move = 0
     for i in range(count):
         move = _pick(moves, scores, i, count)
         if not checked:
@@ -383,8 +402,11 @@ def quiesce(ctx, ply, alpha, beta, checked):
             best = score
             if score > alpha:
                 alpha = score
+                best_move = move
                 if score >= beta:
                     break
+    flag = TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER)
+    _tt_store(tt_keys, tt_data, key, best_move, 0, flag, best, ply, counters[C_GENERATION])
     return best
 
 
