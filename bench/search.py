@@ -226,6 +226,7 @@ def main() -> int:
     for option in args.option:
         name, _, value = option.partition("=")
         apply_option(engine, name.strip(), value.strip())
+    engine.warm_up()  # as the engine host does before ``readyok``: the first position is not charged the load
     if args.depth is not None:
         run_depth_suite(engine, args.depth)
     else:
