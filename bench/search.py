@@ -1,16 +1,22 @@
 """Built-in engine speed and tactics: prints figures, asserts nothing.
 
-    python bench/search.py [--movetime 10] [--tactic-time 2] [--quick]
+    python bench/search.py [--movetime 10] [--tactic-time 2] [--quick] [--depth N] [--suite-only]
+        [--option NAME=VALUE ...]
 
 1. Start-up: seconds to import and warm up the engine in a fresh process, and the latency of its
    first 1-second move; the move generator's speed compiled and with the JIT switched off
    (``NUMBA_DISABLE_JIT=1``), to show what the compiler buys.
 2. A fixed suite of 24 positions (opening, middlegame and endgame positions from master games,
-   plus three endgames): depth reached, nodes, nodes/s and best move within ``--movetime``.
+   plus three endgames): depth reached, nodes, nodes/s and best move within ``--movetime`` — or,
+   with ``--depth N``, the nodes and time each position takes to reach depth N (nodes to depth do
+   not depend on the machine's load, so they compare two builds' search trees).
 3. A tactical suite: 20 positions from master games where Fairy-Stockfish (depth 11, MultiPV 2)
    finds a capture or mate clearly better than any other move (by at least 2.5 pawns), plus 7
    composed mates (mate lengths confirmed by Fairy-Stockfish). Solved = the engine plays the expected move (or, for a
    mate, announces a mate at least as fast) within ``--tactic-time``.
+
+``--suite-only`` skips parts 1 and 3; ``--option NAME=VALUE`` sets an engine option (``Threads=2``,
+``Hash=16`` …) for parts 2 and 3.
 """
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from xqdesk.board import Board  # noqa: E402
 from xqdesk.engines.builtin import BuiltinEngine  # noqa: E402
 from xqdesk.engines.builtin.position import Position  # noqa: E402
+from xqdesk.engines.in_process import apply_option  # noqa: E402
 from xqdesk.engines.search_types import SearchInfo, SearchLimits  # noqa: E402
 from xqdesk.fen import STARTING_FEN, parse_fen  # noqa: E402
 from xqdesk.move import Move  # noqa: E402
@@ -162,6 +169,25 @@ def run_suite(engine: BuiltinEngine, movetime: float) -> None:
           f"mean speed {statistics.mean(speeds):,.0f} nodes/s (counted over the whole move time)")
 
 
+def run_depth_suite(engine: BuiltinEngine, depth: int) -> None:
+    print(f"\nfixed suite, searched to depth {depth}")
+    print(f"{'#':>2} {'kind':<10} {'nodes':>11} {'time':>7} {'nps':>9} {'score':>7}  best")
+    total_nodes, total_time = 0, 0.0
+    for number, (kind, fen) in enumerate(SUITE, start=1):
+        engine.new_game()
+        infos: list[SearchInfo] = []
+        started = time.perf_counter()
+        move = engine.search(Board(fen), SearchLimits(depth=depth), threading.Event(), infos.append)
+        elapsed = time.perf_counter() - started
+        nodes = max(info.nodes or 0 for info in infos)
+        total_nodes += nodes
+        total_time += elapsed
+        print(f"{number:>2} {kind:<10} {nodes:>11,} {elapsed:>7.2f} {nodes / max(elapsed, 1e-9):>9,.0f} "
+              f"{str(infos[-1].score):>7}  {move.iccs() if move else '-'}")
+    print(f"total to depth {depth}: {total_nodes:,} nodes in {total_time:.1f} s "
+          f"({total_nodes / max(total_time, 1e-9):,.0f} nodes/s)")
+
+
 def run_tactics(engine: BuiltinEngine, budget: float) -> None:
     print(f"\ntactical suite, {budget:g} s per position")
     solved = 0
@@ -186,14 +212,27 @@ def main() -> int:
     parser.add_argument("--movetime", type=float, default=10.0, help="seconds per suite position (default 10)")
     parser.add_argument("--tactic-time", type=float, default=2.0, help="seconds per tactical position (default 2)")
     parser.add_argument("--quick", action="store_true", help="1 s per suite position, 0.5 s per tactic")
+    parser.add_argument("--depth", type=int, default=None, help="search the suite to this depth instead of a time")
+    parser.add_argument("--suite-only", action="store_true", help="only the fixed suite (no start-up, no tactics)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an engine option, e.g. Threads=2 (repeatable)")
     args = parser.parse_args()
     if args.quick:
         args.movetime, args.tactic_time = 1.0, 0.5
-    startup_figures()
-    movegen_figures()
+    if not args.suite_only:
+        startup_figures()
+        movegen_figures()
     engine = BuiltinEngine()
-    run_suite(engine, args.movetime)
-    run_tactics(engine, args.tactic_time)
+    for option in args.option:
+        name, _, value = option.partition("=")
+        apply_option(engine, name.strip(), value.strip())
+    engine.warm_up()  # as the engine host does before ``readyok``: the first position is not charged the load
+    if args.depth is not None:
+        run_depth_suite(engine, args.depth)
+    else:
+        run_suite(engine, args.movetime)
+    if not args.suite_only:
+        run_tactics(engine, args.tactic_time)
     return 0
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional
 
@@ -55,10 +56,12 @@ MAX_DEPTH_OPTION = 64
 DEFAULT_OVERHEAD_MS = 100
 MAX_OVERHEAD_MS = 5000
 MAX_BOOK_MIN_GAMES = 100000
+MAX_THREADS = 8
 
 OPTIONS = (
     UciOption("Hash", "spin", default=str(DEFAULT_HASH_MB), min=1, max=MAX_HASH_MB),
     UciOption("Level", "spin", default=str(MAX_LEVEL), min=MIN_LEVEL, max=MAX_LEVEL),
+    UciOption("Threads", "spin", default="1", min=1, max=MAX_THREADS),
     UciOption("MultiPV", "spin", default="1", min=1, max=MAX_MULTIPV),
     UciOption("Depth", "spin", default="0", min=0, max=MAX_DEPTH_OPTION),
     UciOption("Move Overhead", "spin", default=str(DEFAULT_OVERHEAD_MS), min=0, max=MAX_OVERHEAD_MS),
@@ -68,7 +71,8 @@ OPTIONS = (
     UciOption("BookMinGames", "spin", default=str(DEFAULT_MIN_GAMES), min=1, max=MAX_BOOK_MIN_GAMES),
     PATH_OPTION,
 )
-"""The options the built-in engine declares (``Depth`` 0: no cap; ``Move Overhead`` in ms;
+"""The options the built-in engine declares (``Threads``: search threads sharing the hash table,
+lazy SMP; ``Depth`` 0: no cap; ``Move Overhead`` in ms;
 ``OwnBook`` plays from the position index ``BookFile`` the moves at least ``BookMinGames`` games
 played: see :mod:`xqdesk.engines.book`; ``TablebasePath``: a directory of endgame tables probed at
 the root)."""
@@ -139,6 +143,7 @@ class BuiltinEngine:
         shipped tables); other values are for tuning experiments."""
         self._params = build_params() if params is None else params
         self._hash_mb = DEFAULT_HASH_MB
+        self._threads = 1
         self._searcher: Optional[Searcher] = None  # loaded on first use
         self._level = MAX_LEVEL
         self._multipv = 1
@@ -192,6 +197,8 @@ class BuiltinEngine:
             self._hash_mb = number
             if self._searcher is not None:
                 self._searcher.resize(number)
+        elif name == "Threads":
+            self._threads = number
         elif name == "Level":
             self._level = number
         elif name == "MultiPV":
@@ -266,22 +273,24 @@ class BuiltinEngine:
         try:
             if len(root) == 1 and not limits.infinite:
                 max_depth = min(max_depth, 1)
-            for lines in searcher.iterate(position, root_codes, max_depth=max_depth, node_limit=node_limit,
-                                          multipv=multipv,
-                                          capture_free_draw_plies=board.ruleset.capture_free_draw_plies,
-                                          perpetual_check_limit=board.ruleset.perpetual_check_limit,
-                                          perpetual_check_min_history=board.ruleset.perpetual_check_min_history,
-                                          history_offset=history_offset):
-                move = self._move(lines[0].pv[0])
-                score = lines[0].score
-                same_best = same_best + 1 if move == best else 1
-                unstable = move != best or (previous_score is not None and score < previous_score - UNSTABLE_SCORE_DROP)
-                best, previous_score = move, score
-                for line in lines:
-                    on_info(self._info(board, line))
-                deadline = plan.next_iteration_deadline(unstable, same_best >= SETTLED_ITERATIONS)
-                if deadline is not None and time.perf_counter() - started >= deadline:
-                    break
+            progress = closing(searcher.iterate(
+                position, root_codes, max_depth=max_depth, node_limit=node_limit, multipv=multipv,
+                capture_free_draw_plies=board.ruleset.capture_free_draw_plies,
+                perpetual_check_limit=board.ruleset.perpetual_check_limit,
+                perpetual_check_min_history=board.ruleset.perpetual_check_min_history,
+                history_offset=history_offset, threads=self._threads))
+            with progress as iterations:
+                for lines in iterations:
+                    move = self._move(lines[0].pv[0])
+                    score = lines[0].score
+                    same_best = same_best + 1 if move == best else 1
+                    unstable = move != best or (previous_score is not None and score < previous_score - UNSTABLE_SCORE_DROP)
+                    best, previous_score = move, score
+                    for line in lines:
+                        on_info(self._info(board, line))
+                    deadline = plan.next_iteration_deadline(unstable, same_best >= SETTLED_ITERATIONS)
+                    if deadline is not None and time.perf_counter() - started >= deadline:
+                        break
         finally:
             finished.set()
             watchdog.join()

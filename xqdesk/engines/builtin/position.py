@@ -60,6 +60,21 @@ class Position:
         self.trail_checkers[0] = self._checkers()
         self.moves_played: list[int] = []
 
+    def copy(self) -> Position:
+        """An independent copy (its own board, stacks and trail; the evaluation weights shared,
+        as nothing writes them), for another search thread."""
+        clone = Position.__new__(Position)
+        clone.params = self.params
+        clone.board = self.board.copy()
+        clone.pos = self.pos.copy()
+        clone.keys = self.keys.copy()
+        clone.clocks = self.clocks.copy()
+        clone.psq = self.psq.copy()
+        clone.trail_moves = self.trail_moves.copy()
+        clone.trail_checkers = self.trail_checkers.copy()
+        clone.moves_played = list(self.moves_played)
+        return clone
+
     @property
     def red_to_move(self) -> bool:
         return bool(self.pos[board_kernel.POS_SIDE] == 1)

@@ -31,12 +31,20 @@ MATE_BOUND = 30000
 
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
 
-# A transposition-table entry packs the move (14 bits), the depth (8), the bound flag (2) and the
-# score (offset to stay positive) into one int64: see _tt_pack and _tt_unpack.
+# A transposition-table entry packs the move (14 bits), the depth (8), the bound flag (2), the
+# score (offset to stay positive) and the search generation that wrote it (8) into one positive
+# int64 (never 0: the flag is at least 1): see _tt_pack and _tt_unpack.
 TT_MOVE_MASK = 0x3FFF
 TT_DEPTH_SHIFT, TT_DEPTH_MASK = 14, 255
 TT_FLAG_SHIFT, TT_FLAG_MASK = 22, 3
 TT_SCORE_SHIFT, TT_SCORE_MASK, TT_SCORE_OFFSET = 24, 0x1FFFF, 65536
+TT_GENERATION_SHIFT, TT_GENERATION_MASK = 41, 255
+
+TT_BUCKET = 4
+"""Entries per table index: a position may sit in any of them. A new entry replaces the same
+position's entry, else the bucket's least worth keeping (see _tt_store)."""
+TT_AGE_WEIGHT = 8
+"""In the replacement choice, each search generation of age costs an entry this many plies of depth."""
 
 # A move is ``origin << MOVE_FROM_SHIFT | target``.
 MOVE_FROM_SHIFT, MOVE_TO_MASK = 7, 127
@@ -45,11 +53,11 @@ POLL_MASK = 1023
 """The stop flag and the node limit are polled every POLL_MASK + 1 nodes."""
 
 (C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE, C_CHECK_LIMIT,
- C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET) = range(10)
+ C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET, C_GENERATION) = range(11)
 """C_CHECK_LIMIT and C_CHECK_MIN_HISTORY: the ruleset's perpetual-check ban (limit 0: none);
 C_HISTORY_OFFSET: the game's moves before the position's height 0 (the ban needs a long enough
-history)."""
-COUNTER_COUNT = 10
+history); C_GENERATION: the search's number (mod 256), which ages the table's entries."""
+COUNTER_COUNT = 11
 
 
 
@@ -74,9 +82,10 @@ class SearchContext(NamedTuple):
     params: np.ndarray
     """... and the evaluation's weights."""
     tt_keys: np.ndarray
-    """The transposition table: a key per entry ..."""
+    """The transposition table, :data:`TT_BUCKET` entries per index: each entry's key XOR its data
+    (so an entry whose two words were written by different threads is not believed) ..."""
     tt_data: np.ndarray
-    """... and its packed move, depth, bound and score (see _tt_pack)."""
+    """... and its data: packed move, depth, bound, score and generation (see _tt_pack)."""
     killers: np.ndarray
     """Two killer moves per ply."""
     history: np.ndarray
@@ -219,10 +228,11 @@ def _has_big_pieces(board, side):
 
 
 @njit(**COMPILE_OPTIONS)
-def _tt_pack(move, depth, flag, score):
+def _tt_pack(move, depth, flag, score, generation):
     """One table entry's data (see the TT_* layout)."""
     return ((move & TT_MOVE_MASK) | ((depth & TT_DEPTH_MASK) << TT_DEPTH_SHIFT) | (flag << TT_FLAG_SHIFT)
-            | ((score + TT_SCORE_OFFSET) << TT_SCORE_SHIFT))
+            | ((score + TT_SCORE_OFFSET) << TT_SCORE_SHIFT)
+            | ((generation & TT_GENERATION_MASK) << TT_GENERATION_SHIFT))
 
 
 @njit(**COMPILE_OPTIONS)
@@ -233,20 +243,63 @@ def _tt_unpack(data):
 
 
 @njit(**COMPILE_OPTIONS)
-def _tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply):
+def _tt_bucket(tt_keys, key):
+    """The first entry of ``key``'s bucket."""
+    return np.int64(key & np.uint64(len(tt_keys) // TT_BUCKET - 1)) * TT_BUCKET
+
+
+@njit(**COMPILE_OPTIONS)
+def _tt_probe(tt_keys, tt_data, key):
+    """The data of ``key``'s entry, or 0 when the table holds none. An entry counts only when its
+    stored word equals ``key`` XOR its data: data written over another position's key (two threads
+    storing at once) is ignored."""
+    base = _tt_bucket(tt_keys, key)
+    for slot in range(base, base + TT_BUCKET):
+        data = tt_data[slot]
+        if data != 0 and (tt_keys[slot] ^ np.uint64(data)) == key:
+            return data
+    return np.int64(0)
+
+
+@njit(**COMPILE_OPTIONS)
+def _tt_age(data, generation):
+    """How many searches ago the entry ``data`` was written (mod 256)."""
+    return (generation - ((data >> TT_GENERATION_SHIFT) & TT_GENERATION_MASK)) & TT_GENERATION_MASK
+
+
+@njit(**COMPILE_OPTIONS)
+def _tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply, generation):
+    """Store a search result. The position's own entry is updated (but a deeper entry of this
+    search is kept unless the new result is exact and not quiescence's, depth 0; a missing move
+    keeps the old one); otherwise
+    the bucket's empty entry or the one of least depth minus TT_AGE_WEIGHT per search of age is
+    replaced."""
     if score > MATE_BOUND:
         score += ply
     elif score < -MATE_BOUND:
         score -= ply
-    index = key & np.uint64(len(tt_keys) - 1)
-    if tt_keys[index] == key:
-        stored_move, stored_depth, _flag, _score = _tt_unpack(tt_data[index])
-        if stored_depth > depth and flag != TT_EXACT:
-            return
-        if move == 0:
-            move = stored_move
-    tt_keys[index] = key
-    tt_data[index] = _tt_pack(move, depth, flag, score)
+    base = _tt_bucket(tt_keys, key)
+    victim = base
+    victim_worth = np.int64(1 << 30)
+    for slot in range(base, base + TT_BUCKET):
+        data = tt_data[slot]
+        if data == 0:
+            worth = np.int64(-(1 << 20))
+        elif (tt_keys[slot] ^ np.uint64(data)) == key:
+            stored_move, stored_depth, _flag, _score = _tt_unpack(data)
+            if stored_depth > depth and (flag != TT_EXACT or depth == 0) and _tt_age(data, generation) == 0:
+                return
+            if move == 0:
+                move = stored_move
+            victim = slot
+            break
+        else:
+            worth = ((data >> TT_DEPTH_SHIFT) & TT_DEPTH_MASK) - TT_AGE_WEIGHT * _tt_age(data, generation)
+        if worth < victim_worth:
+            victim, victim_worth = slot, worth
+    data = _tt_pack(move, depth, flag, score, generation)
+    tt_data[victim] = data
+    tt_keys[victim] = key ^ np.uint64(data)
 
 
 @njit(**COMPILE_OPTIONS)
@@ -276,9 +329,13 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
 
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
 def quiesce(ctx, ply, alpha, beta, checked):
+    """Captures (all moves when ``checked``) until the position is quiet. The table is probed
+    (any stored depth answers here, outside principal-variation nodes) and the result stored at
+    depth 0."""
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, history, move_buf = ctx.psq, ctx.params, ctx.history, ctx.move_buf
     score_buf, counters, stop = ctx.score_buf, ctx.counters, ctx.stop
+    tt_keys, tt_data = ctx.tt_keys, ctx.tt_data
     if _tick(counters, stop):
         return 0
     if ply > counters[C_SELDEPTH]:
@@ -288,6 +345,19 @@ def quiesce(ctx, ply, alpha, beta, checked):
         return 0
     if ply >= MAX_PLY - 1:
         return evaluate(board, pos, psq, params)
+    key = keys[h]
+    hash_move = 0
+    entry = _tt_probe(tt_keys, tt_data, key)
+    if entry != 0:
+        hash_move, _stored_depth, flag, score = _tt_unpack(entry)
+        if beta - alpha == 1:
+            if score > MATE_BOUND:
+                score -= ply
+            elif score < -MATE_BOUND:
+                score += ply
+            if flag == TT_EXACT or (flag == TT_LOWER and score >= beta) or (flag == TT_UPPER and score <= alpha):
+                return score
+    original_alpha = alpha
     side = pos[POS_SIDE]
     moves = move_buf[ply]
     scores = score_buf[ply]
@@ -309,8 +379,9 @@ def quiesce(ctx, ply, alpha, beta, checked):
             if best > alpha:
                 alpha = best
         count = generate_moves(board, side, moves, True)
-    _score_moves(board, moves, scores, count, 0, 0, 0, history)
+    _score_moves(board, moves, scores, count, hash_move, 0, 0, history)
     stand_pat = best
+    best_move = 0
     for i in range(count):
         move = _pick(moves, scores, i, count)
         if not checked:
@@ -331,8 +402,11 @@ def quiesce(ctx, ply, alpha, beta, checked):
             best = score
             if score > alpha:
                 alpha = score
+                best_move = move
                 if score >= beta:
                     break
+    flag = TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER)
+    _tt_store(tt_keys, tt_data, key, best_move, 0, flag, best, ply, counters[C_GENERATION])
     return best
 
 
@@ -368,10 +442,10 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     is_pv = beta - alpha > 1
     side = pos[POS_SIDE]
     key = keys[h]
-    index = key & np.uint64(len(tt_keys) - 1)
     hash_move = 0
-    if tt_keys[index] == key:
-        hash_move, stored_depth, flag, score = _tt_unpack(tt_data[index])
+    entry = _tt_probe(tt_keys, tt_data, key)
+    if entry != 0:
+        hash_move, stored_depth, flag, score = _tt_unpack(entry)
         if stored_depth >= depth and not is_pv:
             if score > MATE_BOUND:
                 score -= ply
@@ -484,7 +558,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         flag = TT_EXACT
     else:
         flag = TT_UPPER
-    _tt_store(tt_keys, tt_data, key, best_move, depth, flag, best, ply)
+    _tt_store(tt_keys, tt_data, key, best_move, depth, flag, best, ply, counters[C_GENERATION])
     return best
 
 
@@ -537,5 +611,6 @@ def search_root(ctx, root_moves, root_count, depth, alpha, beta):
                     break
     if counters[C_STOPPED] == 0 and root_count > 0:
         flag = TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER)
-        _tt_store(tt_keys, tt_data, keys[pos[POS_HEIGHT]], pv[0, 0], depth, flag, best, 0)
+        _tt_store(tt_keys, tt_data, keys[pos[POS_HEIGHT]], pv[0, 0], depth, flag, best, 0,
+                  counters[C_GENERATION])
     return best

@@ -9,9 +9,10 @@ ends.
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, replace
-from typing import Iterator, Sequence
+from typing import Generator, Iterator, Sequence
 
 import numpy as np
 
@@ -48,11 +49,10 @@ class Line:
         return moves if self.score > 0 else -moves
 
 
-class Searcher:
-    """Search state kept across moves: the hash table and move-ordering tables."""
+class _Worker:
+    """One search thread's own tables: killers, history, move buffers, PV and counters."""
 
-    def __init__(self, hash_mb: int) -> None:
-        self.stop_flag = np.zeros(1, np.int32)
+    def __init__(self) -> None:
         self.killers = np.zeros((board_kernel.MAX_PLY + 1, 2), np.int64)
         self.history = np.zeros(90 * 90, np.int64)
         self.move_buf = np.zeros((board_kernel.MAX_PLY + 1, board_kernel.MAX_MOVES), np.int64)
@@ -60,12 +60,85 @@ class Searcher:
         self.pv = np.zeros((board_kernel.MAX_PLY + 1, board_kernel.MAX_PLY + 1), np.int64)
         self.pv_len = np.zeros(board_kernel.MAX_PLY + 1, np.int64)
         self.counters = np.zeros(search_kernel.COUNTER_COUNT, np.int64)
+
+    def clear(self) -> None:
+        self.killers[:] = 0
+        self.history[:] = 0
+
+    def context(self, position: Position, tt_keys: np.ndarray, tt_data: np.ndarray,
+                stop: np.ndarray) -> SearchContext:
+        return SearchContext(
+            board=position.board, pos=position.pos, keys=position.keys, clocks=position.clocks,
+            psq=position.psq, trail_moves=position.trail_moves, trail_checkers=position.trail_checkers,
+            params=position.params, tt_keys=tt_keys, tt_data=tt_data,
+            killers=self.killers, history=self.history, move_buf=self.move_buf, score_buf=self.score_buf,
+            pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=stop)
+
+    def prepare(self, settings: np.ndarray) -> None:
+        """Start a search: ``settings`` are the counters' initial values (limits, rules)."""
+        self.counters[:] = settings
+        self.killers[:] = 0
+        self.history >>= 3
+
+    @property
+    def nodes(self) -> int:
+        return int(self.counters[search_kernel.C_NODES])
+
+    @property
+    def stopped(self) -> bool:
+        return bool(self.counters[search_kernel.C_STOPPED] != 0)
+
+    def search_window(self, context: SearchContext, moves: np.ndarray, depth: int, guess: int
+                      ) -> tuple[int, tuple[int, ...] | None, bool]:
+        """One root search with aspiration windows around ``guess``. Returns (score, pv,
+        complete); pv is None when a stop came before anything usable was proved."""
+        delta = ASPIRATION_WINDOW
+        if depth <= 3 or abs(guess) > search_kernel.MATE_BOUND:
+            alpha, beta = -search_kernel.INFINITY, search_kernel.INFINITY
+        else:
+            alpha, beta = guess - delta, guess + delta
+        while True:
+            score = int(search_kernel.search_root(context, moves, len(moves), depth, alpha, beta))
+            pv = tuple(int(m) for m in self.pv[0, :self.pv_len[0]])
+            if self.stopped:
+                # The first root move (the previous best) must be done, and a later one must have
+                # proved better inside the window, for a partial iteration to be trusted.
+                if self.counters[search_kernel.C_ROOT_DONE] >= 1 and pv and pv[0] != moves[0] and alpha < score < beta:
+                    return score, pv, False
+                return score, None, False
+            if score <= alpha:
+                alpha = max(score - delta, -search_kernel.INFINITY)
+            elif score >= beta:
+                beta = min(score + delta, search_kernel.INFINITY)
+            else:
+                return score, pv, True
+            delta *= 3
+
+
+class Searcher:
+    """Search state kept across moves: the hash table and each thread's move-ordering tables.
+
+    With ``threads`` > 1, :meth:`iterate` runs lazy SMP: helper threads search the same root on
+    their own copies of the position (odd helpers one ply deeper, helpers beyond the first with the
+    root moves after the best in a different order), sharing the transposition table and the stop
+    flag; what the main thread proves is what is yielded, with the nodes of all threads."""
+
+    def __init__(self, hash_mb: int) -> None:
+        self.stop_flag = np.zeros(1, np.int32)
+        self._workers = [_Worker()]
         self.tt_keys = np.zeros(1, np.uint64)
         self.tt_data = np.zeros(1, np.int64)
+        self.generation = 0
         self.resize(hash_mb)
 
+    @property
+    def counters(self) -> np.ndarray:
+        """The main thread's counters (see ``search_kernel.C_*``)."""
+        return self._workers[0].counters
+
     def resize(self, hash_mb: int) -> None:
-        """Use a hash table of at most ``hash_mb`` megabytes (a power-of-two number of entries)."""
+        """Use a hash table of at most ``hash_mb`` megabytes (a power-of-two number of entries,
+        :data:`~search_kernel.TT_BUCKET` to an index)."""
         if hash_mb < 1:
             raise XqdeskError(f"hash size must be at least 1 MB, got {hash_mb!r}")
         entries = 1 << int(np.log2(hash_mb * 1024 * 1024 // TT_ENTRY_BYTES))
@@ -76,62 +149,82 @@ class Searcher:
         """Forget everything learned (a new game)."""
         self.tt_keys[:] = 0
         self.tt_data[:] = 0
-        self.killers[:] = 0
-        self.history[:] = 0
-
-    def _context(self, position: Position) -> SearchContext:
-        return SearchContext(
-            board=position.board, pos=position.pos, keys=position.keys, clocks=position.clocks,
-            psq=position.psq, trail_moves=position.trail_moves, trail_checkers=position.trail_checkers,
-            params=position.params, tt_keys=self.tt_keys, tt_data=self.tt_data,
-            killers=self.killers, history=self.history, move_buf=self.move_buf, score_buf=self.score_buf,
-            pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=self.stop_flag)
+        self.generation = 0
+        for worker in self._workers:
+            worker.clear()
 
     def iterate(self, position: Position, root_moves: Sequence[int], *, max_depth: int = board_kernel.MAX_PLY - 4,
                 node_limit: int = 0, multipv: int = 1, capture_free_draw_plies: int = 120,
                 perpetual_check_limit: int = 0, perpetual_check_min_history: int = 0,
-                history_offset: int = 0) -> Iterator[list[Line]]:
+                history_offset: int = 0, threads: int = 1) -> Generator[list[Line], None, None]:
         """Deepen from depth 1 to ``max_depth`` over ``root_moves`` (legal kernel moves, not
         empty), yielding the lines of each depth, best first. Stops early when the stop flag is
-        set or ``node_limit`` (0 = none) is reached; the last yield may then be a partial depth
-        (``Line.complete`` False) when the interrupted iteration had already improved on the
-        previous one.
+        set or ``node_limit`` (0 = none; with several threads, over all of them) is reached; the
+        last yield may then be a partial depth (``Line.complete`` False) when the interrupted
+        iteration had already improved on the previous one.
 
         The ruleset's perpetual-check ban (``perpetual_check_limit``, 0 for none) is applied inside
         the tree once the game holds more than ``perpetual_check_min_history`` moves, of which
-        ``history_offset`` came before the position's first. The root moves must already obey it."""
+        ``history_offset`` came before the position's first. The root moves must already obey it.
+
+        ``threads`` > 1 starts helper threads for the search (lazy SMP); they are stopped and
+        joined when the generator ends or is closed, so close it when leaving it early."""
         if not root_moves:
             raise XqdeskError(f"no root moves to search in position {position.codes()!r}")
-        context = self._context(position)
-        self.counters[:] = 0
-        self.counters[search_kernel.C_NODE_LIMIT] = node_limit
-        self.counters[search_kernel.C_DRAW_PLIES] = capture_free_draw_plies
-        self.counters[search_kernel.C_CHECK_LIMIT] = perpetual_check_limit
-        self.counters[search_kernel.C_CHECK_MIN_HISTORY] = perpetual_check_min_history
-        self.counters[search_kernel.C_HISTORY_OFFSET] = history_offset
-        self.killers[:] = 0
-        self.history >>= 3
+        if threads < 1:
+            raise XqdeskError(f"a search needs at least one thread, got {threads!r}")
+        while len(self._workers) < threads:
+            self._workers.append(_Worker())
+        workers = self._workers[:threads]
+        self.generation = (self.generation + 1) & search_kernel.TT_GENERATION_MASK
+        settings = np.zeros(search_kernel.COUNTER_COUNT, np.int64)
+        settings[search_kernel.C_NODE_LIMIT] = -(-node_limit // threads)  # each thread's share, rounded up
+        settings[search_kernel.C_DRAW_PLIES] = capture_free_draw_plies
+        settings[search_kernel.C_CHECK_LIMIT] = perpetual_check_limit
+        settings[search_kernel.C_CHECK_MIN_HISTORY] = perpetual_check_min_history
+        settings[search_kernel.C_HISTORY_OFFSET] = history_offset
+        settings[search_kernel.C_GENERATION] = self.generation
+        for worker in workers:
+            worker.prepare(settings)
         order = np.array(root_moves, np.int64)
+        helpers = [threading.Thread(target=self._help, name=f"builtin-search-{index}", daemon=True,
+                                    args=(workers[index], position.copy(), order.copy(), max_depth, index))
+                   for index in range(1, threads)]
+        for helper in helpers:
+            helper.start()
+        try:
+            yield from self._deepen(workers, position, order, max_depth, multipv)
+        finally:
+            for worker in workers[1:]:
+                worker.counters[search_kernel.C_STOPPED] = 1  # the kernel only ever sets it: no race
+            for helper in helpers:
+                helper.join()
+
+    def _deepen(self, workers: list[_Worker], position: Position, order: np.ndarray, max_depth: int,
+                multipv: int) -> Iterator[list[Line]]:
+        """The main thread's iterative deepening (see :meth:`iterate`)."""
+        main = workers[0]
+        context = main.context(position, self.tt_keys, self.tt_data, self.stop_flag)
         multipv = max(1, min(multipv, len(order)))
         previous: list[int] = [0] * multipv
         started = time.perf_counter()
         for depth in range(1, max_depth + 1):
-            self.counters[search_kernel.C_SELDEPTH] = 0
+            main.counters[search_kernel.C_SELDEPTH] = 0
             lines: list[Line] = []
             remaining = order.copy()
             for index in range(multipv):
-                score, pv, complete = self._search_window(context, remaining, depth, previous[index])
+                score, pv, complete = main.search_window(context, remaining, depth, previous[index])
                 if pv is None:
                     break
-                lines.append(Line(depth, int(self.counters[search_kernel.C_SELDEPTH]), score, pv,
-                                  int(self.counters[search_kernel.C_NODES]), time.perf_counter() - started,
+                lines.append(Line(depth, int(main.counters[search_kernel.C_SELDEPTH]), score, pv,
+                                  sum(worker.nodes for worker in workers), time.perf_counter() - started,
                                   index + 1, complete))
                 if not complete:
                     break
                 remaining = remaining[remaining != pv[0]]
                 if len(remaining) == 0:
                     break
-            stopped = self.counters[search_kernel.C_STOPPED] != 0
+            stopped = main.stopped
             if len(lines) > 1 and all(line.complete for line in lines):
                 ranked = sorted(lines, key=lambda line: -line.score)
                 lines = [replace(line, multipv=rank) for rank, line in enumerate(ranked, start=1)]
@@ -146,29 +239,17 @@ class Searcher:
             if abs(lines[0].score) > search_kernel.MATE_BOUND and depth > search_kernel.MATE - abs(lines[0].score) + 2:
                 return  # a proven mate will not change with more depth
 
-    def _search_window(self, context: SearchContext, moves: np.ndarray, depth: int, guess: int
-                       ) -> tuple[int, tuple[int, ...] | None, bool]:
-        """One root search with aspiration windows around ``guess``. Returns (score, pv,
-        complete); pv is None when a stop came before anything usable was proved."""
-        delta = ASPIRATION_WINDOW
-        if depth <= 3 or abs(guess) > search_kernel.MATE_BOUND:
-            alpha, beta = -search_kernel.INFINITY, search_kernel.INFINITY
-        else:
-            alpha, beta = guess - delta, guess + delta
-        while True:
-            score = int(search_kernel.search_root(context, moves, len(moves), depth, alpha, beta))
-            stopped = self.counters[search_kernel.C_STOPPED] != 0
-            pv = tuple(int(m) for m in self.pv[0, :self.pv_len[0]])
-            if stopped:
-                # The first root move (the previous best) must be done, and a later one must have
-                # proved better inside the window, for a partial iteration to be trusted.
-                if self.counters[search_kernel.C_ROOT_DONE] >= 1 and pv and pv[0] != moves[0] and alpha < score < beta:
-                    return score, pv, False
-                return score, None, False
-            if score <= alpha:
-                alpha = max(score - delta, -search_kernel.INFINITY)
-            elif score >= beta:
-                beta = min(score + delta, search_kernel.INFINITY)
-            else:
-                return score, pv, True
-            delta *= 3
+    def _help(self, worker: _Worker, position: Position, order: np.ndarray, max_depth: int, index: int) -> None:
+        """A helper thread's iterative deepening: it fills the shared table until stopped. Odd
+        helpers search one ply deeper than their iteration count; helpers beyond the first rotate
+        the root moves after the first."""
+        context = worker.context(position, self.tt_keys, self.tt_data, self.stop_flag)
+        if index > 1 and len(order) > 2:
+            order[1:] = np.roll(order[1:], index - 1)
+        guess = 0
+        for depth in range(1 + index % 2, max_depth + 1):
+            _score, pv, _complete = worker.search_window(context, order, depth, guess)
+            if worker.stopped or pv is None:
+                return
+            guess = _score
+            order = np.concatenate(([pv[0]], order[order != pv[0]]))
