@@ -196,3 +196,30 @@ def test_a_node_with_one_winning_move_is_proven_won_and_that_move_is_chosen():
     propagate_proof([(parent, 0), (node, 2)])
     assert node.terminal == 1.0 and proven_choice(node) == 2  # the quicker of the two wins
     assert parent.edge_proof[0] == -1
+
+
+@pytest.mark.parametrize("limit", [3, 0])
+def test_the_perpetual_check_ban_holds_inside_the_tree(limit):
+    from xqdesk.engines.mcts.engine import PlayoutEvaluator
+    from xqdesk.engines.mcts.searching import history_offset, kernel_move, position_for
+    from xqdesk.engines.mcts.tree import TreeSearch
+
+    vectors = [json.loads(line) for line in COURSE_VECTORS.read_text(encoding="utf-8").splitlines()]
+    cases = [v for v in vectors if v["banned"]][:4]
+    assert cases
+    for vector in cases:
+        board = Board.from_course(vector["board"], vector["side"], vector["history"])
+        banned = {kernel_move(Move.from_course(action)) for action in vector["banned"]}
+        position = position_for(board)
+        search = TreeSearch(PlayoutEvaluator(4, True, 120), 1.4, puct=False, draw_plies=120,
+                            rng=np.random.default_rng(0), check_limit=limit, check_min_history=6)
+        root = Node()  # the kernel's moves, the banned ones included: the tree must judge them
+        search.expand_root(root, position)
+        assert banned <= set(root.moves.tolist())
+        search.run(root, position, 3 * len(root.moves), history_offset(board, position))
+        marked = {int(move) for move, proof in zip(root.moves, root.edge_proof) if proof < 0}
+        if limit:
+            assert banned <= marked
+        else:
+            assert not banned & marked
+        assert position.codes() == position_for(board).codes()  # the position is left as it was

@@ -34,14 +34,29 @@ MAX_REUSE_PLIES = 4
 
 
 def position_for(board: Board) -> Position:
-    """The kernel position of ``board`` with its capture-free tail replayed (for repetitions)."""
+    """The kernel position of ``board`` with its capture-free tail replayed (for repetitions), and
+    at least the moves the perpetual-check ban looks back at (see :func:`history_offset`)."""
     base = board.copy()
     replay: list[Move] = []
-    while base.move_stack and len(replay) < board.halfmove_clock:
+    wanted = max(board.halfmove_clock, 2 * board.ruleset.perpetual_check_limit + 1)
+    while base.move_stack and len(replay) < wanted:
         replay.append(base.pop())
     position = Position([base.code_at(sq) for sq in range(90)], base.turn, base.halfmove_clock)
     position.push_all(encode_move(move.from_square, move.to_square) for move in reversed(replay))
     return position
+
+
+def history_offset(board: Board, position: Position) -> int:
+    """The game's moves before the first of ``position`` (made by :func:`position_for`)."""
+    return len(board.move_stack) - len(position.moves_played)
+
+
+def tree_search(evaluator: LeafEvaluator, board: Board, exploration: float, puct: bool,
+                rng: Optional[np.random.Generator]) -> TreeSearch:
+    """A tree search under ``board``'s ruleset (capture-free draw, perpetual-check ban)."""
+    rules = board.ruleset
+    return TreeSearch(evaluator, exploration, puct=puct, draw_plies=rules.capture_free_draw_plies, rng=rng,
+                      check_limit=rules.perpetual_check_limit, check_min_history=rules.perpetual_check_min_history)
 
 
 def kernel_move(move: Move) -> int:
@@ -99,6 +114,7 @@ def run_search(board: Board, limits: SearchLimits, stop: threading.Event, on_inf
     plan = plan_time(limits, board.ruleset.move_time_limit, overhead, red=board.turn)
     cap = min([n for n in (simulations, limits.nodes) if n] or [0])
     position = position_for(board)
+    offset = history_offset(board, position)
     root, reused = reuse.root_for(board) if reuse is not None else (Node(), False)
     search.expand_root(root, position)
     codes = [kernel_move(move) for move in root_moves]
@@ -122,7 +138,7 @@ def run_search(board: Board, limits: SearchLimits, stop: threading.Event, on_inf
                 stop.wait()
             break
         step = evaluator.batch_size if not cap else min(evaluator.batch_size, cap - done)
-        ran = search.run(root, position, step)
+        ran = search.run(root, position, step, offset)
         if ran == 0:  # the root's result is proven
             break
         done += max(ran, 1)

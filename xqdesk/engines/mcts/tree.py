@@ -11,8 +11,11 @@ expands the leaf it reaches (its legal moves from the kernel board), has a :clas
 value it (a playout, or a network's value and priors) and backs the value up, negating it at
 each ply. Leaves are collected in batches (``evaluator.batch_size``) under a virtual loss, so a
 network evaluates many at once. In the tree a side with no legal move has lost, a position met
-before in the line (with the same side to move) and the capture-free ply limit are draws; the
-course's perpetual-check ban applies at the root through the root moves the caller gives.
+before in the line (with the same side to move) and the capture-free ply limit are draws. The
+course's perpetual-check ban applies at the root through the root moves the caller gives and inside
+the tree through the position's check trail (``perpetual_kernel``): a move the ban forbids is
+scored as lost for the side making it, so it is never chosen while another move is open and a side
+left with only forbidden moves has lost, as the rules say.
 
 **Proven results** (MCTS-solver): wins and losses are exact and travel up the tree. A move to a
 position where the opponent has lost (no legal move, or proven lost) proves its node won, in one
@@ -31,7 +34,7 @@ from typing import Any, Optional, Protocol, Sequence
 
 import numpy as np
 
-from xqdesk.engines.builtin import board_kernel
+from xqdesk.engines.builtin import board_kernel, perpetual_kernel
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.mcts.playout import repeated
 
@@ -128,12 +131,17 @@ class TreeSearch:
     """Runs simulations from ``root`` on ``position`` (the root's kernel position, left unchanged)."""
 
     def __init__(self, evaluator: LeafEvaluator, exploration: float, puct: bool, draw_plies: int,
-                 rng: Optional[np.random.Generator] = None) -> None:
+                 rng: Optional[np.random.Generator] = None, check_limit: int = 0, check_min_history: int = 0) -> None:
+        """``check_limit`` and ``check_min_history``: the ruleset's perpetual-check ban (0: none)."""
         self.evaluator = evaluator
         self.exploration = exploration
         self.puct = puct
         self.draw_plies = draw_plies
         self.rng = rng or np.random.default_rng()
+        self.check_limit = check_limit
+        self.check_min_history = check_min_history
+        self.history_offset = 0
+        """The game's moves before the position's first (the ban applies only to long enough games)."""
         self.max_depth = 0
 
     def expand_root(self, root: Node, position: Position) -> None:
@@ -178,9 +186,11 @@ class TreeSearch:
                                                                                 / np.maximum(visits, 1))
         return int(np.argmax(np.where(lost, -np.inf, u)))
 
-    def run(self, root: Node, position: Position, simulations: int) -> int:
+    def run(self, root: Node, position: Position, simulations: int, history_offset: int = 0) -> int:
         """Run up to ``simulations`` simulations (in evaluator batches); returns how many ran
-        (0 when the root's result is proven or it has no move)."""
+        (0 when the root's result is proven or it has no move). ``history_offset``: the game's
+        moves before ``position``'s first."""
+        self.history_offset = history_offset
         self.expand_root(root, position)
         if root.moves is None or len(root.moves) == 0 or proven_choice(root) is not None:
             return 0
@@ -222,9 +232,12 @@ class TreeSearch:
                 path.append((node, index))
                 node.visits[index] += 1  # virtual loss, undone in the backup
                 node.value_sum[index] -= 1
+                banned = self._trail(position, move)
                 child = node.children[index]
                 if child is None:
                     child = node.children[index] = Node()
+                    if banned:  # the mover may not play it: as good as lost
+                        child.terminal, child.proof_plies = 1.0, 0
                 elif child.waiting:  # selected earlier in this batch
                     self._undo_virtual(path)
                     return None
@@ -252,6 +265,18 @@ class TreeSearch:
         finally:
             for move, captured in reversed(made):
                 board_kernel.unmake_move(position.board, position.pos, move, captured)
+
+    def _trail(self, position: Position, move: int) -> bool:
+        """Record the move just made on the position's check trail; whether the ban forbids it."""
+        if self.check_limit <= 0:
+            return False
+        height = int(position.pos[board_kernel.POS_HEIGHT])
+        side = int(position.pos[board_kernel.POS_SIDE])
+        position.trail_moves[height] = move
+        position.trail_checkers[height] = perpetual_kernel.checking_pieces(
+            position.board, side, board_kernel.king_square(position.pos, side))
+        return bool(perpetual_kernel.is_banned(position.trail_moves, position.trail_checkers, height,
+                                               self.check_limit, self.check_min_history, self.history_offset))
 
     @staticmethod
     def _undo_virtual(path: list[tuple[Node, int]]) -> None:

@@ -15,7 +15,8 @@ random number (0 to ``opening_plies``) of uniformly random plies. So the positio
 pieces, material imbalances and mating attacks against a careless defence.
 
 **Labels.** Every position met (whoever moves next) is searched by the built-in engine with a
-budget of ``nodes`` nodes (the course rules, with the capture-free draw, as in play):
+budget of ``nodes`` nodes (the course rules with the capture-free draw; the perpetual-check ban is
+left out of these games):
 
 - policy target = the search's best move;
 - value target = ``(1 - score_weight) · result + score_weight · tanh(score / SCALE_CP)`` from the
