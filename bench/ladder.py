@@ -45,7 +45,7 @@ def play_rung(engine_spec: str, rung: str, args: argparse.Namespace) -> tuple[in
     """(wins, draws, losses, notes) of the engine against ``rung``, best of 5, stopped when decided."""
     limits = SearchLimits(movetime=args.movetime)
     engine = EnginePlayer(parse_spec(engine_spec), limits)
-    opponent = EnginePlayer(parse_spec(opponent_spec(rung, args.fairy_stockfish)), limits)
+    opponent = EnginePlayer(opponent_spec(rung, args), limits)
     wins = draws = losses = 0
     faults = []
     try:

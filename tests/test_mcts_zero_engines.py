@@ -1,5 +1,5 @@
 """The mcts and zero engines: whole games through ``xqdesk match`` (real engine processes), the
-UCI report, the perpetual-check ban and tree reuse."""
+UCI report, the perpetual-check ban, tree reuse and proven wins and losses (MCTS-solver)."""
 import json
 import re
 import subprocess
@@ -13,12 +13,16 @@ import pytest
 from datafiles import COURSE_VECTORS
 from test_zero_encoding import random_network
 from xqdesk.board import Board
+from xqdesk.engines.builtin import BuiltinEngine
 from xqdesk.engines.mcts.engine import MctsEngine
+from xqdesk.engines.mcts.tree import Node, propagate_proof, proven_choice
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.zero.engine import ZeroEngine
 from xqdesk.formats.pgn import read_pgn
 from xqdesk.move import Move
 from xqdesk.outcome import Termination
+from xqdesk.pieces import BLACK
+from xqdesk.score import Mate
 
 ROOT = Path(__file__).parent.parent
 
@@ -121,3 +125,101 @@ def test_the_tree_is_reused_below_the_new_position():
     board.push(Move(int(subtree.moves[reply_index]) >> 7, int(subtree.moves[reply_index]) & 127))
     engine.search(board, SearchLimits(nodes=50), threading.Event(), lambda info: None)
     assert engine._reuse.root is kept and kept.visits.sum() >= visits_before + 50
+
+
+MATE_IN_ONE = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"
+MATE_IN_TWO = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"
+
+
+@pytest.mark.parametrize("make", [lambda: MctsEngine(), lambda: ZeroEngine(random_network(seed=2))])
+def test_a_mate_in_one_is_proven_played_and_reported_as_mate(make):
+    board = Board(MATE_IN_ONE)
+    infos = []
+    move = make().search(board, SearchLimits(nodes=2000), threading.Event(), infos.append)
+    board.push(move)
+    assert not board.legal_moves
+    scored = [info for info in infos if info.score is not None]
+    assert scored[-1].score.relative == Mate(1) and scored[-1].pv[0] == move
+
+
+@pytest.mark.parametrize("make", [lambda: MctsEngine(), lambda: ZeroEngine(random_network(seed=2))])
+def test_a_proven_win_stops_the_search_and_is_converted_into_mate(make):
+    board = Board(MATE_IN_TWO)
+    engine, defender = make(), BuiltinEngine()
+    for _ in range(8):
+        infos = []
+        move = engine.search(board, SearchLimits(nodes=20000), threading.Event(), infos.append)
+        scored = [info for info in infos if info.score is not None]
+        promised = scored[-1].score.relative.mate()
+        assert promised is not None and promised > 0 and scored[-1].pv[0] == move
+        assert scored[-1].nodes < 20000  # stopped once proven
+        board.push(move)
+        if not board.legal_moves:
+            break
+        board.push(defender.search(board, SearchLimits(depth=4), threading.Event(), lambda info: None))
+    assert not board.legal_moves and board.turn == BLACK
+
+
+def _expanded(moves: int) -> Node:
+    node = Node()
+    node.expand(np.arange(moves, dtype=np.int64), np.full(moves, 1 / moves))
+    return node
+
+
+def test_proofs_travel_up_the_tree_and_the_root_picks_the_slowest_loss_when_all_lose():
+    root = _expanded(2)
+    first, second = _expanded(2), _expanded(1)
+    root.children = [first, second]
+    mated = Node()
+    mated.terminal, mated.proof_plies = -1.0, 0
+    first.children[0] = mated
+    propagate_proof([(root, 0), (first, 0)])
+    assert first.terminal == 1.0 and first.proof_plies == 1 and list(root.edge_proof) == [-1, 0]
+    assert root.terminal is None and proven_choice(root) is None  # the second move is still open
+    slow = Node()
+    slow.terminal, slow.proof_plies = -1.0, 2
+    second.children[0] = slow
+    propagate_proof([(root, 1), (second, 0)])
+    assert second.terminal == 1.0 and second.proof_plies == 3
+    assert list(root.edge_proof) == [-1, -1] and proven_choice(root) == 1 and root.terminal is None
+
+
+def test_a_node_with_one_winning_move_is_proven_won_and_that_move_is_chosen():
+    node = _expanded(3)
+    lost = [Node(), Node()]
+    lost[0].terminal, lost[0].proof_plies = -1.0, 4
+    lost[1].terminal, lost[1].proof_plies = -1.0, 0
+    node.children[1], node.children[2] = lost
+    parent = _expanded(1)
+    parent.children[0] = node
+    propagate_proof([(parent, 0), (node, 1)])
+    propagate_proof([(parent, 0), (node, 2)])
+    assert node.terminal == 1.0 and proven_choice(node) == 2  # the quicker of the two wins
+    assert parent.edge_proof[0] == -1
+
+
+@pytest.mark.parametrize("limit", [3, 0])
+def test_the_perpetual_check_ban_holds_inside_the_tree(limit):
+    from xqdesk.engines.mcts.engine import PlayoutEvaluator
+    from xqdesk.engines.mcts.searching import history_offset, kernel_move, position_for
+    from xqdesk.engines.mcts.tree import TreeSearch
+
+    vectors = [json.loads(line) for line in COURSE_VECTORS.read_text(encoding="utf-8").splitlines()]
+    cases = [v for v in vectors if v["banned"]][:4]
+    assert cases
+    for vector in cases:
+        board = Board.from_course(vector["board"], vector["side"], vector["history"])
+        banned = {kernel_move(Move.from_course(action)) for action in vector["banned"]}
+        position = position_for(board)
+        search = TreeSearch(PlayoutEvaluator(4, True, 120), 1.4, puct=False, draw_plies=120,
+                            rng=np.random.default_rng(0), check_limit=limit, check_min_history=6)
+        root = Node()  # the kernel's moves, the banned ones included: the tree must judge them
+        search.expand_root(root, position)
+        assert banned <= set(root.moves.tolist())
+        search.run(root, position, 3 * len(root.moves), history_offset(board, position))
+        marked = {int(move) for move, proof in zip(root.moves, root.edge_proof) if proof < 0}
+        if limit:
+            assert banned <= marked
+        else:
+            assert not banned & marked
+        assert position.codes() == position_for(board).codes()  # the position is left as it was

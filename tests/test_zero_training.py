@@ -48,3 +48,22 @@ def test_supervised_then_one_selfplay_iteration_from_scratch(tmp_path):
     assert logged[0]["iteration"] == "1" and float(logged[0]["arena_score"]) in (0.0, 0.25, 0.5, 0.75, 1.0)
     assert (out / "iter_1.npz").is_file() and (out / "best.npz").is_file()
     assert Network.load(out / "best.npz").blocks == 1
+
+
+def test_supervised_training_takes_teacher_positions_beside_the_games(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from xqdesk.engines.zero.distill import TeacherConfig, teacher_positions
+
+    data = tmp_path / "teacher.npz"
+    teacher_positions(TeacherConfig(games=2, nodes=100, max_plies=20, seed=2, first_game_number=10_000)).save(data)
+    net = tmp_path / "net.npz"
+    done = subprocess.run([sys.executable, "-m", "xqdesk", "train", "supervised", "--games", str(MASTER_GAMES),
+                           "--limit-games", "3", "--positions", str(data), "--out", str(net), "--epochs", "1",
+                           "--channels", "8", "--blocks", "1", "--hidden", "16", "--holdout", "2"],
+                          capture_output=True, text=True, timeout=600, cwd=Path(__file__).parent.parent)
+    assert done.returncode == 0, done.stderr
+    assert "teacher positions from 2 games" in done.stdout and "epoch 1:" in done.stdout
+    assert Network.load(net).channels == 8

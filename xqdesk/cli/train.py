@@ -1,8 +1,10 @@
-"""``xqdesk train supervised|selfplay``: train the ``zero`` engine's network (needs torch:
+"""``xqdesk train supervised|distill|selfplay``: train the ``zero`` engine's network (needs torch:
 ``pip install xqdesk[train]``).
 
 - ``supervised --games FILE… --out NET.npz``: learn the masters' moves and results (both mirror
   images); prints the held-out top-1 accuracy and value loss per epoch.
+- ``distill --out DATA.npz --games N``: teacher positions (games around the built-in engine, each
+  position labelled by its search) for ``supervised --positions``; needs no torch.
 - ``selfplay --net NET.npz --iterations K --out-dir DIR``: self-play games with the current network
   in parallel processes, training on a replay window, an arena of new vs old with a gate, a
   checkpoint per iteration, ``log.csv`` and ``log.png``.
@@ -32,6 +34,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sup.add_argument("--eval-weight", type=float, default=0.0,
                      help="blend the value target with the built-in static evaluation (0: results only)")
     sup.add_argument("--init", default=None, help="start from this .pt checkpoint instead of a new network")
+    sup.add_argument("--positions", nargs="+", default=[], metavar="DATA",
+                     help="also train on these positions files (from 'train distill')")
+
+    dis = modes.add_parser("distill", help="teacher positions: games around the built-in engine, labelled by its search")
+    dis.add_argument("--out", required=True, help="the positions file to write (.npz)")
+    dis.add_argument("--games", type=int, default=100)
+    dis.add_argument("--nodes", type=int, default=3000, help="the teacher's search budget per position")
+    dis.add_argument("--opening-plies", type=int, default=8, help="at most this many random plies open a game")
+    dis.add_argument("--epsilon", type=float, default=0.1, help="chance of a random move by a teacher side")
+    dis.add_argument("--movers", type=float, nargs=3, default=(0.5, 0.25, 0.25), metavar=("TEACHER", "GREEDY", "RANDOM"),
+                     help="how often a side is the teacher, greedy or random")
+    dis.add_argument("--max-plies", type=int, default=300)
+    dis.add_argument("--score-weight", type=float, default=0.7,
+                     help="value target = (1 - w) * result + w * tanh(teacher score / 400)")
+    dis.add_argument("--seed", type=int, default=0)
+    dis.add_argument("--first-game", type=int, default=1_000_000,
+                     help="number of the first game (numbers decide the held-out games in 'supervised')")
 
     sp = modes.add_parser("selfplay", help="reinforcement learning by self-play with an arena gate")
     sp.add_argument("--net", required=True, help="the starting network (.npz with its .pt checkpoint beside it)")
@@ -53,6 +72,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.mode == "distill":
+        return _distill(args)
     try:
         import torch
     except ImportError:
@@ -75,19 +96,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _supervised(args: argparse.Namespace) -> int:
-    from xqdesk.engines.zero.dataset import blend_static_values, read_positions
+    from xqdesk.engines.zero.dataset import Positions, blend_static_values, read_positions
     from xqdesk.engines.zero.model import load_checkpoint
     from xqdesk.engines.zero.supervised import train_supervised
     from xqdesk.errors import XqdeskError
 
     try:
         positions = blend_static_values(read_positions(args.games, args.limit_games), args.eval_weight)
+        extra = [Positions.load(path) for path in args.positions]
         model = load_checkpoint(args.init) if args.init else None
     except (XqdeskError, OSError, ValueError) as error:
         print(f"xqdesk train supervised: {error}", file=sys.stderr)
         return 1
     games = len(set(positions.game.tolist()))
-    print(f"{len(positions)} positions from {games} games (x2 with mirror images)", flush=True)
+    print(f"{len(positions)} positions from {games} games", flush=True)
+    if extra:
+        taught = Positions.concatenate(extra)
+        print(f"{len(taught)} teacher positions from {len(set(taught.game.tolist()))} games", flush=True)
+        positions = Positions.concatenate([positions, taught])
+    print(f"{len(positions)} positions in all (x2 with mirror images)", flush=True)
     if len(positions) == 0:
         print("xqdesk train supervised: no positions to train on", file=sys.stderr)
         return 1
@@ -95,4 +122,28 @@ def _supervised(args: argparse.Namespace) -> int:
                      args.batch, args.lr, args.seed, report=lambda entry: print(entry.line(), flush=True),
                      model=model)
     print(f"wrote {args.out}")
+    return 0
+
+
+def _distill(args: argparse.Namespace) -> int:
+    import time
+
+    from xqdesk.engines.zero.distill import TeacherConfig, teacher_positions
+
+    try:
+        config = TeacherConfig(games=args.games, nodes=args.nodes, opening_plies=args.opening_plies,
+                               epsilon=args.epsilon, movers=(args.movers[0], args.movers[1], args.movers[2]), max_plies=args.max_plies,
+                               score_weight=args.score_weight, seed=args.seed, first_game_number=args.first_game)
+    except ValueError as error:
+        print(f"xqdesk train distill: {error}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    positions = teacher_positions(config, report=lambda line: print(line, flush=True))
+    try:
+        positions.save(args.out)
+    except OSError as error:
+        print(f"xqdesk train distill: cannot write {args.out!r}: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out}: {len(positions)} positions from {config.games} games "
+          f"({time.perf_counter() - started:.0f} s)")
     return 0

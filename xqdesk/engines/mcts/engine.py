@@ -17,8 +17,7 @@ from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.errors import EngineOptionError
 from xqdesk.engines.in_process import float_value, spin_value
-from xqdesk.engines.mcts.searching import TreeReuse, run_search
-from xqdesk.engines.mcts.tree import TreeSearch
+from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.uci import OptionValue, UciOption
 from xqdesk.fen import STARTING_FEN
@@ -109,7 +108,7 @@ class MctsEngine:
         """The most visited root move within ``limits`` (None only without a legal move)."""
         draw_plies = board.ruleset.capture_free_draw_plies
         evaluator = PlayoutEvaluator(self.rollout_plies, self.light, draw_plies)
-        tree = TreeSearch(evaluator, self.exploration, puct=False, draw_plies=draw_plies, rng=self._rng)
+        tree = tree_search(evaluator, board, self.exploration, puct=False, rng=self._rng)
         multipv = limits.multipv if limits.multipv > 1 else self.multipv
         return run_search(board, limits, stop, on_info, evaluator, tree, self._reuse, self.playouts, 0.0, multipv,
                           self.overhead_ms / 1000, self._rng)

@@ -4,8 +4,10 @@ the root moves the course allows, and the UCI report of a tree.
 Report: ``score`` is the best move's mean value ``Q`` turned into centipawns
 (``SCALE_CP · atanh(Q)``), the PV follows the most visited moves, ``nodes`` counts simulations,
 MultiPV lines are the most visited root moves, and an ``info string`` per line gives the move's
-visits, ``Q`` and prior. The move played is the most visited (``Temperature`` > 0: drawn with
-probability proportional to visits^(1/T)).
+visits, ``Q`` and prior; a move whose result the tree has proven reports ``score mate N``. The
+move played is the most visited (``Temperature`` > 0: drawn with probability proportional to
+visits^(1/T)) among the moves not proven to lose; when the root's result is proven the search stops
+and plays the quickest proven win (or the slowest loss).
 """
 from __future__ import annotations
 
@@ -20,10 +22,10 @@ from xqdesk.board import Board
 from xqdesk.engines.builtin.engine import plan_time
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
 from xqdesk.engines.mcts.playout import SCALE_CP
-from xqdesk.engines.mcts.tree import LeafEvaluator, Node, TreeSearch, principal_variation
+from xqdesk.engines.mcts.tree import LeafEvaluator, Node, TreeSearch, principal_variation, proven_choice
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
-from xqdesk.score import Cp, PovScore
+from xqdesk.score import Cp, Mate, PovScore
 
 REPORT_PERIOD = 0.5
 """Seconds between progress reports."""
@@ -32,14 +34,29 @@ MAX_REUSE_PLIES = 4
 
 
 def position_for(board: Board) -> Position:
-    """The kernel position of ``board`` with its capture-free tail replayed (for repetitions)."""
+    """The kernel position of ``board`` with its capture-free tail replayed (for repetitions), and
+    at least the moves the perpetual-check ban looks back at (see :func:`history_offset`)."""
     base = board.copy()
     replay: list[Move] = []
-    while base.move_stack and len(replay) < board.halfmove_clock:
+    wanted = max(board.halfmove_clock, 2 * board.ruleset.perpetual_check_limit + 1)
+    while base.move_stack and len(replay) < wanted:
         replay.append(base.pop())
     position = Position([base.code_at(sq) for sq in range(90)], base.turn, base.halfmove_clock)
     position.push_all(encode_move(move.from_square, move.to_square) for move in reversed(replay))
     return position
+
+
+def history_offset(board: Board, position: Position) -> int:
+    """The game's moves before the first of ``position`` (made by :func:`position_for`)."""
+    return len(board.move_stack) - len(position.moves_played)
+
+
+def tree_search(evaluator: LeafEvaluator, board: Board, exploration: float, puct: bool,
+                rng: Optional[np.random.Generator]) -> TreeSearch:
+    """A tree search under ``board``'s ruleset (capture-free draw, perpetual-check ban)."""
+    rules = board.ruleset
+    return TreeSearch(evaluator, exploration, puct=puct, draw_plies=rules.capture_free_draw_plies, rng=rng,
+                      check_limit=rules.perpetual_check_limit, check_min_history=rules.perpetual_check_min_history)
 
 
 def kernel_move(move: Move) -> int:
@@ -97,6 +114,7 @@ def run_search(board: Board, limits: SearchLimits, stop: threading.Event, on_inf
     plan = plan_time(limits, board.ruleset.move_time_limit, overhead, red=board.turn)
     cap = min([n for n in (simulations, limits.nodes) if n] or [0])
     position = position_for(board)
+    offset = history_offset(board, position)
     root, reused = reuse.root_for(board) if reuse is not None else (Node(), False)
     search.expand_root(root, position)
     codes = [kernel_move(move) for move in root_moves]
@@ -120,8 +138,8 @@ def run_search(board: Board, limits: SearchLimits, stop: threading.Event, on_inf
                 stop.wait()
             break
         step = evaluator.batch_size if not cap else min(evaluator.batch_size, cap - done)
-        ran = search.run(root, position, step)
-        if ran == 0 and root.total_visits == 0:
+        ran = search.run(root, position, step, offset)
+        if ran == 0:  # the root's result is proven
             break
         done += max(ran, 1)
         if now - last_report >= REPORT_PERIOD:
@@ -136,10 +154,14 @@ def run_search(board: Board, limits: SearchLimits, stop: threading.Event, on_inf
 
 
 def _choose(root: Node, temperature: float, rng: np.random.Generator) -> int:
-    visits = root.visits
+    proven = proven_choice(root)
+    if proven is not None:
+        return proven
+    open_moves = root.edge_proof >= 0
+    visits = np.where(open_moves, root.visits, 0.0)
     if temperature <= 0 or visits.sum() == 0:
         if visits.sum() == 0:
-            return int(np.argmax(root.prior))
+            return int(np.argmax(np.where(open_moves, root.prior, -1.0)))
         best = np.flatnonzero(visits == visits.max())
         return int(best[np.argmax(root.prior[best])])
     weights = visits ** (1.0 / temperature)
@@ -150,17 +172,30 @@ def _report(board: Board, root: Node, search: TreeSearch, done: int, started: fl
             on_info: Callable[[SearchInfo], None]) -> None:
     assert root.moves is not None
     elapsed = max(time.perf_counter() - started, 1e-6)
-    order = sorted(range(len(root.moves)), key=lambda i: (-root.visits[i], -root.prior[i]))
+    order = sorted(range(len(root.moves)), key=lambda i: (-root.edge_proof[i], _win_plies(root, i), -root.visits[i],
+                                                          -root.prior[i]))
     for rank, index in enumerate(order[:max(1, multipv)], start=1):
         line = principal_variation(root, index)
         pv = _legal_prefix(board, line)
         q = root.q(index) if root.visits[index] > 0 else root.estimate
+        child = root.children[index]
+        if root.edge_proof[index] != 0 and child is not None:
+            moves = (child.proof_plies + 2) // 2
+            score: Cp | Mate = Mate(moves if root.edge_proof[index] > 0 else -moves)
+        else:
+            score = Cp(value_to_cp(q))
         on_info(SearchInfo(depth=max(1, len(pv)), seldepth=max(search.max_depth, len(pv), 1),
-                           score=PovScore(Cp(value_to_cp(q)), board.turn), nodes=done, nps=int(done / elapsed),
+                           score=PovScore(score, board.turn), nodes=done, nps=int(done / elapsed),
                            time_ms=int(elapsed * 1000), pv=pv, multipv=rank))
         move = board_move(int(root.moves[index]))
         on_info(SearchInfo(string=f"multipv {rank} move {move.iccs()} visits {int(root.visits[index])} "
                                   f"Q {q:+.3f} prior {root.prior[index]:.3f}"))
+
+
+def _win_plies(root: Node, index: int) -> int:
+    """Plies of a proven win by move ``index`` (0 for any other move): quicker wins report first."""
+    child = root.children[index]
+    return child.proof_plies if root.edge_proof[index] > 0 and child is not None else 0
 
 
 def _legal_prefix(board: Board, line: list[int]) -> tuple[Move, ...]:

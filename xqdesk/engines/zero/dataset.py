@@ -55,6 +55,24 @@ class Positions:
                          np.concatenate([self.policy, MIRROR_PERMUTATION[self.policy]]),
                          np.concatenate([self.value, self.value]), np.concatenate([self.game, self.game]))
 
+    def save(self, path: str | Path) -> None:
+        """Write the positions to a ``.npz`` file (read back by :meth:`load`)."""
+        np.savez_compressed(Path(path), codes=self.codes, policy=self.policy, value=self.value, game=self.game)
+
+    @staticmethod
+    def load(path: str | Path) -> Positions:
+        """Positions written by :meth:`save`; ValueError naming the file when it is not such a file."""
+        try:
+            with np.load(Path(path)) as data:
+                positions = Positions(data["codes"].astype(np.int8), data["policy"].astype(np.int64),
+                                      data["value"].astype(np.float32), data["game"].astype(np.int64))
+        except (OSError, KeyError, ValueError) as error:
+            raise ValueError(f"{str(path)!r} is not a positions file: {error}") from None
+        n = len(positions.policy)
+        if positions.codes.shape != (n, 90) or positions.value.shape != (n,) or positions.game.shape != (n,):
+            raise ValueError(f"{str(path)!r} is not a positions file: the arrays' shapes do not agree")
+        return positions
+
     @staticmethod
     def concatenate(parts: Sequence[Positions]) -> Positions:
         if not parts:

@@ -21,8 +21,8 @@ from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.errors import EngineOptionError, EngineStartError
 from xqdesk.engines.in_process import float_value, spin_value
-from xqdesk.engines.mcts.searching import TreeReuse, run_search
-from xqdesk.engines.mcts.tree import Node, TreeSearch
+from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
+from xqdesk.engines.mcts.tree import Node
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.uci import OptionValue, UciOption
 from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX, mover_codes, planes_from_codes
@@ -166,8 +166,7 @@ class ZeroEngine:
                on_info: Callable[[SearchInfo], None]) -> Optional[Move]:
         """The chosen root move within ``limits`` (None only without a legal move)."""
         evaluator = NetworkEvaluator(self.network(), self.batch)
-        draw_plies = board.ruleset.capture_free_draw_plies
-        tree = TreeSearch(evaluator, self.cpuct, puct=True, draw_plies=draw_plies, rng=self._rng)
+        tree = tree_search(evaluator, board, self.cpuct, puct=True, rng=self._rng)
         multipv = limits.multipv if limits.multipv > 1 else self.multipv
         return run_search(board, limits, stop, on_info, evaluator, tree, None if self.noise else self._reuse,
                           self.simulations, self.temperature, multipv, self.overhead_ms / 1000, self._rng,

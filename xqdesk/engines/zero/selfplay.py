@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Callable, Optional
 import numpy as np
 
 from xqdesk.board import Board
-from xqdesk.engines.mcts.searching import board_move, kernel_move, position_for
-from xqdesk.engines.mcts.tree import Node, TreeSearch
+from xqdesk.engines.mcts.searching import board_move, history_offset, kernel_move, position_for, tree_search
+from xqdesk.engines.mcts.tree import Node
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.zero.encoding import POLICY_INDEX, POLICY_SIZE, ROTATED_POLICY_INDEX, mover_codes
 from xqdesk.engines.zero.engine import DEFAULT_CPUCT, DIRICHLET_ALPHA, DIRICHLET_WEIGHT, NetworkEvaluator, ZeroEngine
@@ -88,8 +88,7 @@ def play_selfplay_game(network: Network, simulations: int, max_plies: int, seed:
         if not legal:
             break
         position = position_for(board)
-        tree = TreeSearch(evaluator, DEFAULT_CPUCT, puct=True, draw_plies=board.ruleset.capture_free_draw_plies,
-                          rng=rng)
+        tree = tree_search(evaluator, board, DEFAULT_CPUCT, puct=True, rng=rng)
         root = Node()
         tree.expand_root(root, position)
         allowed = [kernel_move(move) for move in legal]
@@ -100,7 +99,7 @@ def play_selfplay_game(network: Network, simulations: int, max_plies: int, seed:
         if len(root.moves) > 1:
             noise = rng.dirichlet(np.full(len(root.moves), DIRICHLET_ALPHA))
             root.prior = (1 - DIRICHLET_WEIGHT) * root.prior + DIRICHLET_WEIGHT * noise
-        tree.run(root, position, simulations)
+        tree.run(root, position, simulations, history_offset(board, position))
         red = board.turn == RED
         table = POLICY_INDEX if red else ROTATED_POLICY_INDEX
         assert root.moves is not None
