@@ -81,7 +81,11 @@ def test_annotate_writes_nags_and_resumes_after_an_interrupt(tmp_path):
     originals = twenty_games(source)
     command = [sys.executable, "-m", "xqdesk", "annotate", str(source), str(target), "--engine", "builtin",
                "--movetime", "0.05", "--quiet"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # The run to interrupt thinks 0.5 s a position (about 2 s a game), so the interrupt lands part-way
+    # even when this process is kept waiting on a busy machine; at 0.05 s all 20 games can be done
+    # before it wakes up.
+    slow = [*command[:-2], "0.5", "--quiet"]
+    process = subprocess.Popen(slow, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not target.is_file() or target.read_text().count("[Annotator") < 3):
         time.sleep(0.05)
