@@ -114,9 +114,11 @@ class Tally:
     plies: list[int] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, record: GameRecord, engine_colour: int) -> None:
+    def add(self, record: GameRecord, engine_colour: int, own_times: tuple[float, ...]) -> None:
+        """Count one game; ``own_times``: the engine's seconds for each of its moves."""
         outcome = record.outcome
         with self.lock:
+            self.slowest = max([self.slowest, *own_times])
             self.plies.append(len(record.moves))
             if outcome.winner is None:
                 self.draws += 1
@@ -143,8 +145,7 @@ def play_games(engine: EngineSpec, opponent: EngineSpec, indexes: list[int], tal
             start = Board(OPENINGS[(index // 2) % len(OPENINGS)])
             record = play_game(red, black, move_time_limit=args.clock, board=start)
             first_own_ply = 0 if engine_colour == start.turn else 1
-            tally.slowest = max([tally.slowest, *record.move_times[first_own_ply::2]])
-            tally.add(record, engine_colour)
+            tally.add(record, engine_colour, record.move_times[first_own_ply::2])
             if args.pgn:
                 save_game(Path(args.pgn) / f"{opponent.name.replace(':', '_')}-{index + 1:03d}.pgn",
                           record, red.name, black.name, start)
