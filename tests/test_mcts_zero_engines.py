@@ -223,3 +223,29 @@ def test_the_perpetual_check_ban_holds_inside_the_tree(limit):
         else:
             assert not banned & marked
         assert position.codes() == position_for(board).codes()  # the position is left as it was
+
+
+def test_leaf_values_fade_to_a_draw_near_the_capture_free_limit():
+    from xqdesk.engines.mcts.searching import position_for, tree_search
+    from xqdesk.engines.mcts.tree import CLOCK_FADE_PLIES
+    from xqdesk.engines.zero.engine import NetworkEvaluator
+    evaluator = NetworkEvaluator(random_network(seed=2), 8)
+    fen = "r1bakab2/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKABR1 w - - {} 1"
+    estimates = {}
+    for clock in (0, 100):
+        board = Board(fen.format(clock))
+        root = Node()
+        tree_search(evaluator, board, 1.5, True, None).expand_root(root, position_for(board))
+        estimates[clock] = root.estimate
+    limit = Board().ruleset.capture_free_draw_plies
+    assert estimates[0] != 0
+    assert estimates[100] == pytest.approx(estimates[0] * (limit - 100) / CLOCK_FADE_PLIES)
+    board = Board(fen.format(limit - 2))
+    root, position = Node(), position_for(board)
+    search = tree_search(evaluator, board, 1.5, True, None)
+    search.run(root, position, 300)
+    quiet = [child for move, child in zip(root.moves, root.children)
+             if child is not None and child.moves is not None and board.code_at(int(move) & 127) == 0]
+    assert len(quiet) > 10
+    for child in quiet:  # one ply from the draw: valued at 1/CLOCK_FADE_PLIES of the network's value
+        assert abs(child.estimate) <= 1 / CLOCK_FADE_PLIES

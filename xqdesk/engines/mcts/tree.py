@@ -25,6 +25,11 @@ the end of the game: its exact value is backed up each time a simulation reaches
 takes a move proven to lose while another is open, and :func:`proven_choice` gives the root's move
 when its result is proven (the quickest win, else the slowest loss). Draws are not propagated: the
 repetition and capture-free draws depend on the line that led to a position.
+
+**The capture-free clock.** A leaf's value is scaled toward a draw over the last
+:data:`CLOCK_FADE_PLIES` plies before the capture-free limit (× (limit − clock) / fade), since the
+game is drawn there unless a capture comes first: a side that is winning is drawn to captures that
+restart the clock instead of shuffling into the draw, and a losing side to the draw.
 """
 from __future__ import annotations
 
@@ -39,6 +44,7 @@ from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.mcts.playout import repeated
 
 FIRST_PLAY_URGENCY_REDUCTION = 0.25
+CLOCK_FADE_PLIES = 40
 _NO_MOVES = np.zeros(0, np.int64)
 
 
@@ -125,6 +131,8 @@ class _Pending:
     leaf: Node
     moves: np.ndarray
     item: Any
+    clock: int = 0
+    """The leaf's capture-free plies."""
 
 
 class TreeSearch:
@@ -151,7 +159,12 @@ class TreeSearch:
         moves = self._legal(position)
         item = self.evaluator.prepare(position, moves)
         prior, value = self.evaluator.evaluate([item])[0]
-        self._expand(root, moves, prior, value)
+        clock = int(position.clocks[position.pos[board_kernel.POS_HEIGHT]])
+        self._expand(root, moves, prior, value * self.clock_fade(clock))
+
+    def clock_fade(self, clock: int) -> float:
+        """The factor on a leaf value at ``clock`` capture-free plies (module doc)."""
+        return min(1.0, max(0.0, (self.draw_plies - clock) / CLOCK_FADE_PLIES))
 
     def _expand(self, node: Node, moves: np.ndarray, prior: np.ndarray, value: float) -> None:
         if not self.puct and len(moves) > 1:  # UCT tries unvisited moves in random order
@@ -210,6 +223,7 @@ class TreeSearch:
                 results = self.evaluator.evaluate([p.item for p in batch])
                 for pending, (prior, value) in zip(batch, results):
                     pending.leaf.waiting = False
+                    value *= self.clock_fade(pending.clock)
                     self._expand(pending.leaf, pending.moves, prior, value)
                     self._backup(pending.path, value, virtual=True)
                 done += len(batch)
@@ -258,7 +272,8 @@ class TreeSearch:
                         child.terminal, child.proof_plies = -1.0, 0
                     else:
                         child.waiting = True
-                        return _Pending(path, child, moves, self.evaluator.prepare(position, moves))
+                        return _Pending(path, child, moves, self.evaluator.prepare(position, moves),
+                                        int(position.clocks[height]))
                 self._backup(path, child.terminal, virtual=True)
                 propagate_proof(path)
                 return _Pending(path, child, _NO_MOVES, None)
