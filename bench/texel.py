@@ -18,7 +18,8 @@ their own sigmoid scale, fitted to the results. The target is ``(1 - w) · resul
 where there is a teacher score; with ``w = 1`` only those positions are fitted.
 
 Fit: the evaluation is linear in its weights (``eval_features``: score = features · weights, from
-the side to move's view). The sigmoid scale K of ``σ(s) = 1 / (1 + 10^(-K·s/400))`` is fitted to the
+the side to move's view), and in both phases' sets at once through the phased features
+``[s · f, (1 − s) · f]`` (s: the position's middlegame share, ``eval_tables.midgame_share``). The sigmoid scale K of ``σ(s) = 1 / (1 + 10^(-K·s/400))`` is fitted to the
 results with the ``--base`` weights w0 (default: the shipped ones), then the weights minimise
 ``mean((target - σ(features · w))²) + lam · |w - w0|²`` (L-BFGS; the tempo stays, as do terms no
 quiet position shows). One game in ten is held out; its losses are printed before and after.
@@ -44,9 +45,10 @@ from xqdesk.engines.builtin import BuiltinEngine  # noqa: E402
 from xqdesk.engines.builtin.board_kernel import (  # noqa: E402
     MAX_MOVES, STACK_SIZE, generate_moves, is_attacked_king, make_move, unmake_move)
 from xqdesk.engines.builtin.eval_features import (  # noqa: E402
-    FEATURE_COUNT, TERMS_OFFSET, features_batch, weights_from_vector, weights_vector)
+    FEATURE_COUNT, TERMS_OFFSET, features_batch, phased_weights_from_vector, phased_weights_vector)
 from xqdesk.engines.builtin.eval_kernel import evaluate  # noqa: E402
-from xqdesk.engines.builtin.eval_tables import TERM_ORDER, WEIGHTS, build_params, read_weights  # noqa: E402
+from xqdesk.engines.builtin.eval_tables import (  # noqa: E402
+    FULL_MATERIAL, SHIPPED_PARAMS, TERM_ORDER, WEIGHTS, midgame_share, phase_material, read_weights)
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.engines.uci_engine import UciEngine  # noqa: E402
 from xqdesk.engines.zero.dataset import red_result  # noqa: E402
@@ -192,7 +194,7 @@ def build_dataset(args: argparse.Namespace) -> dict[str, np.ndarray]:
     source = np.array([0] * master_positions + [1] * (len(boards) - master_positions), np.int8)
     board_array = np.array(boards, np.int8).reshape(len(boards), 90)
     side_array = np.array(sides, np.int64)
-    mask = quiet_mask(board_array, side_array, build_params())
+    mask = quiet_mask(board_array, side_array, SHIPPED_PARAMS.for_material(FULL_MATERIAL))
     red = np.array(results, np.float64)
     mover_result = np.where(side_array == 1, red, 1.0 - red)
     print(f"positions: {len(boards)} ({master_positions} from records, {len(boards) - master_positions} "
@@ -227,12 +229,15 @@ def teacher_scores(boards: np.ndarray, sides: np.ndarray, rows: np.ndarray, dept
 # --- fit ---------------------------------------------------------------------------------------
 
 def feature_matrix(boards: np.ndarray, sides: np.ndarray) -> sparse.csr_matrix:
+    """The phased features of each position: ``[s · f, (1 − s) · f]`` with s its middlegame share."""
     parts = []
     for start in range(0, len(boards), 20000):
         dense = np.zeros((min(20000, len(boards) - start), FEATURE_COUNT), np.float64)
         features_batch(boards[start:start + 20000], sides[start:start + 20000], dense)
         parts.append(sparse.csr_matrix(dense))
-    return sparse.vstack(parts).tocsr()
+    single = sparse.vstack(parts).tocsr()
+    shares = np.array([midgame_share(phase_material(int(c) for c in board)) for board in boards])
+    return sparse.hstack([sparse.diags(shares) @ single, sparse.diags(1.0 - shares) @ single]).tocsr()
 
 
 def sigmoid(scores: np.ndarray, k: float) -> np.ndarray:
@@ -274,7 +279,8 @@ def fit_weights(x: sparse.csr_matrix, target: np.ndarray, w0: np.ndarray, k: flo
 
 
 def piece_values_of(w: np.ndarray, x: sparse.csr_matrix) -> dict[int, int]:
-    """Each piece's value: its fitted square values averaged over where it stood in the data."""
+    """Each piece's value in one phase (``w`` and ``x`` that phase's half): its fitted square values
+    averaged over where it stood in the data, weighted by the phase's share."""
     occupancy = np.asarray(abs(x).sum(axis=0)).ravel()
     values = {}
     slots = TERMS_OFFSET // len(PIECE_TYPES)
@@ -317,9 +323,12 @@ def main() -> int:
     if args.teacher_positions and int(np.sum(~np.isnan(data.get("teacher", np.array([np.nan]))))) < min(
             args.teacher_positions, len(data["result"])):
         rows = np.random.default_rng(args.seed).permutation(len(data["result"]))[:args.teacher_positions]
-        data["teacher"] = teacher_scores(data["boards"], data["sides"], np.sort(rows), args.teacher_depth,
-                                         args.fairy_stockfish)
-        print(f"teacher: {len(rows)} positions at depth {args.teacher_depth} ({time.monotonic() - started:.0f} s)")
+        teacher = data.get("teacher", np.full(len(data["result"]), np.nan))
+        missing = np.sort(rows[np.isnan(teacher[rows])])  # a larger --teacher-positions adds to a cache
+        teacher[missing] = teacher_scores(data["boards"], data["sides"], missing, args.teacher_depth,
+                                          args.fairy_stockfish)[missing]
+        data["teacher"] = teacher
+        print(f"teacher: {len(missing)} positions at depth {args.teacher_depth} ({time.monotonic() - started:.0f} s)")
         if args.cache:
             np.savez_compressed(args.cache, **data)
     x = feature_matrix(data["boards"], data["sides"])
@@ -327,7 +336,7 @@ def main() -> int:
     held_out = data["game"] % 10 == 0
     held_out_games = held_out.copy()
     train = ~held_out
-    w0 = weights_vector(read_weights(Path(args.base)) if args.base else WEIGHTS)
+    w0 = phased_weights_vector(read_weights(Path(args.base)) if args.base else WEIGHTS)
     k = fit_k(x[train], result[train], w0)
     target = result
     if args.teacher_positions and "teacher" in data:
@@ -352,17 +361,20 @@ def main() -> int:
           f"held out {loss(x[held_out], target[held_out], w0, k):.5f}", flush=True)
     occupancy = np.asarray(abs(x[train]).sum(axis=0)).ravel()
     free = np.flatnonzero(occupancy > 0)
-    free = free[free != TERMS_OFFSET + TERM_ORDER.index("tempo")]  # the tempo is the search's, not the data's
+    tempo = TERMS_OFFSET + TERM_ORDER.index("tempo")
+    free = free[(free != tempo) & (free != FEATURE_COUNT + tempo)]  # the tempo is the search's, not the data's
     w = fit_weights(x[train], target[train], w0, k, args.lam, free)
-    fitted = weights_from_vector(w, piece_values_of(w, x))
-    w_int = weights_vector(fitted)
+    halves = (slice(0, FEATURE_COUNT), slice(FEATURE_COUNT, 2 * FEATURE_COUNT))
+    fitted = phased_weights_from_vector(w, *(piece_values_of(w[half], x[:, half]) for half in halves))
+    w_int = phased_weights_vector(fitted)
     print(f"loss after (integer weights): train {loss(x[train], target[train], w_int, k):.5f} "
           f"held out {loss(x[held_out], target[held_out], w_int, k):.5f}  ({time.monotonic() - started:.0f} s)")
     print(f"loss against the results of all held-out positions ({int(held_out_games.sum())}): "
           f"before {loss(x[held_out_games], result[held_out_games], w0, k):.5f} "
           f"after {loss(x[held_out_games], result[held_out_games], w_int, k):.5f}")
-    print("piece values:", {PIECE_NAMES[t]: v for t, v in fitted.piece_values.items()})
-    print("terms:", fitted.terms)
+    for name, phase in (("middlegame", fitted.midgame), ("endgame", fitted.endgame)):
+        print(f"{name} piece values:", {PIECE_NAMES[t]: v for t, v in phase.piece_values.items()})
+        print(f"{name} terms:", phase.terms)
     if args.write:
         fitted.write(Path(args.write))
         print(f"wrote {args.write}")

@@ -24,7 +24,7 @@ from strength import OPENINGS  # noqa: E402
 
 from xqdesk.board import Board  # noqa: E402
 from xqdesk.engines.builtin import BuiltinEngine  # noqa: E402
-from xqdesk.engines.builtin.eval_tables import TERM_WEIGHTS, build_params, read_weights  # noqa: E402
+from xqdesk.engines.builtin.eval_tables import TERM_WEIGHTS, WEIGHTS, read_weights  # noqa: E402
 from xqdesk.engines.elo import elo_difference  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.pieces import RED  # noqa: E402
@@ -52,7 +52,7 @@ def play(red: BuiltinEngine, black: BuiltinEngine, fen: str, nodes: int) -> floa
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", nargs="+", default=[], metavar="NAME=VALUE",
-                        help=f"variant term weights; names: {', '.join(TERM_WEIGHTS)}")
+                        help=f"variant term weights (both phases); names: {', '.join(TERM_WEIGHTS)}")
     parser.add_argument("--weights", default=None, metavar="JSON", help="the variant's weights file")
     parser.add_argument("--base", default=None, metavar="JSON", help="the reference's weights file")
     parser.add_argument("--nodes", type=int, default=20000, help="nodes per move (default 20000)")
@@ -62,9 +62,9 @@ def main() -> int:
     for item in args.set:
         name, _, value = item.partition("=")
         changes[name] = int(value)
-    base = read_weights(Path(args.base)) if args.base else None
-    shipped = BuiltinEngine(build_params(base=base))
-    variant = BuiltinEngine(build_params(changes, read_weights(Path(args.weights)) if args.weights else base))
+    base = read_weights(Path(args.base)) if args.base else WEIGHTS
+    shipped = BuiltinEngine(base)
+    variant = BuiltinEngine((read_weights(Path(args.weights)) if args.weights else base).with_terms(changes))
     wins = draws = losses = unfinished = 0
     for index in range(args.pairs):
         fen = OPENINGS[index % len(OPENINGS)]

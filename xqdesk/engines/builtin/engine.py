@@ -24,12 +24,11 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional
 
-import numpy as np
 
 from xqdesk.board import Board
 from xqdesk.engines.book import DEFAULT_MIN_GAMES, OpeningBook
 from xqdesk.engines.builtin import board_kernel
-from xqdesk.engines.builtin.eval_tables import build_params
+from xqdesk.engines.builtin.eval_tables import SHIPPED_PARAMS, ParamsByPhase, PhasedWeights
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
 from xqdesk.engines.errors import EngineOptionError
@@ -138,10 +137,10 @@ class BuiltinEngine:
 
     name = "xqdesk builtin"
 
-    def __init__(self, params: Optional[np.ndarray] = None) -> None:
-        """``params``: evaluation parameters from :func:`eval_tables.build_params` (default: the
-        shipped tables); other values are for tuning experiments."""
-        self._params = build_params() if params is None else params
+    def __init__(self, weights: Optional[PhasedWeights] = None) -> None:
+        """``weights``: the evaluation's weights (default: the shipped ones); other values are for
+        tuning experiments."""
+        self._params = SHIPPED_PARAMS if weights is None else ParamsByPhase(weights)
         self._hash_mb = DEFAULT_HASH_MB
         self._threads = 1
         self._searcher: Optional[Searcher] = None  # loaded on first use
@@ -340,7 +339,8 @@ class BuiltinEngine:
         wanted = max(board.halfmove_clock, 2 * board.ruleset.perpetual_check_limit + 1)
         while base.move_stack and len(replay) < wanted:
             replay.append(base.pop())
-        position = Position([base.code_at(sq) for sq in range(90)], base.turn, base.halfmove_clock, self._params)
+        params = self._params.for_codes(board.code_at(sq) for sq in range(90))  # the root's phase
+        position = Position([base.code_at(sq) for sq in range(90)], base.turn, base.halfmove_clock, params)
         position.push_all(encode_move(move.from_square, move.to_square) for move in reversed(replay))
         return position, len(base.move_stack)
 

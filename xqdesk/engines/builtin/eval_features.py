@@ -1,7 +1,10 @@
 """The features the built-in evaluation is linear in, for fitting its weights to data.
 
 For every position, ``evaluate(position) == features(position) · weights_vector(weights)`` exactly
-(``eval_kernel.evaluate`` with ``build_params(base=weights)``; the test suite checks it). The weight
+(``eval_kernel.evaluate`` with ``build_params(weights)``; the test suite checks it), where
+``weights`` is the shipped middlegame and endgame sets blended for the position's phase. So the
+evaluation of a position with middlegame share s is linear in both sets at once: the phased
+features ``[s · f, (1 − s) · f]`` times ``phased_weights_vector`` (up to the blend's rounding). The weight
 vector has one entry per piece type, rank seen from the piece's own side (0 = its back rank) and
 file folded onto the left half (tables are symmetric left to right), holding value + table there;
 then one entry per term of ``eval_tables.TERM_ORDER``. A feature counts the side to move's pieces
@@ -12,22 +15,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from xqdesk.engines.builtin import eval_tables, geometry
+from xqdesk.engines.builtin import eval_kernel, eval_tables, geometry
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
-from xqdesk.engines.builtin.eval_tables import TERM_ORDER, EvalWeights
-from xqdesk.engines.builtin.geometry import FILES, HORSE_LEGS, HORSE_TARGETS, RANKS, RAYS, SQUARES
+from xqdesk.engines.builtin.eval_kernel import next_piece, pieces_between_on_file, pieces_between_on_rank, ray_length
+from xqdesk.engines.builtin.eval_tables import TERM_ORDER, EvalWeights, PhasedWeights
+from xqdesk.engines.builtin.geometry import FILES, HORSE_LEGS, HORSE_TARGETS, RANKS, SQUARES
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, PIECE_TYPES
 
-drop_stale_compiled_code(__file__, (geometry, eval_tables))
+drop_stale_compiled_code(__file__, (geometry, eval_tables, eval_kernel))
 
 HALF_FILES = (FILES + 1) // 2
 SLOTS_PER_PIECE = RANKS * HALF_FILES
 TERMS_OFFSET = len(PIECE_TYPES) * SLOTS_PER_PIECE
 FEATURE_COUNT = TERMS_OFFSET + len(TERM_ORDER)
 (F_TEMPO, F_MISSING_DEFENDER, F_HOLLOW_CANNON, F_SCREENED_CANNON, F_CHARIOT_MOBILITY, F_HORSE_MOBILITY,
- F_OPEN_FILE_CHARIOT, F_CANNON_BATTERY) = (TERMS_OFFSET + TERM_ORDER.index(name) for name in (
-    "tempo", "missing_defender", "hollow_cannon", "screened_cannon", "chariot_mobility", "horse_mobility",
-    "open_file_chariot", "cannon_battery"))
+ F_OPEN_FILE_CHARIOT, F_CANNON_BATTERY, F_CHARIOT_PIN, F_CANNON_PIN, F_BOTTOM_CANNON, F_TRAPPED_HORSE) = (
+    TERMS_OFFSET + TERM_ORDER.index(name) for name in (
+        "tempo", "missing_defender", "hollow_cannon", "screened_cannon", "chariot_mobility", "horse_mobility",
+        "open_file_chariot", "cannon_battery", "chariot_pin", "cannon_pin", "bottom_cannon", "trapped_horse"))
 
 
 def slot(piece_type: int, own_rank: int, file: int) -> int:
@@ -50,19 +55,6 @@ def reachable(piece_type: int, own_rank: int, file: int) -> bool:
     if piece_type == PAWN:
         return own_rank >= 5 or (own_rank >= 3 and file % 2 == 0)
     return True
-
-
-@njit(**COMPILE_OPTIONS)
-def _between_on_file(board, a, b):
-    low = a if a < b else b
-    high = b if a < b else a
-    count = 0
-    sq = low + 9
-    while sq < high:
-        if board[sq] != 0:
-            count += 1
-        sq += 9
-    return count
 
 
 @njit(**COMPILE_OPTIONS)
@@ -97,17 +89,16 @@ def features_into(board, side, out):
         if kind == ADVISOR or kind == ELEPHANT:
             defenders[color] += 1
         elif kind == CHARIOT:
-            mobility = 0
             for d in range(4):
-                for k in range(10):
-                    target = RAYS[sq, d, k]
-                    if target < 0 or board[target] != 0:
-                        break
-                    mobility += 1
-            out[F_CHARIOT_MOBILITY] += sign * mobility
+                k, target = next_piece(board, sq, d, -1)
+                out[F_CHARIOT_MOBILITY] += sign * (k if k >= 0 else ray_length(sq, d))
+                if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CANNON):
+                    behind = next_piece(board, sq, d, k)[1]
+                    if behind >= 0 and (board[behind] == -own * KING or board[behind] == -own * CHARIOT):
+                        out[F_CHARIOT_PIN] += sign
             if file == enemy_king % FILES:
                 heavy[color] += 1
-                if _between_on_file(board, sq, enemy_king) == 0:
+                if pieces_between_on_file(board, sq, enemy_king) == 0:
                     out[F_OPEN_FILE_CHARIOT] += sign
             attack[color] += 2
         elif kind == HORSE:
@@ -119,15 +110,29 @@ def features_into(board, side, out):
                 if board[HORSE_LEGS[sq, i]] == 0 and board[target] * own <= 0:
                     mobility += 1
             out[F_HORSE_MOBILITY] += sign * mobility
+            if mobility <= 1:
+                out[F_TRAPPED_HORSE] += sign
             attack[color] += 1
         elif kind == CANNON:
             if file == enemy_king % FILES:
                 heavy[color] += 1
-                between = _between_on_file(board, sq, enemy_king)
+                between = pieces_between_on_file(board, sq, enemy_king)
                 if between == 0:
                     out[F_HOLLOW_CANNON] += sign
                 elif between == 1:
                     out[F_SCREENED_CANNON] += sign
+            elif rank == enemy_king // FILES and (rank == 0 or rank == RANKS - 1) \
+                    and pieces_between_on_rank(board, sq, enemy_king) == 0:
+                out[F_BOTTOM_CANNON] += sign
+            for d in range(4):
+                k = next_piece(board, sq, d, -1)[0]  # the screen
+                if k < 0:
+                    continue
+                k, target = next_piece(board, sq, d, k)
+                if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CHARIOT):
+                    behind = next_piece(board, sq, d, k)[1]
+                    if behind >= 0 and board[behind] == -own * KING:
+                        out[F_CANNON_PIN] += sign
             attack[color] += 1
         elif kind == PAWN:
             if own_rank >= 5:
@@ -181,3 +186,15 @@ def weights_from_vector(vector: np.ndarray, piece_values: dict[int, int]) -> Eva
         tables[piece_type] = tuple(rows)
     terms = {name: int(round(vector[TERMS_OFFSET + index])) for index, name in enumerate(TERM_ORDER)}
     return EvalWeights(dict(piece_values), tables, terms)
+
+
+def phased_weights_vector(weights: PhasedWeights) -> np.ndarray:
+    """The middlegame set's weight vector followed by the endgame set's (float64[2·FEATURE_COUNT])."""
+    return np.concatenate([weights_vector(weights.midgame), weights_vector(weights.endgame)])
+
+
+def phased_weights_from_vector(vector: np.ndarray, midgame_values: dict[int, int],
+                               endgame_values: dict[int, int]) -> PhasedWeights:
+    """:func:`weights_from_vector` of both halves of a phased vector."""
+    return PhasedWeights(weights_from_vector(vector[:FEATURE_COUNT], midgame_values),
+                         weights_from_vector(vector[FEATURE_COUNT:], endgame_values))

@@ -7,16 +7,17 @@ from xqdesk.engines.builtin import board_kernel, eval_tables, geometry
 from xqdesk.engines.builtin.board_kernel import POS_BLACK_KING, POS_HEIGHT, POS_RED_KING, POS_SIDE
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_tables import (
-    PARAM_CANNON_BATTERY, PARAM_CHARIOT_MOBILITY, PARAM_HOLLOW_CANNON, PARAM_HORSE_MOBILITY,
-    PARAM_MISSING_DEFENDER, PARAM_OPEN_FILE_CHARIOT, PARAM_SCREENED_CANNON, PARAM_TEMPO)
+    PARAM_BOTTOM_CANNON, PARAM_CANNON_BATTERY, PARAM_CANNON_PIN, PARAM_CHARIOT_MOBILITY, PARAM_CHARIOT_PIN,
+    PARAM_HOLLOW_CANNON, PARAM_HORSE_MOBILITY, PARAM_MISSING_DEFENDER, PARAM_OPEN_FILE_CHARIOT,
+    PARAM_SCREENED_CANNON, PARAM_TEMPO, PARAM_TRAPPED_HORSE)
 from xqdesk.engines.builtin.geometry import HORSE_LEGS, HORSE_TARGETS, RAYS, SQUARES
-from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, PAWN
+from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel))
 
 
 @njit(**COMPILE_OPTIONS)
-def _pieces_between_on_file(board, a, b):
+def pieces_between_on_file(board, a, b):
     low = a if a < b else b
     high = b if a < b else a
     count = 0
@@ -29,21 +30,57 @@ def _pieces_between_on_file(board, a, b):
 
 
 @njit(**COMPILE_OPTIONS)
+def next_piece(board, sq, d, k):
+    """(index along ray ``d`` of ``sq``, square) of the first piece past index ``k``; (-1, -1) if none."""
+    k += 1
+    while k < 10:
+        target = RAYS[sq, d, k]
+        if target < 0:
+            return -1, -1
+        if board[target] != 0:
+            return k, target
+        k += 1
+    return -1, -1
+
+
+@njit(**COMPILE_OPTIONS)
+def pieces_between_on_rank(board, a, b):
+    low = a if a < b else b
+    high = b if a < b else a
+    count = 0
+    for sq in range(low + 1, high):
+        if board[sq] != 0:
+            count += 1
+    return count
+
+
+@njit(**COMPILE_OPTIONS)
+def ray_length(sq, d):
+    """How many squares ray ``d`` of ``sq`` has before the board's edge."""
+    k = 0
+    while k < 10 and RAYS[sq, d, k] >= 0:
+        k += 1
+    return k
+
+
+@njit(**COMPILE_OPTIONS)
 def _side_terms(board, params, sq, piece, enemy_king):
     """(attack weight, evaluation terms, heavy piece on the enemy king's file) of one piece."""
     own = 1 if piece > 0 else -1
     kind = piece * own
     if kind == CHARIOT:
         mobility = 0
+        pins = 0
         for d in range(4):
-            for k in range(10):
-                target = RAYS[sq, d, k]
-                if target < 0 or board[target] != 0:
-                    break
-                mobility += 1
-        terms = mobility * params[PARAM_CHARIOT_MOBILITY]
+            k, target = next_piece(board, sq, d, -1)
+            mobility += k if k >= 0 else ray_length(sq, d)
+            if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CANNON):
+                behind = next_piece(board, sq, d, k)[1]
+                if behind >= 0 and (board[behind] == -own * KING or board[behind] == -own * CHARIOT):
+                    pins += 1
+        terms = mobility * params[PARAM_CHARIOT_MOBILITY] + pins * params[PARAM_CHARIOT_PIN]
         on_file = sq % 9 == enemy_king % 9
-        if on_file and _pieces_between_on_file(board, sq, enemy_king) == 0:
+        if on_file and pieces_between_on_file(board, sq, enemy_king) == 0:
             terms += params[PARAM_OPEN_FILE_CHARIOT]
         return 2, terms, on_file
     if kind == HORSE:
@@ -54,16 +91,31 @@ def _side_terms(board, params, sq, piece, enemy_king):
                 break
             if board[HORSE_LEGS[sq, i]] == 0 and board[target] * own <= 0:
                 mobility += 1
-        return 1, mobility * params[PARAM_HORSE_MOBILITY], False
+        terms = mobility * params[PARAM_HORSE_MOBILITY]
+        if mobility <= 1:
+            terms += params[PARAM_TRAPPED_HORSE]
+        return 1, terms, False
     if kind == CANNON:
         terms = 0
         on_file = sq % 9 == enemy_king % 9
         if on_file:
-            between = _pieces_between_on_file(board, sq, enemy_king)
+            between = pieces_between_on_file(board, sq, enemy_king)
             if between == 0:
                 terms = params[PARAM_HOLLOW_CANNON]
             elif between == 1:
                 terms = params[PARAM_SCREENED_CANNON]
+        elif sq // 9 == enemy_king // 9 and (sq // 9 == 0 or sq // 9 == 9) \
+                and pieces_between_on_rank(board, sq, enemy_king) == 0:
+            terms = params[PARAM_BOTTOM_CANNON]
+        for d in range(4):
+            k = next_piece(board, sq, d, -1)[0]  # the screen
+            if k < 0:
+                continue
+            k, target = next_piece(board, sq, d, k)
+            if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CHARIOT):
+                behind = next_piece(board, sq, d, k)[1]
+                if behind >= 0 and board[behind] == -own * KING:
+                    terms += params[PARAM_CANNON_PIN]
         return 1, terms, on_file
     if kind == PAWN:
         rank = sq // 9
@@ -75,8 +127,8 @@ def _side_terms(board, params, sq, piece, enemy_king):
 @njit(**COMPILE_OPTIONS)
 def evaluate(board, pos, psq, params):
     """Static score for the side to move: incremental material and piece-square tables, plus
-    mobility, king safety (missing advisors/elephants against attackers), cannons and chariots
-    aimed at the enemy king, and tempo."""
+    mobility and trapped horses, king safety (missing advisors/elephants against attackers),
+    cannons and chariots aimed at the enemy king, pins, and tempo."""
     red_king = pos[POS_RED_KING]
     black_king = pos[POS_BLACK_KING]
     red_defenders = 0

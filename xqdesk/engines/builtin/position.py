@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from xqdesk.engines.builtin import board_kernel, eval_kernel, perpetual_kernel
-from xqdesk.engines.builtin.eval_tables import build_params
+from xqdesk.engines.builtin.eval_tables import SHIPPED_PARAMS
 from xqdesk.errors import InvalidFenError
 
 SQUARES = 90
@@ -28,13 +28,15 @@ def decode_move(move: int) -> tuple[int, int]:
 
 class Position:
     """A position with its make/unmake stacks. ``history_limit`` bounds how many earlier plies are
-    kept (positions further back can no longer repeat once a capture intervenes anyway)."""
+    kept (positions further back can no longer repeat once a capture intervenes anyway).
+    ``params``: the evaluation's packed weights (default: the shipped ones blended for this
+    position's phase; a search keeps its root's for the whole tree)."""
 
     def __init__(self, codes: Sequence[int], red_to_move: bool, capture_free_plies: int = 0,
                  params: np.ndarray | None = None) -> None:
         if len(codes) != SQUARES:
             raise InvalidFenError(f"a position needs {SQUARES} square codes, got {len(codes)!r}")
-        self.params = build_params() if params is None else params
+        self.params = SHIPPED_PARAMS.for_codes(codes) if params is None else params
         self.board = np.array(codes, dtype=np.int8)
         red_kings = np.flatnonzero(self.board == 7)
         black_kings = np.flatnonzero(self.board == -7)
