@@ -82,6 +82,6 @@ def test_incremental_key_and_score_equal_a_fresh_build() -> None:
         if not moves:
             break
         position.push(rng.choice(moves))
-        fresh = Position(position.codes(), position.red_to_move)
+        fresh = Position(position.codes(), position.red_to_move, params=position.params)  # the root's phase
         assert position.key == fresh.key
         assert position.evaluate() == fresh.evaluate()
