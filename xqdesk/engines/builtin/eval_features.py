@@ -17,9 +17,10 @@ from numba import njit
 
 from xqdesk.engines.builtin import eval_kernel, eval_tables, geometry
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
-from xqdesk.engines.builtin.eval_kernel import next_piece, pieces_between_on_file, pieces_between_on_rank, ray_length
+from xqdesk.engines.builtin.eval_kernel import (
+    cannon_pins, chariot_mobility_and_pins, horse_mobility, is_bottom_cannon, pieces_between_on_file)
 from xqdesk.engines.builtin.eval_tables import TERM_ORDER, EvalWeights, PhasedWeights
-from xqdesk.engines.builtin.geometry import FILES, HORSE_LEGS, HORSE_TARGETS, RANKS, SQUARES
+from xqdesk.engines.builtin.geometry import FILES, RANKS, SQUARES
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, PIECE_TYPES
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, eval_kernel))
@@ -89,31 +90,22 @@ def features_into(board, side, out):
         if kind == ADVISOR or kind == ELEPHANT:
             defenders[color] += 1
         elif kind == CHARIOT:
-            for d in range(4):
-                k, target = next_piece(board, sq, d, -1)
-                out[F_CHARIOT_MOBILITY] += sign * (k if k >= 0 else ray_length(sq, d))
-                if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CANNON):
-                    behind = next_piece(board, sq, d, k)[1]
-                    if behind >= 0 and (board[behind] == -own * KING or board[behind] == -own * CHARIOT):
-                        out[F_CHARIOT_PIN] += sign
+            mobility, pins = chariot_mobility_and_pins(board, sq, own)
+            out[F_CHARIOT_MOBILITY] += sign * mobility
+            out[F_CHARIOT_PIN] += sign * pins
             if file == enemy_king % FILES:
                 heavy[color] += 1
                 if pieces_between_on_file(board, sq, enemy_king) == 0:
                     out[F_OPEN_FILE_CHARIOT] += sign
             attack[color] += 2
         elif kind == HORSE:
-            mobility = 0
-            for i in range(8):
-                target = HORSE_TARGETS[sq, i]
-                if target < 0:
-                    break
-                if board[HORSE_LEGS[sq, i]] == 0 and board[target] * own <= 0:
-                    mobility += 1
+            mobility = horse_mobility(board, sq, own)
             out[F_HORSE_MOBILITY] += sign * mobility
             if mobility <= 1:
                 out[F_TRAPPED_HORSE] += sign
             attack[color] += 1
         elif kind == CANNON:
+            out[F_CANNON_PIN] += sign * cannon_pins(board, sq, own)
             if file == enemy_king % FILES:
                 heavy[color] += 1
                 between = pieces_between_on_file(board, sq, enemy_king)
@@ -121,18 +113,8 @@ def features_into(board, side, out):
                     out[F_HOLLOW_CANNON] += sign
                 elif between == 1:
                     out[F_SCREENED_CANNON] += sign
-            elif rank == enemy_king // FILES and (rank == 0 or rank == RANKS - 1) \
-                    and pieces_between_on_rank(board, sq, enemy_king) == 0:
+            elif is_bottom_cannon(board, sq, enemy_king):
                 out[F_BOTTOM_CANNON] += sign
-            for d in range(4):
-                k = next_piece(board, sq, d, -1)[0]  # the screen
-                if k < 0:
-                    continue
-                k, target = next_piece(board, sq, d, k)
-                if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CHARIOT):
-                    behind = next_piece(board, sq, d, k)[1]
-                    if behind >= 0 and board[behind] == -own * KING:
-                        out[F_CANNON_PIN] += sign
             attack[color] += 1
         elif kind == PAWN:
             if own_rank >= 5:

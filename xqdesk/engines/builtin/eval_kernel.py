@@ -64,58 +64,88 @@ def ray_length(sq, d):
 
 
 @njit(**COMPILE_OPTIONS)
+def chariot_mobility_and_pins(board, sq, own):
+    """(empty squares the chariot on ``sq`` of side ``own`` sees, enemy horses and cannons it pins
+    against the enemy king or a chariot behind them)."""
+    mobility = 0
+    pins = 0
+    for d in range(4):
+        k, target = next_piece(board, sq, d, -1)
+        mobility += k if k >= 0 else ray_length(sq, d)
+        if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CANNON):
+            behind = next_piece(board, sq, d, k)[1]
+            if behind >= 0 and (board[behind] == -own * KING or board[behind] == -own * CHARIOT):
+                pins += 1
+    return mobility, pins
+
+
+@njit(**COMPILE_OPTIONS)
+def horse_mobility(board, sq, own):
+    """Unblocked jumps of the horse on ``sq`` of side ``own`` to an empty or enemy square."""
+    mobility = 0
+    for i in range(8):
+        target = HORSE_TARGETS[sq, i]
+        if target < 0:
+            break
+        if board[HORSE_LEGS[sq, i]] == 0 and board[target] * own <= 0:
+            mobility += 1
+    return mobility
+
+
+@njit(**COMPILE_OPTIONS)
+def cannon_pins(board, sq, own):
+    """Enemy horses and chariots the cannon on ``sq`` of side ``own`` faces over a screen with the
+    enemy king behind them."""
+    pins = 0
+    for d in range(4):
+        k = next_piece(board, sq, d, -1)[0]  # the screen
+        if k < 0:
+            continue
+        k, target = next_piece(board, sq, d, k)
+        if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CHARIOT):
+            behind = next_piece(board, sq, d, k)[1]
+            if behind >= 0 and board[behind] == -own * KING:
+                pins += 1
+    return pins
+
+
+@njit(**COMPILE_OPTIONS)
+def is_bottom_cannon(board, sq, enemy_king):
+    """Whether a cannon on ``sq``, off the enemy king's file, stands on a back rank with the enemy
+    king on it and nothing between them."""
+    rank = sq // 9
+    return rank == enemy_king // 9 and (rank == 0 or rank == 9) and pieces_between_on_rank(board, sq, enemy_king) == 0
+
+
+@njit(**COMPILE_OPTIONS)
 def _side_terms(board, params, sq, piece, enemy_king):
     """(attack weight, evaluation terms, heavy piece on the enemy king's file) of one piece."""
     own = 1 if piece > 0 else -1
     kind = piece * own
     if kind == CHARIOT:
-        mobility = 0
-        pins = 0
-        for d in range(4):
-            k, target = next_piece(board, sq, d, -1)
-            mobility += k if k >= 0 else ray_length(sq, d)
-            if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CANNON):
-                behind = next_piece(board, sq, d, k)[1]
-                if behind >= 0 and (board[behind] == -own * KING or board[behind] == -own * CHARIOT):
-                    pins += 1
+        mobility, pins = chariot_mobility_and_pins(board, sq, own)
         terms = mobility * params[PARAM_CHARIOT_MOBILITY] + pins * params[PARAM_CHARIOT_PIN]
         on_file = sq % 9 == enemy_king % 9
         if on_file and pieces_between_on_file(board, sq, enemy_king) == 0:
             terms += params[PARAM_OPEN_FILE_CHARIOT]
         return 2, terms, on_file
     if kind == HORSE:
-        mobility = 0
-        for i in range(8):
-            target = HORSE_TARGETS[sq, i]
-            if target < 0:
-                break
-            if board[HORSE_LEGS[sq, i]] == 0 and board[target] * own <= 0:
-                mobility += 1
+        mobility = horse_mobility(board, sq, own)
         terms = mobility * params[PARAM_HORSE_MOBILITY]
         if mobility <= 1:
             terms += params[PARAM_TRAPPED_HORSE]
         return 1, terms, False
     if kind == CANNON:
-        terms = 0
+        terms = cannon_pins(board, sq, own) * params[PARAM_CANNON_PIN]
         on_file = sq % 9 == enemy_king % 9
         if on_file:
             between = pieces_between_on_file(board, sq, enemy_king)
             if between == 0:
-                terms = params[PARAM_HOLLOW_CANNON]
+                terms += params[PARAM_HOLLOW_CANNON]
             elif between == 1:
-                terms = params[PARAM_SCREENED_CANNON]
-        elif sq // 9 == enemy_king // 9 and (sq // 9 == 0 or sq // 9 == 9) \
-                and pieces_between_on_rank(board, sq, enemy_king) == 0:
-            terms = params[PARAM_BOTTOM_CANNON]
-        for d in range(4):
-            k = next_piece(board, sq, d, -1)[0]  # the screen
-            if k < 0:
-                continue
-            k, target = next_piece(board, sq, d, k)
-            if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CHARIOT):
-                behind = next_piece(board, sq, d, k)[1]
-                if behind >= 0 and board[behind] == -own * KING:
-                    terms += params[PARAM_CANNON_PIN]
+                terms += params[PARAM_SCREENED_CANNON]
+        elif is_bottom_cannon(board, sq, enemy_king):
+            terms += params[PARAM_BOTTOM_CANNON]
         return 1, terms, on_file
     if kind == PAWN:
         rank = sq // 9
