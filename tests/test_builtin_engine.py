@@ -154,7 +154,8 @@ def test_stop_ends_an_infinite_search(engine: BuiltinEngine) -> None:
 
 def test_time_plan_keeps_a_margin() -> None:
     plan = plan_time(SearchLimits(movetime=10.0), 10.0, 0.1)
-    assert plan.hard is not None and plan.hard <= 9.0 and plan.soft == plan.hard  # a move time is used up
+    assert plan.hard is not None and plan.hard <= 9.5 and plan.soft == plan.hard  # a move time is used up
+    assert plan_time(SearchLimits(movetime=1.0), 10.0, 0.1).hard == pytest.approx(0.85)
     assert plan.next_iteration_deadline(unstable=False, settled=True) == plan.hard
     default = plan_time(SearchLimits(), 10.0, 0.1)
     assert default.hard == plan.hard and default.soft is not None and default.soft < default.hard

@@ -77,6 +77,11 @@ played: see :mod:`xqdesk.engines.book`; ``TablebasePath``: a directory of endgam
 the root)."""
 
 
+DEADLINE_MARGIN_SHARE, DEADLINE_MARGIN_MIN, DEADLINE_MARGIN_MAX = 0.05, 0.02, 1.0
+"""The hard deadline comes this share of the move's budget (at least the minimum, at most the
+maximum, in seconds) plus ``Move Overhead`` before the budget: the tree stops within a few
+milliseconds of it (the watchdog's period), and the overhead covers the trip to the referee."""
+
 PLANNED_MOVES_LEFT = 30
 """Under a game clock, a move is planned as if this many moves were still to come."""
 
@@ -126,7 +131,7 @@ def plan_time(limits: SearchLimits, default_movetime: float, overhead: float, re
         budget = default_movetime
     if budget is None or limits.infinite:
         return TimePlan(None, None)
-    margin = min(max(0.1 * budget, 0.1), 1.0) + overhead
+    margin = min(max(DEADLINE_MARGIN_SHARE * budget, DEADLINE_MARGIN_MIN), DEADLINE_MARGIN_MAX) + overhead
     hard = max(budget - margin, 0.5 * budget)
     exact = limits.movetime is not None and clock_left is None  # UCI's "search exactly this long"
     return TimePlan(hard if exact else SOFT_FRACTION * hard, hard)
