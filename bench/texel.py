@@ -255,9 +255,27 @@ def fit_k(x: sparse.csr_matrix, target: np.ndarray, w: np.ndarray) -> float:
     return float(found.x)
 
 
+TERM_SIGNS = {"missing_defender": 1, "hollow_cannon": 1, "screened_cannon": 1, "chariot_mobility": 1,
+              "horse_mobility": 1, "open_file_chariot": 1, "cannon_battery": 1, "chariot_pin": 1, "cannon_pin": 1,
+              "bottom_cannon": 1, "trapped_horse": -1}
+"""The sign each term's meaning gives its weight (a bonus ≥ 0, a penalty ≤ 0; ``missing_defender``
+is subtracted, so it is ≥ 0 too); the tempo is not fitted."""
+
+
+def sign_bounds(free: np.ndarray) -> list[tuple[float | None, float | None]]:
+    """L-BFGS-B bounds for the ``free`` entries of a phased vector: terms keep their :data:`TERM_SIGNS`."""
+    bounds: list[tuple[float | None, float | None]] = []
+    for index in free:
+        offset = int(index) % FEATURE_COUNT - TERMS_OFFSET
+        sign = TERM_SIGNS.get(TERM_ORDER[offset], 0) if offset >= 0 else 0
+        bounds.append((0.0, None) if sign > 0 else (None, 0.0) if sign < 0 else (None, None))
+    return bounds
+
+
 def fit_weights(x: sparse.csr_matrix, target: np.ndarray, w0: np.ndarray, k: float, lam: float,
-                free: np.ndarray) -> np.ndarray:
-    """Minimise the squared error plus lam · |w - w0|² over the ``free`` entries (the rest stay)."""
+                free: np.ndarray, bounds: list[tuple[float | None, float | None]] | None = None) -> np.ndarray:
+    """Minimise the squared error plus lam · |w - w0|² over the ``free`` entries (the rest stay),
+    within ``bounds`` (one pair per free entry; the start is moved inside them)."""
     n = len(target)
     c = k * np.log(10.0) / 400.0
 
@@ -270,7 +288,12 @@ def fit_weights(x: sparse.csr_matrix, target: np.ndarray, w0: np.ndarray, k: flo
         grad = (x.T @ grad_scores)[free] + 2.0 * lam * (v - w0[free])
         return float(np.mean(error ** 2) + lam * np.sum((v - w0[free]) ** 2)), grad
 
-    found = optimize.minimize(objective, w0[free], jac=True, method="L-BFGS-B",
+    start = w0[free].copy()
+    if bounds is not None:
+        low = np.array([-np.inf if b[0] is None else b[0] for b in bounds])
+        high = np.array([np.inf if b[1] is None else b[1] for b in bounds])
+        start = np.clip(start, low, high)
+    found = optimize.minimize(objective, start, jac=True, method="L-BFGS-B", bounds=bounds,
                               options={"maxiter": 5000, "maxfun": 10000, "ftol": 1e-15, "gtol": 1e-12})
     print(f"L-BFGS: {found.nit} iterations, {found.message}")
     w = w0.copy()
@@ -310,6 +333,8 @@ def main() -> int:
     parser.add_argument("--lam", type=float, default=1e-8, help="L2 pull toward the shipped weights")
     parser.add_argument("--base", default=None, metavar="JSON",
                         help="the weights to start from and pull toward (default: the shipped ones)")
+    parser.add_argument("--free-signs", action="store_true",
+                        help="let term weights take either sign (default: each keeps the sign of its meaning)")
     parser.add_argument("--write", default=None, metavar="JSON", help="write the fitted weights here")
     args = parser.parse_args()
     started = time.monotonic()
@@ -363,7 +388,7 @@ def main() -> int:
     free = np.flatnonzero(occupancy > 0)
     tempo = TERMS_OFFSET + TERM_ORDER.index("tempo")
     free = free[(free != tempo) & (free != FEATURE_COUNT + tempo)]  # the tempo is the search's, not the data's
-    w = fit_weights(x[train], target[train], w0, k, args.lam, free)
+    w = fit_weights(x[train], target[train], w0, k, args.lam, free, None if args.free_signs else sign_bounds(free))
     halves = (slice(0, FEATURE_COUNT), slice(FEATURE_COUNT, 2 * FEATURE_COUNT))
     fitted = phased_weights_from_vector(w, *(piece_values_of(w[half], x[:, half]) for half in halves))
     w_int = phased_weights_vector(fitted)
