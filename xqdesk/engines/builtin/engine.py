@@ -24,7 +24,6 @@ from contextlib import closing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional
 
-
 from xqdesk.board import Board
 from xqdesk.engines.book import DEFAULT_MIN_GAMES, OpeningBook
 from xqdesk.engines.builtin import board_kernel
