@@ -262,6 +262,22 @@ def _tt_probe(tt_keys, tt_data, key):
 
 
 @njit(**COMPILE_OPTIONS)
+def _tt_score_at(score, ply):
+    """A stored score as seen ``ply`` plies from the root (mate scores are stored from the node)."""
+    if score > MATE_BOUND:
+        return score - ply
+    if score < -MATE_BOUND:
+        return score + ply
+    return score
+
+
+@njit(**COMPILE_OPTIONS)
+def _tt_decides(flag, score, alpha, beta):
+    """Whether a stored bound of kind ``flag`` settles the window (alpha, beta) by itself."""
+    return flag == TT_EXACT or (flag == TT_LOWER and score >= beta) or (flag == TT_UPPER and score <= alpha)
+
+
+@njit(**COMPILE_OPTIONS)
 def _tt_age(data, generation):
     """How many searches ago the entry ``data`` was written (mod 256)."""
     return (generation - ((data >> TT_GENERATION_SHIFT) & TT_GENERATION_MASK)) & TT_GENERATION_MASK
@@ -351,11 +367,8 @@ def quiesce(ctx, ply, alpha, beta, checked):
     if entry != 0:
         hash_move, _stored_depth, flag, score = _tt_unpack(entry)
         if beta - alpha == 1:
-            if score > MATE_BOUND:
-                score -= ply
-            elif score < -MATE_BOUND:
-                score += ply
-            if flag == TT_EXACT or (flag == TT_LOWER and score >= beta) or (flag == TT_UPPER and score <= alpha):
+            score = _tt_score_at(score, ply)
+            if _tt_decides(flag, score, alpha, beta):
                 return score
     original_alpha = alpha
     side = pos[POS_SIDE]
@@ -447,11 +460,8 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     if entry != 0:
         hash_move, stored_depth, flag, score = _tt_unpack(entry)
         if stored_depth >= depth and not is_pv:
-            if score > MATE_BOUND:
-                score -= ply
-            elif score < -MATE_BOUND:
-                score += ply
-            if flag == TT_EXACT or (flag == TT_LOWER and score >= beta) or (flag == TT_UPPER and score <= alpha):
+            score = _tt_score_at(score, ply)
+            if _tt_decides(flag, score, alpha, beta):
                 return score
 
     static = -INFINITY
