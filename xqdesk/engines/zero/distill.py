@@ -37,13 +37,12 @@ from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.mcts.playout import SCALE_CP, repeated
 from xqdesk.engines.zero.dataset import DECISIVE_CP, Positions
 from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX, mover_codes
-from xqdesk.fen import STARTING_FEN
+from xqdesk.fen import STARTING_FEN, parse_fen
+from xqdesk.ruleset import COURSE
 
 MOVER_KINDS = ("teacher", "greedy", "random")
 VICTIM_VALUES = np.array([0, 1, 2, 2, 4, 5, 9, 100], dtype=np.int64)
 """By piece type (index 1..7: pawn .. king): what the greedy mover thinks a capture is worth."""
-CAPTURE_FREE_DRAW_PLIES = 120
-"""The course's 60-round capture-free draw."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +83,7 @@ class Teacher:
         """(best kernel move, value in [-1, 1] for the side to move)."""
         last = None
         for lines in self.searcher.iterate(position, moves, node_limit=self.nodes,
-                                           capture_free_draw_plies=CAPTURE_FREE_DRAW_PLIES):
+                                           capture_free_draw_plies=COURSE.capture_free_draw_plies):
             last = lines[0]
         if last is None or not last.pv:
             return moves[0], 0.0
@@ -100,10 +99,8 @@ def _greedy_move(position: Position, moves: list[int], rng: np.random.Generator)
 
 
 def _start_position() -> Position:
-    from xqdesk.board import Board
-
-    board = Board(STARTING_FEN)
-    return Position([board.code_at(sq) for sq in range(90)], True)
+    fields = parse_fen(STARTING_FEN)
+    return Position(fields.codes, fields.turn)
 
 
 def play_teacher_game(teacher: Teacher, config: TeacherConfig, rng: np.random.Generator,
@@ -126,7 +123,8 @@ def play_teacher_game(teacher: Teacher, config: TeacherConfig, rng: np.random.Ge
             red_result = -1.0 if red else 1.0
             break
         height = position.height
-        if position.capture_free_plies >= CAPTURE_FREE_DRAW_PLIES or repeated(position.keys, position.clocks, height):
+        if position.capture_free_plies >= COURSE.capture_free_draw_plies \
+                or repeated(position.keys, position.clocks, height):
             break
         best, value = teacher.search(position, moves)
         last_red_value = value if red else -value
