@@ -28,6 +28,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -149,16 +150,22 @@ def movegen_figures() -> None:
               f"-> the JIT is {compiled / interpreted:,.0f}x faster")
 
 
+def timed_search(engine: BuiltinEngine, fen: str, limits: SearchLimits
+                 ) -> tuple[Optional[Move], list[SearchInfo], float]:
+    """(best move, every info line, seconds) of one search of ``fen`` from a new game."""
+    engine.new_game()
+    infos: list[SearchInfo] = []
+    started = time.perf_counter()
+    move = engine.search(Board(fen), limits, threading.Event(), infos.append)
+    return move, infos, time.perf_counter() - started
+
+
 def run_suite(engine: BuiltinEngine, movetime: float) -> None:
     print(f"\nfixed suite, {movetime:g} s per position")
     print(f"{'#':>2} {'kind':<10} {'depth':>5} {'seld':>4} {'nodes':>11} {'nps':>9} {'time':>6} {'score':>7}  best")
     depths, speeds = [], []
     for number, (kind, fen) in enumerate(SUITE, start=1):
-        engine.new_game()
-        infos: list[SearchInfo] = []
-        started = time.perf_counter()
-        move = engine.search(Board(fen), SearchLimits(movetime=movetime), threading.Event(), infos.append)
-        elapsed = time.perf_counter() - started
+        move, infos, elapsed = timed_search(engine, fen, SearchLimits(movetime=movetime))
         last = infos[-1]
         nodes = max(info.nodes or 0 for info in infos)
         depths.append(last.depth)
@@ -174,11 +181,7 @@ def run_depth_suite(engine: BuiltinEngine, depth: int) -> None:
     print(f"{'#':>2} {'kind':<10} {'nodes':>11} {'time':>7} {'nps':>9} {'score':>7}  best")
     total_nodes, total_time = 0, 0.0
     for number, (kind, fen) in enumerate(SUITE, start=1):
-        engine.new_game()
-        infos: list[SearchInfo] = []
-        started = time.perf_counter()
-        move = engine.search(Board(fen), SearchLimits(depth=depth), threading.Event(), infos.append)
-        elapsed = time.perf_counter() - started
+        move, infos, elapsed = timed_search(engine, fen, SearchLimits(depth=depth))
         nodes = max(info.nodes or 0 for info in infos)
         total_nodes += nodes
         total_time += elapsed
@@ -192,11 +195,7 @@ def run_tactics(engine: BuiltinEngine, budget: float) -> None:
     print(f"\ntactical suite, {budget:g} s per position")
     solved = 0
     for number, (fen, expected, mate_in) in enumerate(TACTICS, start=1):
-        engine.new_game()
-        infos: list[SearchInfo] = []
-        started = time.perf_counter()
-        move = engine.search(Board(fen), SearchLimits(movetime=budget), threading.Event(), infos.append)
-        elapsed = time.perf_counter() - started
+        move, infos, elapsed = timed_search(engine, fen, SearchLimits(movetime=budget))
         last = infos[-1]
         mate = last.score.relative.mate() if last.score is not None else None
         found_mate = mate is not None and mate_in is not None and 0 < mate <= mate_in
