@@ -25,7 +25,7 @@ from search import SUITE  # noqa: E402
 
 from xqdesk.engines.search_types import SearchInfo, SearchLimits  # noqa: E402
 from xqdesk.engines.spec import EngineSpec, parse_spec  # noqa: E402
-from xqdesk.engines.uci_engine import UciEngine  # noqa: E402
+from xqdesk.engines.transport.uci_engine import UciEngine  # noqa: E402
 
 FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
 DEPTH_CAP_SECONDS = 30.0

@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 
 from xqdesk.board import Board
-from xqdesk.engines.engine_player import EnginePlayer
+from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.errors import EngineOptionError, EngineStartError, EngineTimeoutError
 from xqdesk.engines.host import UciHost
-from xqdesk.engines.baselines import GreedyEngine
-from xqdesk.engines.process import SHIELDED, LineProcess, live_process_groups
+from xqdesk.engines.hosted.baselines import GreedyEngine
+from xqdesk.engines.transport.process import SHIELDED, LineProcess, live_process_groups
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec, load_engines_file, parse_spec
-from xqdesk.engines.uci import UciDialect
-from xqdesk.engines.uci_engine import UciEngine
+from xqdesk.engines.transport.uci import UciDialect
+from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from datafiles import COURSE_VECTORS
@@ -218,7 +218,7 @@ def test_engine_ends_when_its_referee_dies_without_cleaning_up():
     script = (
         "import os, sys, threading, time\n"
         "from xqdesk.board import Board\n"
-        "from xqdesk.engines.engine_player import EnginePlayer\n"
+        "from xqdesk.engines.play.engine_player import EnginePlayer\n"
         "from xqdesk.engines.spec import parse_spec\n"
         f"player = EnginePlayer(parse_spec({f'player:{loops}'!r}))\n"
         "player.start()\n"
@@ -251,7 +251,7 @@ ECHO_SCRIPT = ("import sys\n"
 
 
 def test_the_process_log_holds_every_line_sent_and_read_with_its_time():
-    from xqdesk.engines.process import Direction
+    from xqdesk.engines.transport.process import Direction
 
     seen = []
     started = time.time()

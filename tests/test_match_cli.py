@@ -128,8 +128,8 @@ def test_analyse_with_fairy_stockfish_multipv():
 
 def test_progress_line_counts_and_estimates_time_left(capsys):
     from xqdesk.cli.match import Progress
-    from xqdesk.engines.match import PlayedGame, ScheduledGame
-    from xqdesk.engines.referee import GameRecord
+    from xqdesk.engines.contests.match import PlayedGame, ScheduledGame
+    from xqdesk.engines.play.referee import GameRecord
     from xqdesk.fen import STARTING_FEN
     from xqdesk.outcome import Outcome
 

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from xqdesk.engines.process import live_process_groups
+from xqdesk.engines.transport.process import live_process_groups
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move

@@ -28,10 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from xqdesk.board import Board
     from xqdesk.engines.errors import EngineError
-    from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
+    from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
     from xqdesk.engines.search_types import SearchInfo, SearchLimits
     from xqdesk.engines.spec import parse_spec
-    from xqdesk.engines.uci_engine import UciEngine
+    from xqdesk.engines.transport.uci_engine import UciEngine
     from xqdesk.fen import STARTING_FEN
     from xqdesk.notation import Notation, format_line
     from xqdesk.pieces import RED

@@ -13,7 +13,7 @@ from typing import TextIO
 
 from xqdesk.board import Board
 from xqdesk.cli.match import time_control_argument
-from xqdesk.engines.person_seat import PersonSeat
+from xqdesk.engines.play.person_seat import PersonSeat
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
@@ -38,10 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from xqdesk.engines.engine_player import EnginePlayer
+    from xqdesk.engines.play.engine_player import EnginePlayer
     from xqdesk.engines.errors import EngineError
-    from xqdesk.engines.game_player import GamePlayer
-    from xqdesk.engines.referee import play_game
+    from xqdesk.engines.play.game_player import GamePlayer
+    from xqdesk.engines.play.referee import play_game
     from xqdesk.engines.spec import parse_spec
 
     try:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Mapping, Optional
 
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.protocol import ProtocolName, parse_protocol_name
+from xqdesk.engines.transport.protocol import ProtocolName, parse_protocol_name
 
 FOG_KINDS = ("fog-random", "fog-greedy", "fog-ubsa", "fog-pbsa")
 """Fog-of-war agents (:mod:`xqdesk.engines.fog`): they play only ``--variant fog`` games."""
@@ -135,7 +135,7 @@ def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None)
     if kind == "player":
         if not rest:
             raise EngineStartError(f"{text!r}: say which player, e.g. player:path/to/player_1")
-        from xqdesk.engines.course_player import find_player_file
+        from xqdesk.engines.hosted.course_player import find_player_file
         player_file = find_player_file(rest)
         label = player_file.parent.name if Path(rest).expanduser().is_dir() else player_file.stem
         return EngineSpec(f"player:{label}", host_command("player", str(player_file)),

@@ -38,10 +38,10 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.process import LoggedLine
+from xqdesk.engines.transport.process import LoggedLine
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import UciOption
-from xqdesk.engines.uci_engine import SearchResult, UciEngine
+from xqdesk.engines.transport.uci import UciOption
+from xqdesk.engines.transport.uci_engine import SearchResult, UciEngine
 from xqdesk.move import Move
 from xqdesk.engines.spec import EngineSpec
 

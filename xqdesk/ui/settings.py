@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QSettings
 
-from xqdesk.engines.protocol import ProtocolName
+from xqdesk.engines.transport.protocol import ProtocolName
 from xqdesk.engines.spec import EngineSpec, host_command, host_environment
 
 ORGANIZATION = "xqdesk"

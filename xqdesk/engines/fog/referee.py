@@ -16,11 +16,11 @@ from typing import Callable, Optional, Protocol
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineCrashedError, EngineProtocolError, EngineStartError, EngineTimeoutError
 from xqdesk.engines.fog.agent import FogAgent
-from xqdesk.engines.game_player import MoveReply
-from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
+from xqdesk.engines.play.game_player import MoveReply
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
-from xqdesk.engines.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
+from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome

@@ -1,7 +1,7 @@
 """A UCI or UCCI engine in its own process: handshake, options, positions, searches, stop, quit, kill.
 
-A thin device over :mod:`xqdesk.engines.protocol` (the text of either protocol, as pure functions)
-and :mod:`xqdesk.engines.process` (the process). ``protocol="auto"`` tries UCI, then UCCI, and
+A thin device over :mod:`xqdesk.engines.transport.protocol` (the text of either protocol, as pure functions)
+and :mod:`xqdesk.engines.transport.process` (the process). ``protocol="auto"`` tries UCI, then UCCI, and
 :attr:`EngineIdentity.protocol` says which answered. Blocking calls take timeouts; a search given a
 ``deadline`` that it overruns kills the process and raises :class:`EngineTimeoutError`. Nothing the
 engine writes is trusted.
@@ -22,12 +22,12 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from xqdesk.engines.errors import (EngineCrashedError, EngineError, EngineProtocolError, EngineStartError,
                                    EngineTimeoutError)
-from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver, LineProcess, LoggedLine
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver, LineProcess, LoggedLine
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.protocol import EngineProtocol, ProtocolName, UciProtocol, UcciProtocol
-from xqdesk.engines.uci import (BestMove, OptionValue, UciDialect, UciOption, detect_dialect, find_option,
-                                network_file_problem, parse_id)
-from xqdesk.engines.ucci import MILLISEC_OPTION, NO_BEST_MOVE
+from xqdesk.engines.transport.protocol import EngineProtocol, ProtocolName, UciProtocol, UcciProtocol
+from xqdesk.engines.transport.uci import (BestMove, OptionValue, UciDialect, UciOption, detect_dialect, find_option,
+                                          network_file_problem, parse_id)
+from xqdesk.engines.transport.ucci import MILLISEC_OPTION, NO_BEST_MOVE
 from xqdesk.fen import parse_fen
 from xqdesk.move import Move
 from xqdesk.pieces import RED, Color

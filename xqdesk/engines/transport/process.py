@@ -5,7 +5,7 @@ Every engine runs in one of these. Guarantees: the child is the leader of its ow
 limit is given, and it is killed when the owner kills it, when the object is collected, and at
 interpreter exit. Reading never blocks past a deadline: a thread pumps stdout into a queue.
 
-On Linux the child is :mod:`xqdesk.engines.shield`, which runs the engine below it: a subreaper
+On Linux the child is :mod:`xqdesk.engines.transport.shield`, which runs the engine below it: a subreaper
 that holds the engine's whole process tree (processes it detaches with ``setsid`` included), that
 the engine's ``os.getppid()`` names instead of the referee (it ignores termination signals from the
 engine's own processes), and that kills the whole tree when the engine ends or when it is killed.
@@ -97,7 +97,7 @@ _live_groups: set[int] = set()
 _live_lock = threading.Lock()
 
 SHIELD = Path(__file__).with_name("shield.py")
-"""The script every engine runs under on Linux (see :mod:`xqdesk.engines.shield`)."""
+"""The script every engine runs under on Linux (see :mod:`xqdesk.engines.transport.shield`)."""
 SHIELDED = (sys.platform.startswith("linux") and hasattr(signal, "sigwaitinfo") and hasattr(os, "posix_spawnp")
             and SHIELD.is_file())
 """Whether engines run under the shield here (Linux); elsewhere only the process group holds them."""

@@ -27,8 +27,8 @@ from xqdesk.egtb import Signature, Tablebase, kernels
 from xqdesk.egtb.layout import Layout
 from xqdesk.egtb.verify import entry_fen
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.engines.uci import UciDialect
-from xqdesk.engines.uci_engine import UciEngine
+from xqdesk.engines.transport.uci import UciDialect
+from xqdesk.engines.transport.uci_engine import UciEngine
 
 MAX_DTM = 15
 """Distances checked (plies); longer mates are beyond a quick depth-limited search."""
