@@ -193,11 +193,36 @@ def test_engines_file_errors_name_the_entry(tmp_path):
     assert load_engines_file(path)["a"].options == {"Hash": "16"}
 
 
+CHESS_ENGINE = EngineSpec("chessy", (sys.executable, str(Path(__file__).parent / "players" / "uci_scripts"
+                                                         / "chess_engine.py")), verify=True)
+
+
 def test_a_chess_engine_is_refused_before_any_game():
-    script = Path(__file__).parent / "players" / "uci_scripts" / "chess_engine.py"
-    player = EnginePlayer(EngineSpec("chessy", (sys.executable, str(script)), verify=True))
+    player = EnginePlayer(CHESS_ENGINE)
     with pytest.raises(EngineStartError, match="answered 'e2e4' in the Xiangqi start position: not a Xiangqi engine"):
         player.start()
+    assert not live_process_groups()
+
+
+@pytest.mark.parametrize("door", ["open", "seat", "fog seat", "reviewer", "analyse"])
+def test_every_caller_starts_an_engine_through_the_same_checks(door, tmp_path, capsys):
+    """The seat, the fog seat, the reviewer and ``xqdesk analyse`` all start engines through
+    :meth:`EngineSpec.open`: the chess engine is refused the same way by each."""
+    from xqdesk.cli import main
+    from xqdesk.engines.analysis.reviewer import GameReviewer
+    from xqdesk.engines.fog.referee import FogEnginePlayer
+
+    starts = {"open": CHESS_ENGINE.open, "seat": EnginePlayer(CHESS_ENGINE).start,
+              "fog seat": FogEnginePlayer(CHESS_ENGINE).start,
+              "reviewer": GameReviewer(CHESS_ENGINE, SearchLimits(depth=1)).start}
+    if door == "analyse":
+        engines = tmp_path / "engines.json"
+        engines.write_text(json.dumps([{"name": "chessy", "command": list(CHESS_ENGINE.command)}]))
+        assert main(["analyse", "--engine", "chessy", "--engines", str(engines), "--depth", "1"]) == 2
+        assert "answered 'e2e4' in the Xiangqi start position" in capsys.readouterr().err
+    else:
+        with pytest.raises(EngineStartError, match="answered 'e2e4' in the Xiangqi start position"):
+            starts[door]()
     assert not live_process_groups()
 
 

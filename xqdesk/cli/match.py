@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from xqdesk.cli.protocol_log import add_log_argument
 from xqdesk.time_control import TimeControl
 
 FOG_PREFIX = "fog-"
@@ -68,6 +69,7 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=("course", "fog"), default="course",
                         help="the rules: the course's (default) or fog of war, played by fog-… agents")
     add_cluster_argument(parser)
+    add_log_argument(parser)
 
 
 def add_cluster_argument(parser: argparse.ArgumentParser) -> None:

@@ -180,9 +180,8 @@ class _EngineThread(QThread):
 
     def run(self) -> None:  # noqa: D102 - QThread entry point
         spec = self.spec
-        engine = UciEngine(spec.command, cwd=spec.workdir, options=dict(spec.options), env=spec.env,
-                           on_line=self._logged, protocol=spec.protocol)
-        self.engine = engine
+        engine = spec.engine(on_line=self._logged)
+        self.engine = engine  # set before the handshake, so a shutdown can kill a slow starter
         self._note("$ " + " ".join(spec.command))
         try:
             identity = engine.start()

@@ -113,11 +113,7 @@ class FogEnginePlayer:
         self._seen: list[Observation] = []
 
     def start(self) -> None:
-        engine = UciEngine(self.spec.command, cwd=self.spec.workdir, options=self.spec.options,
-                           memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout,
-                           env=self.spec.env, protocol=self.spec.protocol)
-        engine.start()
-        self.engine = engine
+        self.engine = self.spec.open(memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout)
 
     def _running_engine(self) -> UciEngine:
         if self.engine is None or not self.engine.is_alive():

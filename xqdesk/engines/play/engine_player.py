@@ -40,12 +40,7 @@ class EnginePlayer:
 
     def start(self) -> None:
         """Start the process and do the handshake (EngineStartError says why it failed)."""
-        engine = UciEngine(self.spec.command, cwd=self.spec.workdir, options=self.spec.options,
-                           memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout,
-                           env=self.spec.env, protocol=self.spec.protocol)
-        engine.start()
-        if self.spec.verify:
-            engine.verify_xiangqi(self.handshake_timeout)
+        engine = self.spec.open(memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout)
         self.engine = engine
         if engine.identity.name and self.spec.name.startswith(("player:", "uci:", "ucci:", "engine:")):
             self.name = f"{self.spec.name} ({engine.identity.name})"

@@ -95,10 +95,15 @@ class UciEngine:
                  ready_timeout: float = READY_TIMEOUT,
                  env: Optional[Mapping[str, str]] = None,
                  on_line: Optional[LineObserver] = None,
-                 protocol: ProtocolName | str = ProtocolName.UCI) -> None:
+                 protocol: ProtocolName | str = ProtocolName.UCI,
+                 verify: bool = False, name: Optional[str] = None) -> None:
         """``on_line`` sees every line exchanged with the process (see :meth:`log`); ``protocol``
-        is ``uci``, ``ucci`` or ``auto`` (UCI, then UCCI)."""
+        is ``uci``, ``ucci`` or ``auto`` (UCI, then UCCI); ``verify``: :meth:`start` also checks
+        that the engine plays Xiangqi (:meth:`verify_xiangqi`); ``name`` labels the process in the
+        protocol trace (:data:`xqdesk.engines.transport.process.TRACE`)."""
         self.requested_protocol = ProtocolName(protocol)
+        self.verify = verify
+        self.name = name
         self.command = list(command)
         self.cwd = cwd
         self.env = env
@@ -123,11 +128,23 @@ class UciEngine:
     # -- life cycle -------------------------------------------------------------------------
     def start(self) -> EngineIdentity:
         """Start the process, do the handshake (UCI, UCCI, or detect which), pick the dialect,
-        apply the options.
+        apply the options, and when asked (``verify``) check that the engine plays Xiangqi.
 
-        Raises EngineStartError with the engine's own words when anything fails; under ``auto``
-        one that answers neither protocol is told so within twice :data:`DETECT_TIMEOUT`.
+        Raises EngineStartError with the engine's own words when anything fails (the process is
+        killed then); under ``auto`` one that answers neither protocol is told so within twice
+        :data:`DETECT_TIMEOUT`.
         """
+        identity = self._handshake()
+        if self.verify:
+            try:
+                self.verify_xiangqi(self.handshake_timeout)
+            except EngineError:
+                self.kill()
+                raise
+        return identity
+
+    def _handshake(self) -> EngineIdentity:
+        """Start the process and greet it in the requested protocol (or detect which it speaks)."""
         if self.requested_protocol is not ProtocolName.AUTO:
             return self._start_as(self.requested_protocol, self.handshake_timeout)
         failures = []
@@ -143,7 +160,7 @@ class UciEngine:
         """Start the process and greet it in protocol ``name``; when ``detecting``, an engine that
         does not answer the greeting raises :class:`_NoGreeting` (the next protocol is tried)."""
         self._process = LineProcess(self.command, cwd=self.cwd, env=self.env, memory_limit_mb=self.memory_limit_mb,
-                                    on_line=self.on_line)
+                                    on_line=self.on_line, name=self.name)
         greeted = False
         try:
             self._greet(name, timeout)
