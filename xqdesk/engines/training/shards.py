@@ -190,6 +190,7 @@ class ShardWriter:
         self._lock = _lock_folder(self.folder)
         (self.folder / HOLDOUT).mkdir(exist_ok=True)
         self.manifest = self._open_manifest(settings)
+        self._write_manifest()
         self.width = int(settings.get("multipv", 1))
         self._seen: set[int] = set()
         self._pending: dict[bool, list[Labelled]] = {False: [], True: []}
