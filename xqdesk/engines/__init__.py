@@ -4,8 +4,8 @@ Its rooms, each allowed to import only the rooms below it (the ``layers`` contra
 ``pyproject.toml``):
 
 - :mod:`~xqdesk.engines.host`: ``python -m xqdesk.engines.host``, a hosted engine behind UCI;
-- :mod:`~xqdesk.engines.zero`: the ``zero`` engine and its self-play;
-  :mod:`~xqdesk.engines.training`: labelled positions for the learning engines;
+- :mod:`~xqdesk.engines.zero`: the ``zero`` engine, its self-play and its training;
+- :mod:`~xqdesk.engines.training`: labelled positions for the learning engines;
 - :mod:`~xqdesk.engines.analysis` and :mod:`~xqdesk.engines.contests`: reviewing games with an
   engine; matches, tournaments, Elo and the Ray cluster that runs batches of work;
 - :mod:`~xqdesk.engines.fog`: the fog-of-war agents and their referee;
