@@ -18,7 +18,7 @@ def test_moves_are_played_and_timed() -> None:
     assert turn is not None and turn.color == RED and turn.time_limit == 10.0
     assert turn.limits.movetime == engine_budget(10.0) == 9.5
     assert runner.submit(MoveReply(move=Move.from_iccs("h2e2")), 3.0) is None
-    assert runner.moves == (Move.from_iccs("h2e2"),) and runner.move_times == [3.0]
+    assert runner.moves == (Move.from_iccs("h2e2"),) and runner.move_times == (3.0,)
     assert runner.start_turn(3.0).color == BLACK  # type: ignore[union-attr]
 
 
@@ -97,3 +97,23 @@ def test_take_back_returns_to_an_earlier_move() -> None:
 def test_a_move_without_a_turn_is_refused() -> None:
     with pytest.raises(RuntimeError, match="none was asked for"):
         GameRunner(Board(), COURSE_CLOCK).submit(MoveReply(move=Move.from_iccs("h2e2")), 0.0)
+
+
+def test_the_runner_writes_the_record_moves_times_remarks_and_the_outcome_once() -> None:
+    start = Board()
+    start.push(Move.from_iccs("h2e2"))  # the start position's own history: a move without a time
+    runner = GameRunner(start, COURSE_CLOCK, headers={"Red": "a", "Black": "b"})
+    runner.start_turn(0.0)
+    runner.submit(MoveReply(move=Move.from_iccs("h9g7"), remark="b offers a draw"), 2.5)
+    runner.start_turn(3.0)
+    runner.submit(MoveReply(move=Move.from_iccs("a0a5")), 4.0)  # illegal: Red loses
+    game = runner.game
+    assert game.headers == {"Red": "a", "Black": "b"} and game.start_fen == Board().fen()
+    assert game.mainline_moves() == [Move.from_iccs("h2e2"), Move.from_iccs("h9g7")]
+    first, played = game.mainline()
+    assert first.seconds is None and (played.seconds, played.comment) == (2.5, "b offers a draw")
+    assert runner.first_ply == 1 and runner.moves == (Move.from_iccs("h9g7"),)
+    assert runner.remarks == ((0, "b offers a draw"),)
+    assert game.outcome is runner.outcome and game.outcome is not None and game.outcome.winner == BLACK
+    runner.take_back(1, 5.0)
+    assert game.mainline_moves() == [Move.from_iccs("h2e2")] and game.outcome is None

@@ -130,11 +130,10 @@ def test_progress_line_counts_and_estimates_time_left(capsys):
     from xqdesk.cli.match import Progress
     from xqdesk.engines.contests.match import PlayedGame, ScheduledGame
     from xqdesk.engines.play.referee import GameRecord
-    from xqdesk.fen import STARTING_FEN
     from xqdesk.outcome import Outcome
 
     progress = Progress(4, ["a", "b"], quiet=False)
-    record = GameRecord("a", "b", STARTING_FEN, (), (), Outcome.timeout(False))
+    record = GameRecord.unplayed("a", "b", Outcome.timeout(False))
     progress(PlayedGame(ScheduledGame(1, 0, 1), record))
     assert capsys.readouterr().out == "Game 1: a (red) vs b (black), 0 plies: a wins: Black timeout, Red wins!\n"
     line = progress.line()

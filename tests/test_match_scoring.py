@@ -7,13 +7,12 @@ from xqdesk.engines.contests.elo import elo_difference, elo_from_score, performa
 from xqdesk.engines.contests.match import PlayedGame, ScheduledGame, alternating_schedule, tally
 from xqdesk.engines.play.referee import GameRecord
 from xqdesk.engines.contests.tournament import format_standings, round_robin_schedule, standings
-from xqdesk.fen import STARTING_FEN
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
 
 
 def played(number: int, red: int, black: int, outcome: Outcome) -> PlayedGame:
-    record = GameRecord("r", "b", STARTING_FEN, (), (), outcome)
+    record = GameRecord.unplayed("r", "b", outcome)
     return PlayedGame(ScheduledGame(number, red, black), record)
 
 

@@ -192,9 +192,11 @@ class GameNode:
 class ChildNode(GameNode):
     """A node reached by ``move`` from ``parent``; ``comment`` is said after the move,
     ``starting_comment`` before it (when it opens a variation), ``nags`` are PGN's numeric
-    annotation glyphs (1 ``!``, 2 ``?``, 3 ``!!``, 4 ``??``, 5 ``!?``, 6 ``?!`` …)."""
+    annotation glyphs (1 ``!``, 2 ``?``, 3 ``!!``, 4 ``??``, 5 ``!?``, 6 ``?!`` …). ``seconds`` is
+    how long the move took where it was played under a referee (None in records read from files;
+    not written to them, not part of a node's equality)."""
 
-    __slots__ = ("move", "starting_comment", "_nags")
+    __slots__ = ("move", "starting_comment", "_nags", "seconds")
     parent: GameNode
 
     def __init__(self, move: Move, parent: GameNode, comment: str = "", starting_comment: str = "",
@@ -203,6 +205,7 @@ class ChildNode(GameNode):
         self.move = move
         self.starting_comment = starting_comment
         self._nags: set[int] | None = set(nags) or None  # most moves have none: no set each
+        self.seconds: float | None = None
 
     @property
     def nags(self) -> set[int]:

@@ -6,6 +6,7 @@ a worker thread that owns the engine processes it started (and restarts those a 
 """
 from __future__ import annotations
 
+import dataclasses
 import queue
 import random
 import threading
@@ -13,11 +14,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Protocol, Sequence
 
-from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.play.game_player import GamePlayer
 from xqdesk.engines.play.referee import GameRecord, play_game
-from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.course_match import PLAYOFF_GAME, CourseGameResult, CourseMatch
 from xqdesk.game import Game
 from xqdesk.outcome import Outcome
@@ -165,27 +164,20 @@ class MatchRunner:
                 players.append(self._seat(seats, index))
             except EngineError as error:
                 seats.pop(index, None)
-                return GameRecord(red=names[0], black=names[1], start_fen=STARTING_FEN, moves=(), history=(),
-                                  outcome=Outcome.illegal_move(colour, f"could not start: {error}"))
+                return GameRecord.unplayed(names[0], names[1], Outcome.illegal_move(colour, f"could not start: {error}"))
         if self.ruleset.name == FOG.name:
             return self._play_fog(players, names)
         controls = None if self.time_control is None else {RED: self.time_control, BLACK: self.time_control}
         record = play_game(players[0], players[1], ruleset=self.ruleset, move_time_limit=self.move_time_limit,
                            time_controls=controls)
-        return GameRecord(red=names[0], black=names[1], start_fen=record.start_fen, moves=record.moves,
-                          history=record.history, outcome=record.outcome, move_times=record.move_times,
-                          remarks=record.remarks)
+        return dataclasses.replace(record, red=names[0], black=names[1])
 
     def _play_fog(self, players: list, names: tuple[str, str]) -> GameRecord:
         """A fog-of-war game (the seats are fog players: they are shown observations only)."""
         from xqdesk.engines.fog.referee import play_fog_game
 
         fog = play_fog_game(players[0], players[1], move_time_limit=self.move_time_limit)
-        board = Board(fog.start_fen, ruleset=FOG)
-        for move in fog.moves:
-            board.push(move)
-        return GameRecord(red=names[0], black=names[1], start_fen=fog.start_fen, moves=fog.moves,
-                          history=tuple(board.course_history()), outcome=fog.outcome, move_times=fog.move_times)
+        return GameRecord(names[0], names[1], fog.game)
 
     def close(self) -> None:
         for seats in self._all_sets:

@@ -1,10 +1,11 @@
-"""The fog-of-war referee: plays one game between two seats that see only their observations.
+"""Fog-of-war games: seats that see only their observations, played on the one game runner.
 
-Before each move the rules are asked whether the game is over; the seat to move is asked, under
-the move clock, with its :class:`~xqdesk.variants.fog.observation.Observation`; a timeout, no move
-or a move that is not legal loses with the course's texts. After every ply both seats are shown
-what they now see. Seats are an in-process agent (:class:`AgentSeat`), an agent in an engine
-process (:class:`FogEnginePlayer`) or a person (:class:`WaitingSeat`); the loop never asks which.
+:func:`play_fog_game` runs the referee's loop (:func:`xqdesk.engines.play.referee.play_game`)
+under the fog ruleset: the seat to move is asked, under its move clock, with its
+:class:`~xqdesk.variants.fog.observation.Observation` instead of the board; the runner judges the
+reply with the course's texts; its observation hook shows both seats what they see after every
+ply. Seats are an in-process agent (:class:`AgentSeat`), an agent in an engine process
+(:class:`FogEnginePlayer`) or a person (:class:`WaitingSeat`); the loop never asks which.
 """
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ import time
 from typing import Callable, Optional, Protocol
 
 from xqdesk.board import Board
-from xqdesk.engines.errors import EngineCrashedError, EngineProtocolError, EngineStartError, EngineTimeoutError
 from xqdesk.engines.fog.agent import FogAgent
+from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.play.game_player import MoveReply
+from xqdesk.engines.play.referee import play_game
 from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
@@ -25,6 +27,8 @@ from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.ruleset import FOG
+from xqdesk.time_control import TimeControl
 from xqdesk.variants.fog.game import FogGameRecord, start_board
 from xqdesk.variants.fog.observation import Observation, observe
 from xqdesk.variants.fog.text import format_view
@@ -99,65 +103,41 @@ class AgentSeat:
 
 class FogEnginePlayer:
     """A fog agent in its own engine process (``python -m xqdesk.engines.host fog-…``), sent every
-    view of its side as ``position fog …``; the move clock is enforced from outside."""
+    view of its side as ``position fog …``; its moves go through the engine seat's one corridor
+    (:meth:`xqdesk.engines.play.engine_player.EnginePlayer.think`), the move clock enforced from
+    outside."""
 
     def __init__(self, spec: EngineSpec, limits: SearchLimits = SearchLimits(movetime=1.0), *,
                  memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
                  handshake_timeout: float = HANDSHAKE_TIMEOUT) -> None:
-        self.spec = spec
+        self.seat = EnginePlayer(spec, limits, memory_limit_mb=memory_limit_mb, handshake_timeout=handshake_timeout)
         self.name = spec.name
         self.limits = limits
-        self.memory_limit_mb = memory_limit_mb
-        self.handshake_timeout = handshake_timeout
-        self.engine: Optional[UciEngine] = None
         self._seen: list[Observation] = []
 
-    def start(self) -> None:
-        self.engine = self.spec.open(memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout)
+    @property
+    def engine(self) -> Optional[UciEngine]:
+        return self.seat.engine
 
-    def _running_engine(self) -> UciEngine:
-        if self.engine is None or not self.engine.is_alive():
-            if self.engine is not None:
-                self.engine.kill()
-            self.start()
-        if self.engine is None:
-            raise EngineCrashedError(f"engine {self.spec.name!r} did not start")
-        return self.engine
+    def start(self) -> None:
+        self.seat.start()
 
     def new_game(self, color: Color) -> None:
         self._seen = []
-        self._running_engine().new_game()
+        self.seat.new_game(color)
 
     def see(self, observation: Observation) -> None:
         self._seen.append(observation)
 
     def request_move(self, observation: Observation, time_limit: Optional[float]) -> MoveReply:
-        started = time.monotonic()
         seen = self._seen if self._seen and self._seen[-1] == observation else self._seen + [observation]
-        try:
-            engine = self._running_engine()
-            engine.send_line(format_fog_position(seen))
-            engine.wait_ready(self.handshake_timeout)
-            started = time.monotonic()
-            engine.go(self.limits)
-            result = engine.wait_bestmove(None if time_limit is None else started + time_limit)
-        except EngineTimeoutError:
-            return MoveReply(timed_out=True, elapsed=time.monotonic() - started)
-        except (EngineCrashedError, EngineProtocolError, EngineStartError) as error:
-            if self.engine is not None and isinstance(error, EngineProtocolError):
-                self.engine.kill()
-            return MoveReply(error=str(error), elapsed=time.monotonic() - started)
-        if result.move is None:
-            return MoveReply(error=result.error or f"engine {self.name!r} gave no move", elapsed=result.elapsed)
-        return MoveReply(move=result.move, elapsed=result.elapsed)
+        return self.seat.think(lambda engine: engine.send_line(format_fog_position(seen)), self.limits, time_limit)
 
     def game_over(self, outcome: Outcome) -> None:
-        """Nothing to tell; the next ``ucinewgame`` starts afresh."""
+        self.seat.game_over(outcome)
 
     def close(self) -> None:
-        if self.engine is not None:
-            self.engine.quit(grace=0.5)
-            self.engine = None
+        self.seat.close()
 
 
 class WaitingSeat:
@@ -205,16 +185,31 @@ class WaitingSeat:
         """Nothing to release."""
 
 
-def judge_fog_reply(board: Board, reply: MoveReply) -> Optional[Outcome]:
-    """The outcome a reply forces on the side to move (None when it is a legal move)."""
-    mover = board.turn
-    if reply.timed_out:
-        return Outcome.timeout(mover)
-    if reply.move is None:
-        return Outcome.illegal_move(mover, reply.error or "no move")
-    if not board.is_legal(reply.move):
-        return Outcome.illegal_move(mover, f"{reply.move.iccs()} in {board.fen()!r}: {board.why_illegal(reply.move)}")
-    return None
+class _ObservedSeat:
+    """A fog seat as a :class:`~xqdesk.engines.play.game_player.GamePlayer`: asked with the view of
+    its side instead of the board, under the fog game's own move clock (``time_limit``; the seat
+    measures it and says when it ran out)."""
+
+    def __init__(self, seat: FogGamePlayer, time_limit: Optional[float]) -> None:
+        self.seat = seat
+        self.name = seat.name
+        self.time_limit = time_limit
+
+    def start(self) -> None:
+        self.seat.start()
+
+    def new_game(self, color: Color) -> None:
+        self.seat.new_game(color)
+
+    def request_move(self, board: Board, time_limit: Optional[float],
+                     limits: Optional[SearchLimits] = None) -> MoveReply:
+        return self.seat.request_move(observe(board, board.turn), self.time_limit)
+
+    def game_over(self, outcome: Outcome) -> None:
+        self.seat.game_over(outcome)
+
+    def close(self) -> None:
+        self.seat.close()
 
 
 def play_fog_game(red: FogGamePlayer, black: FogGamePlayer, *, start_fen: str = STARTING_FEN,
@@ -223,47 +218,20 @@ def play_fog_game(red: FogGamePlayer, black: FogGamePlayer, *, start_fen: str = 
                   stop: Optional[threading.Event] = None) -> FogGameRecord:
     """Play one fog game between two started seats and return its record (the full board).
 
+    The game runs on the one game runner (:func:`xqdesk.engines.play.referee.play_game`); its
+    observation hook shows both seats what they see at the start and after every ply.
     ``move_time_limit``: seconds per move (None: no clock); ``on_move(board_after, move, seconds)``
     observes each move with the full board (for a watcher, never a seat); setting ``stop`` aborts
     the game before the next move.
     """
-    board = start_board(start_fen)
     seats: dict[Color, FogGamePlayer] = {RED: red, BLACK: black}
-    times: list[float] = []
-    outcome: Optional[Outcome] = None
-    for color, seat in seats.items():
-        seat.new_game(color)
-    _show(board, seats)
-    while outcome is None:
-        if stop is not None and stop.is_set():
-            outcome = Outcome.aborted("Game aborted")
-            break
-        outcome = board.outcome()
-        if outcome is not None:
-            break
-        reply = seats[board.turn].request_move(observe(board, board.turn), move_time_limit)
-        if stop is not None and stop.is_set():
-            outcome = Outcome.aborted("Game aborted")
-            break
-        outcome = judge_fog_reply(board, reply)
-        if outcome is not None:
-            break
-        if reply.move is None:  # judge_fog_reply has ruled this out; this keeps type checkers informed
-            outcome = Outcome.illegal_move(board.turn, "no move")
-            break
-        board.push(reply.move)
-        times.append(reply.elapsed)
-        _show(board, seats)
-        if on_move is not None:
-            on_move(board.copy(), reply.move, reply.elapsed)
-    if outcome is None:  # the loop only ends with an outcome; this keeps type checkers informed
-        outcome = Outcome.aborted("Game aborted")
-    for seat in seats.values():
-        seat.game_over(outcome)
-    return FogGameRecord(red=red.name, black=black.name, start_fen=board.start_fen,
-                         moves=tuple(board.move_stack), outcome=outcome, move_times=tuple(times))
 
+    def show(board: Board) -> None:
+        for color, seat in seats.items():
+            seat.see(observe(board, color))
 
-def _show(board: Board, seats: dict[Color, FogGamePlayer]) -> None:
-    for color, seat in seats.items():
-        seat.see(observe(board, color))
+    untimed = {RED: TimeControl.unlimited(), BLACK: TimeControl.unlimited()}  # each seat keeps its own clock
+    record = play_game(_ObservedSeat(red, move_time_limit), _ObservedSeat(black, move_time_limit),
+                       ruleset=FOG, board=start_board(start_fen), time_controls=untimed, on_position=show,
+                       on_move=on_move, stop=stop)
+    return FogGameRecord(red=red.name, black=black.name, game=record.game)

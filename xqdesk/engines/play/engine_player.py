@@ -1,7 +1,12 @@
 """A seat played by any engine process (built-in, random, greedy, course player, external UCI or UCCI).
 
-The move clock is enforced here, outside the engine: the reply must arrive within the limit or the
-process is killed. A killed or crashed engine is started again for the next game.
+This is the one corridor of an engine's move, whoever drives the game (the command line's referee
+loop, or the window through its worker's thread): :meth:`EnginePlayer.think` keeps the search to
+the legal moves where the course bans some (:func:`course_limits`), sends the position, waits for
+the engine, starts its clock, reads its answer within the move's time limit and turns it into a
+:class:`~xqdesk.engines.play.game_player.MoveReply` (:func:`reply_from_search`). The move clock is
+enforced here, outside the engine: the reply must arrive within the limit or the process is
+killed. A killed or crashed engine is started again for the next game.
 """
 from __future__ import annotations
 
@@ -13,39 +18,57 @@ from xqdesk.board import Board
 from xqdesk.engines.errors import (EngineCrashedError, EnginePositionError, EngineProtocolError, EngineStartError,
                                    EngineTimeoutError)
 from xqdesk.engines.play.game_player import MoveReply
-from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
+from xqdesk.engines.play.game_runner import lost_by_fault
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import EngineSpec
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver
 from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, SearchResult, UciEngine
-from xqdesk.outcome import Outcome, Termination
+from xqdesk.outcome import Outcome
 from xqdesk.pieces import RED, Color
+
+PositionSender = Callable[[UciEngine], None]
+"""Sends the position to search to a running engine (``position …``, or a variant's own line)."""
 
 
 class EnginePlayer:
-    """A :class:`~xqdesk.engines.play.game_player.GamePlayer` backed by one engine process."""
+    """A :class:`~xqdesk.engines.play.game_player.GamePlayer` backed by one engine process.
+
+    ``limits`` are the seat's own search limits (None: the game's clock decides); ``on_info`` sees
+    every info line of its searches and ``on_line`` every protocol line, from the thread that asks.
+    """
 
     def __init__(self, spec: EngineSpec, limits: Optional[SearchLimits] = SearchLimits(movetime=1.0), *,
                  memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
                  handshake_timeout: float = HANDSHAKE_TIMEOUT,
-                 on_info: Optional[Callable[[SearchInfo], None]] = None) -> None:
+                 on_info: Optional[Callable[[SearchInfo], None]] = None,
+                 on_line: Optional[LineObserver] = None) -> None:
         self.spec = spec
         self.name = spec.name
         self.limits = limits
         self.memory_limit_mb = memory_limit_mb
         self.handshake_timeout = handshake_timeout
         self.on_info = on_info
+        self.on_line = on_line
         self.engine: Optional[UciEngine] = None
         self.color: Color = RED
         self.restarts = 0
 
     def start(self) -> None:
-        """Start the process and do the handshake (EngineStartError says why it failed)."""
-        engine = self.spec.open(memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout)
+        """Start the process and do the handshake (EngineStartError says why it failed). The engine
+        is :attr:`engine` from before the handshake, so another thread can kill a slow starter."""
+        engine = self.spec.engine(memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout,
+                                  on_line=self.on_line)
         self.engine = engine
+        try:
+            engine.start()
+        except EngineStartError:
+            self.engine = None
+            raise
         if engine.identity.name and self.spec.name.startswith(("player:", "uci:", "ucci:", "engine:")):
             self.name = f"{self.spec.name} ({engine.identity.name})"
 
-    def _running_engine(self) -> UciEngine:
+    def running_engine(self) -> UciEngine:
+        """The engine, started again first when it is not running (a game killed it)."""
         if self.engine is None or not self.engine.is_alive():
             if self.engine is not None:
                 self.engine.kill()
@@ -58,19 +81,23 @@ class EnginePlayer:
 
     def new_game(self, color: Color) -> None:
         self.color = color
-        self._running_engine().new_game()
+        self.running_engine().new_game()
 
     def request_move(self, board: Board, time_limit: Optional[float],
                      limits: Optional[SearchLimits] = None) -> MoveReply:
         """Search ``board`` with this seat's own limits, or when it has none with ``limits`` (its
         clock); the process is killed when no reply comes within ``time_limit``."""
-        limits = self.limits or limits or SearchLimits(movetime=1.0)
-        if board.banned_moves():  # the course forbids some moves: search only the legal ones
-            limits = dataclasses.replace(limits, searchmoves=tuple(board.legal_moves))
+        searched = course_limits(board, self.limits or limits or SearchLimits(movetime=1.0))
+        return self.think(lambda engine: engine.position(board.start_fen, board.move_stack), searched, time_limit)
+
+    def think(self, send_position: PositionSender, limits: SearchLimits, time_limit: Optional[float]) -> MoveReply:
+        """One move: the position (``send_position``), an ``isready`` so the clock does not count
+        the engine's setup, then ``go`` with ``limits``; the process is killed when no answer comes
+        within ``time_limit`` seconds of it (a timeout). Never raises for the engine's faults."""
         started = time.monotonic()
         try:
-            engine = self._running_engine()
-            engine.position(board.start_fen, board.move_stack)
+            engine = self.running_engine()
+            send_position(engine)
             engine.wait_ready(self.handshake_timeout)
             started = time.monotonic()
             engine.go(limits)
@@ -81,25 +108,42 @@ class EnginePlayer:
             if self.engine is not None and isinstance(error, EngineProtocolError):
                 self.engine.kill()
             return MoveReply(error=str(error), elapsed=time.monotonic() - started)
-        if result.move is None:
-            answer = "nobestmove" if result.best.text == "nobestmove" else f"bestmove {result.best.text!r}"
-            reason = result.error or f"engine {self.name!r} answered {answer}" + (
-                " (also when asked again without the history)" if result.asked_again else "")
-            return MoveReply(error=reason, elapsed=result.elapsed)
-        return MoveReply(move=result.move, elapsed=result.elapsed, remark=search_remark(self.name, result))
+        return reply_from_search(self.name, result)
 
     def game_over(self, outcome: Outcome) -> None:
         """A seat that lost by a fault (a timeout, a crash, no or an illegal move) has its process
         ended now, as the window does; the next game starts a fresh one. Otherwise there is
         nothing to tell a UCI engine: the next ``ucinewgame`` starts afresh."""
-        faulted = outcome.termination in (Termination.TIMEOUT, Termination.ILLEGAL_MOVE)
-        if faulted and outcome.winner is not None and outcome.winner != self.color and self.engine is not None:
+        if lost_by_fault(outcome, self.color) and self.engine is not None:
             self.engine.kill()
 
     def close(self) -> None:
         if self.engine is not None:
             self.engine.quit(grace=0.5)
             self.engine = None
+
+
+def course_limits(board: Board, limits: SearchLimits) -> SearchLimits:
+    """``limits`` kept to the legal moves where the course's perpetual-check rule bans some moves
+    of ``board`` (an engine that does not know the rule would otherwise be forfeited for one).
+    Limits that already name their ``searchmoves`` are left alone."""
+    if limits.searchmoves is not None or not board.banned_moves():
+        return limits
+    return dataclasses.replace(limits, searchmoves=tuple(board.legal_moves))
+
+
+def reply_from_search(name: str, result: SearchResult) -> MoveReply:
+    """What engine ``name``'s search answered, as a seat's reply: its move (and what it said
+    besides: a draw offer, a resignation wish), or why it gave none; with its last score."""
+    scored = [info.score for info in result.infos if info.score is not None and info.multipv in (None, 1)]
+    score = scored[-1] if scored else None
+    if result.move is None:
+        answer = "nobestmove" if result.best.text == "nobestmove" else f"bestmove {result.best.text!r}"
+        reason = result.error or f"engine {name!r} answered {answer}" + (
+            " (also when asked again without the history)" if result.asked_again else "")
+        return MoveReply(error=reason, elapsed=result.elapsed, score=score)
+    return MoveReply(move=result.move, elapsed=result.elapsed, remark=search_remark(name, result),
+                     offer=result.best.offer, score=score)
 
 
 def search_remark(name: str, result: SearchResult) -> Optional[str]:

@@ -10,6 +10,7 @@ from xqdesk.engines.search_types import SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import Color
+from xqdesk.score import PovScore
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,9 @@ class MoveReply:
     - ``resigned``: it gave up the game;
     - otherwise it gave no move, and ``error`` says why (exception, crash, garbage …).
     ``elapsed`` is the thinking time in seconds as measured by the asker. ``remark`` is what the
-    seat said besides its move (a UCCI engine's draw offer or resignation wish), for the record.
+    seat said besides its move (a UCCI engine's draw offer or resignation wish), for the record;
+    ``offer`` the same as a word (``"draw"`` or ``"resign"``), for a window to say in its language.
+    ``score`` is the seat's last evaluation of the position, if it gave one (for display).
     """
 
     move: Optional[Move] = None
@@ -30,6 +33,8 @@ class MoveReply:
     error: Optional[str] = None
     elapsed: float = 0.0
     remark: Optional[str] = None
+    offer: Optional[str] = None
+    score: Optional[PovScore] = None
 
 
 class GamePlayer(Protocol):

@@ -11,7 +11,13 @@ A :class:`GameRunner` is a state machine over plain values, driven two ways with
 
 Time never comes from a clock read here: every call takes ``now`` (seconds, any monotonic source).
 A timeout, a crash, a missing or an illegal move loses with the course's text (:func:`judge_reply`);
-the driver then ends the faulty seat's process, and the next game starts a fresh one.
+the driver then ends the faulty seat's process (:func:`lost_by_fault`), and the next game starts a
+fresh one.
+
+The runner writes the record itself (cutechess's ``ChessGame::addPgnMove``): :attr:`GameRunner.game`
+is a :class:`~xqdesk.game.Game` whose main line gets each move as it is played, with its time
+(``seconds``) and what its seat said besides it (its comment); the game's ``outcome`` is the one
+place the result is kept.
 """
 from __future__ import annotations
 
@@ -21,8 +27,9 @@ from typing import Mapping, Optional
 from xqdesk.board import Board
 from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.search_types import SearchLimits
+from xqdesk.game import ChildNode, Game, GameNode
 from xqdesk.move import Move
-from xqdesk.outcome import Outcome
+from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import SideClock, TimeControl
 
@@ -60,6 +67,13 @@ def judge_reply(board: Board, reply: MoveReply) -> Optional[Outcome]:
     return None
 
 
+def lost_by_fault(outcome: Outcome, color: Color) -> bool:
+    """Whether ``color`` lost ``outcome`` by a fault of its seat (a timeout, no move or an illegal
+    one): its engine process is ended then, and the next game starts a fresh one."""
+    return (outcome.termination in (Termination.TIMEOUT, Termination.ILLEGAL_MOVE)
+            and outcome.winner is not None and outcome.winner != color)
+
+
 def engine_budget(allowance: float) -> float:
     """The seconds an engine is told it has when a move must arrive within ``allowance``."""
     return max(0.01, allowance - min(ENGINE_MARGIN_MAX, ENGINE_MARGIN_SHARE * allowance))
@@ -69,21 +83,26 @@ class GameRunner:
     """Turns, clocks and verdicts of one game from ``board`` (its history included).
 
     ``time_controls`` gives each side's clock (missing sides have none). ``untimed_engine_time`` is
-    what an engine is told when its side has no clock at all (engines need some limit).
+    what an engine is told when its side has no clock at all (engines need some limit). The record,
+    :attr:`game`, starts with ``headers`` and the board's own history (moves without times).
     """
 
     def __init__(self, board: Board, time_controls: Mapping[Color, TimeControl] | None = None, *,
-                 untimed_engine_time: Optional[float] = None) -> None:
+                 untimed_engine_time: Optional[float] = None, headers: Optional[Mapping[str, str]] = None) -> None:
         controls = dict(time_controls or {})
         self._board = board.copy()
-        self.start_fen = self._board.root().fen()
+        self.game = Game(headers=dict(headers or {}), start_fen=self._board.root().fen(), ruleset=board.ruleset)
+        """The record of the game, written by the runner (see the module docstring)."""
+        start: GameNode = self.game
+        for move in self._board.move_stack:
+            start = start.add_variation(move)
+        self._start = start
+        self.first_ply = len(self._board.move_stack)
+        """How many moves of :attr:`game` are the start position's own history."""
+        self._played: list[ChildNode] = []
         self.clocks = {color: SideClock(controls.get(color, TimeControl.unlimited())) for color in (RED, BLACK)}
         self.untimed_engine_time = (board.ruleset.move_time_limit if untimed_engine_time is None
                                     else untimed_engine_time)
-        self.outcome: Optional[Outcome] = None
-        self.move_times: list[float] = []
-        self.remarks: list[tuple[int, str]] = []
-        """(index of the move in :attr:`moves`, what its seat said besides the move)."""
         self._turn: Optional[Turn] = None
 
     # --- reading ---------------------------------------------------------------------------------
@@ -97,9 +116,33 @@ class GameRunner:
         return self._turn
 
     @property
+    def outcome(self) -> Optional[Outcome]:
+        """How the game ended (the record's outcome); None while it goes on."""
+        return self.game.outcome
+
+    @property
+    def start_fen(self) -> str:
+        return self.game.start_fen
+
+    @property
+    def played(self) -> tuple[ChildNode, ...]:
+        """The record's nodes of the moves played in this game (after the start's own history)."""
+        return tuple(self._played)
+
+    @property
     def moves(self) -> tuple[Move, ...]:
         """The moves played in this game, after the start position's own history."""
-        return tuple(self._board.move_stack[len(self._board.move_stack) - len(self.move_times):])
+        return tuple(node.move for node in self._played)
+
+    @property
+    def move_times(self) -> tuple[float, ...]:
+        """Seconds each move of :attr:`moves` took, as its clock charged it."""
+        return tuple(node.seconds or 0.0 for node in self._played)
+
+    @property
+    def remarks(self) -> tuple[tuple[int, str], ...]:
+        """(index of a move in :attr:`moves`, what its seat said besides the move)."""
+        return tuple((index, node.comment) for index, node in enumerate(self._played) if node.comment)
 
     def time_left(self, color: Color, now: float) -> Optional[float]:
         """Seconds ``color`` has left for its running (or next) move (None: no clock)."""
@@ -109,9 +152,9 @@ class GameRunner:
     def start_turn(self, now: float) -> Optional[Turn]:
         """Ask the side to move for a move, its clock running from ``now``; None when the game is
         over (by the rules on the board, or already decided)."""
-        if self.outcome is None:
-            self.outcome = self._board.outcome()
-        if self.outcome is not None:
+        if self.game.outcome is None:
+            self.game.outcome = self._board.outcome()
+        if self.game.outcome is not None:
             self._turn = None
             return None
         if self._turn is not None:
@@ -136,11 +179,11 @@ class GameRunner:
         outcome = judge_reply(self._board, reply)
         if outcome is None and reply.move is not None:
             self._board.push(reply.move)
-            self.move_times.append(used)
-            if reply.remark:
-                self.remarks.append((len(self.move_times) - 1, reply.remark))
+            node = (self._played[-1] if self._played else self._start).add_variation(reply.move, reply.remark or "")
+            node.seconds = used
+            self._played.append(node)
             outcome = self._board.outcome()
-        self.outcome = outcome
+        self.game.outcome = outcome
         return outcome
 
     def check_time(self, now: float) -> Optional[Outcome]:
@@ -150,27 +193,26 @@ class GameRunner:
             return None
         self.clocks[turn.color].stop(now)
         self._turn = None
-        self.outcome = Outcome.timeout(turn.color)
-        return self.outcome
+        self.game.outcome = Outcome.timeout(turn.color)
+        return self.game.outcome
 
     def finish(self, outcome: Outcome, now: float) -> None:
         """End the game off the board (a resignation, an abort, a seat that could not start)."""
         if self._turn is not None:
             self.clocks[self._turn.color].stop(now)
             self._turn = None
-        self.outcome = outcome
+        self.game.outcome = outcome
 
     def take_back(self, plies: int, now: float) -> None:
         """Undo the last ``plies`` moves of this game (the time already used stays spent)."""
         if self._turn is not None:
             self.clocks[self._turn.color].stop(now)
             self._turn = None
-        plies = min(plies, len(self.move_times))
-        for _ in range(plies):
+        for _ in range(min(plies, len(self._played))):
             self._board.pop()
-            self.move_times.pop()
-        self.remarks = [(index, text) for index, text in self.remarks if index < len(self.move_times)]
-        self.outcome = None
+            self._played.pop()
+        (self._played[-1] if self._played else self._start).cut()
+        self.game.outcome = None
 
     # --- what engines are told -------------------------------------------------------------------
     def _engine_limits(self, color: Color) -> SearchLimits:

@@ -1,11 +1,13 @@
 """Fog-of-war game records: the full board is kept, and :meth:`FogGameRecord.view` gives either
-side's view at any ply. (Games are played by :mod:`xqdesk.engines.fog.referee`.)"""
+side's view at any ply. (Games are played by :mod:`xqdesk.engines.fog.referee`, which writes the
+record as any game's runner does.)"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from xqdesk.board import Board
 from xqdesk.fen import STARTING_FEN
+from xqdesk.game import Game
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import Color
@@ -15,22 +17,37 @@ from xqdesk.variants.fog.observation import Observation, observe
 
 @dataclass(frozen=True)
 class FogGameRecord:
-    """A finished fog game with the full board: who played, from where, the moves, how it ended
-    and how long each move took (seconds)."""
+    """A finished fog game with the full board: who played and its record (:attr:`game`: from
+    where, the moves with how long each took, how it ended)."""
 
     red: str
     black: str
-    start_fen: str
-    moves: tuple[Move, ...]
-    outcome: Outcome
-    move_times: tuple[float, ...] = ()
+    game: Game
+
+    @property
+    def start_fen(self) -> str:
+        return self.game.start_fen
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(self.game.mainline_moves())
+
+    @property
+    def outcome(self) -> Outcome:
+        return self.game.outcome if self.game.outcome is not None else Outcome.aborted("Game aborted")
+
+    @property
+    def move_times(self) -> tuple[float, ...]:
+        """Seconds each move took."""
+        return tuple(node.seconds or 0.0 for node in self.game.mainline())
 
     def board_at(self, ply: int) -> Board:
         """The full board after the first ``ply`` moves."""
-        if not 0 <= ply <= len(self.moves):
-            raise ValueError(f"ply {ply} is outside the game (0..{len(self.moves)})")
+        moves = self.moves
+        if not 0 <= ply <= len(moves):
+            raise ValueError(f"ply {ply} is outside the game (0..{len(moves)})")
         board = Board(self.start_fen, ruleset=FOG)
-        for move in self.moves[:ply]:
+        for move in moves[:ply]:
             board.push(move)
         return board
 
