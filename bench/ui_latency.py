@@ -83,7 +83,7 @@ def measure_engine_game(window, meter: StallMeter) -> tuple[float, int]:
     from xqdesk.time_control import TimeControl
     from xqdesk.ui.settings import EngineKind, EngineProfile
 
-    window.controller.engine_clock = TimeControl.per_move(1.0)
+    window.controller.live.engine_clock = TimeControl.per_move(1.0)
     window.start_game(None, EngineProfile("Built-in", EngineKind.BUILTIN, level=20))
     controller = window.controller
     meter.start()

@@ -317,3 +317,17 @@ def test_a_uci_engine_log_holds_exactly_the_lines_it_exchanged():
     assert log == [(">", "uci"), ("<", "id name Chessy"), ("<", "option name Hash type spin default 16 min 1 max 1024"),
                    ("<", "uciok"), (">", "isready"), ("<", "readyok"),
                    (">", f"position fen {STARTING_FEN} moves h2e2"), (">", "go depth 1"), ("<", "bestmove e2e4")]
+
+
+def test_course_limits_keep_the_search_to_moves_the_course_allows():
+    from xqdesk.engines.play.engine_player import course_limits
+
+    with COURSE_VECTORS.open(encoding="utf-8") as lines:
+        vector = next(v for v in map(json.loads, lines) if v["banned"])
+    board = Board.from_course(vector["board"], vector["side"], [tuple(h) for h in vector["history"]])
+    limits = course_limits(board, SearchLimits(movetime=1.0))
+    assert limits.searchmoves is not None and set(limits.searchmoves) == set(board.legal_moves)
+    assert not set(limits.searchmoves) & set(board.banned_moves())
+    assert limits.movetime == 1.0
+    plain = SearchLimits(depth=3)
+    assert course_limits(Board(), plain) is plain

@@ -57,7 +57,7 @@ def test_changes_faster_than_the_debounce_are_still_saved_every_second(qtbot, wi
 def test_fast_engine_vs_engine_autosave_is_at_most_a_second_behind(qtbot, window, tmp_path):
     autosave = tmp_path / "autosave.pgn"
     controller = window.controller
-    controller.engine_delay = 0.05
+    controller.live.engine_delay = 0.05
     made: list[tuple[float, int]] = []
     controller.move_made.connect(lambda _move: made.append((time.monotonic(), controller.length())))
     bound = AUTOSAVE_MAX_WAIT_MS / 1000 + SLACK

@@ -387,7 +387,7 @@ def test_the_position_editor_opens_at_a_usable_size_and_seats_an_engine(qtbot, w
 # --- engine vs engine --------------------------------------------------------------------------------
 def test_engine_vs_engine_pauses_resumes_stops_and_graphs_each_engine(qtbot, window):
     window.update_settings(engine_delay=0.0)
-    window.controller.engine_delay = 0.0
+    window.controller.live.engine_delay = 0.0
     strong = EngineProfile("Built-in level 2", EngineKind.BUILTIN, level=2)
     window.start_game(WEAK, strong, time_controls={RED: TimeControl.per_move(0.3), BLACK: TimeControl.per_move(0.3)})
     controller = window.controller

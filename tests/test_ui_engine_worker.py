@@ -17,7 +17,6 @@ from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.ui.engine_worker import EngineWorker, running_workers
 from xqdesk.ui.settings import EngineKind, EngineProfile
-from datafiles import COURSE_VECTORS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -153,24 +152,6 @@ def test_retiring_workers_are_joined_before_the_application_quits(qtbot):
     engine.shutdown(wait=False)
     join_retiring_workers()
     assert not engine.is_running() and running_workers() == []
-
-
-def test_course_limits_keep_the_search_to_moves_the_course_allows():
-    import json
-
-    from xqdesk.board import Board
-    from xqdesk.ui.engine_worker import course_limits
-
-    vectors = COURSE_VECTORS
-    with vectors.open(encoding="utf-8") as lines:
-        vector = next(v for v in map(json.loads, lines) if v["banned"])
-    board = Board.from_course(vector["board"], vector["side"], [tuple(h) for h in vector["history"]])
-    limits = course_limits(board.start_fen, board.move_stack, SearchLimits(movetime=1.0))
-    assert set(limits.searchmoves) == set(board.legal_moves)
-    assert not set(limits.searchmoves) & set(board.banned_moves())
-    assert limits.movetime == 1.0
-    plain = SearchLimits(depth=3)
-    assert course_limits(STARTING_FEN, [Move.from_iccs("h2e2")], plain) is plain
 
 
 def test_a_player_that_gives_no_move_reports_why(qtbot):

@@ -27,6 +27,7 @@ INDIRECT_TR_CALLS = {
     ("explorer_panel.py", "tr(self.columns[section])"): "ExplorerPanel.MOVE_COLUMNS and GAME_COLUMNS",
     ("i18n.py", "tr(text)"): "tr_outcome: the outcome texts",
     ("i18n.py", "tr(sentence)"): "tr_outcome: the outcome texts",
+    ("i18n.py", "tr(side_name(color))"): "side_word: 'Red' and 'Black'",
     ("main_window.py", "tr(key)"): "the window's actions and menus, checked on a real window",
     ("move_list.py", "tr(label)"): "NOTATION_LABELS",
     ("move_list.py", "tr(text)"): "CONTEXT_MENU_TEXTS",

@@ -135,7 +135,7 @@ def test_resigning_ends_the_game_for_the_person(qtbot, window):
 
 
 def test_engine_vs_engine_keeps_the_delay_between_moves(qtbot, controller):
-    controller.engine_delay = 0.3
+    controller.live.engine_delay = 0.3
     stamps: list[float] = []
     controller.move_made.connect(lambda _move: stamps.append(time.monotonic()))
     controller.new_game(Mode.ENGINE_VS_ENGINE, red=WEAK_ENGINE, black=WEAK_ENGINE)

@@ -36,6 +36,11 @@ def color_name(color: Color) -> str:
     return COLOR_NAMES[color]
 
 
+def side_name(color: Color) -> str:
+    """``"Red"`` or ``"Black"``: the side's word in English texts (outcomes, prompts, errors)."""
+    return "Red" if color == RED else "Black"
+
+
 def parse_color(name: str) -> Color:
     """The colour for ``"red"``/``"black"`` (also ``"w"``/``"r"``/``"b"``); raises ValueError otherwise."""
     key = name.strip().lower()

@@ -180,7 +180,7 @@ def run_window(window: MainWindow) -> None:
 def watch_game_window(red: object, black: object, delta_time: float = 1.0) -> MainWindow:
     """A window in which two course players play, ``delta_time`` seconds at least between moves."""
     window = open_window()
-    window.controller.engine_delay = max(0.0, float(delta_time))
+    window.controller.live.engine_delay = max(0.0, float(delta_time))
     window.start_game(player_profile(red), player_profile(black))
     return window
 

@@ -4,13 +4,18 @@ All blocking I/O (starting the process, the handshake, reading a search's output
 worker's thread; the GUI thread only queues requests and reads signals, so the window never waits
 on an engine. The contract:
 
-* :meth:`EngineWorker.search` queues an immutable :class:`SearchRequest` and returns its id. A new
-  search first cancels the one before it.
+* :meth:`EngineWorker.search` queues an immutable :class:`SearchRequest` (an analysis, a hint) and
+  returns its id; :meth:`EngineWorker.request_move` queues a :class:`MoveRequest`, a seat's move in
+  a live game. A new request first cancels the one before it.
+* A seat's move is the engine seat's, not the window's: the worker's thread asks its
+  :class:`~xqdesk.engines.play.engine_player.EnginePlayer` (the command line's engine seat) and
+  carries the :class:`~xqdesk.engines.play.game_player.MoveReply` back as ``move_reply``.
 * Replies carry their request id. The worker forwards only replies to the *current* request;
   replies to a cancelled one (after a takeback, a new game, a new position) are dropped and
   announced by ``reply_dropped`` — so a late best move can never be played into the wrong position.
   A request cancelled before the engine began it is announced the same way: every request ends in
-  exactly one of ``best_move``, ``reply_dropped`` or ``engine_failed``.
+  exactly one of ``best_move`` (``move_reply`` for a seat's move), ``reply_dropped`` or
+  ``engine_failed``.
 * :meth:`stop` (finish now and report the best move) and :meth:`cancel` (finish now, drop the reply)
   set the request's ``threading.Event`` directly from the GUI thread and write ``stop`` to the
   engine; nothing waits for the worker's thread to get round to a queued slot.
@@ -33,17 +38,19 @@ import weakref
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, SignalInstance
 
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.transport.process import LoggedLine
+from xqdesk.engines.play.engine_player import EnginePlayer, course_limits
+from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.spec import EngineSpec
+from xqdesk.engines.transport.process import LoggedLine
 from xqdesk.engines.transport.uci import UciOption
 from xqdesk.engines.transport.uci_engine import SearchResult, UciEngine
 from xqdesk.move import Move
-from xqdesk.engines.spec import EngineSpec
 
 PROGRESS_INTERVAL = 0.1
 """Seconds between two progress signals of one engine (about 10 per second)."""
@@ -72,6 +79,34 @@ class SearchRequest:
     moves: tuple[Move, ...]
     limits: SearchLimits
     new_game: bool = False
+
+    def board(self) -> Board:
+        """The position to search, with its history."""
+        return _board(self.start_fen, self.moves)
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    """A seat's move in a live game: the game's start FEN and moves, the seconds the reply must
+    come within (None: no limit), what the engine is told of its time, and its id."""
+
+    request_id: int
+    start_fen: str
+    moves: tuple[Move, ...]
+    time_limit: Optional[float]
+    limits: SearchLimits
+    new_game: bool = False
+
+    def board(self) -> Board:
+        """The position to move in, with its history."""
+        return _board(self.start_fen, self.moves)
+
+
+def _board(start_fen: str, moves: Sequence[Move]) -> Board:
+    board = Board(start_fen)
+    for move in moves:
+        board.push(move)
+    return board
 
 
 @dataclass(frozen=True)
@@ -157,16 +192,17 @@ def _merge_latest(previous: Optional[SearchInfo], info: SearchInfo) -> SearchInf
 
 
 class _EngineThread(QThread):
-    """Runs the engine: start and handshake, then one queued request after another."""
+    """Runs the engine seat: start and handshake, then one queued request after another."""
 
     engine_started = Signal(object)  # EngineDescription
     progress_pending = Signal(int)  # request id: its throttle has news
     search_done = Signal(int, object)  # request id, SearchResult
+    move_replied = Signal(int, object)  # request id, MoveReply
     search_skipped = Signal(int)  # request id: cancelled before it started, never searched
     engine_failed = Signal(int, str)  # request id (0 outside a search), message
     log_pending = Signal()  # the log buffer has lines to show
 
-    def __init__(self, spec: EngineSpec, requests: "queue.Queue[SearchRequest | _Quit]",
+    def __init__(self, spec: EngineSpec, requests: "queue.Queue[SearchRequest | MoveRequest | _Quit]",
                  stop_events: dict[int, threading.Event], throttles: dict[int, _ProgressThrottle],
                  log: _LogBuffer) -> None:
         super().__init__()
@@ -175,26 +211,32 @@ class _EngineThread(QThread):
         self.log = log
         self.requests = requests
         self.stop_events = stop_events
-        self.engine: Optional[UciEngine] = None
+        self.seat = EnginePlayer(spec, None, on_info=self._on_info, on_line=self._logged)
+        self._searching: Optional[tuple[UciEngine, threading.Event, _ProgressThrottle]] = None
+        self._stop_sent = False
         self.setObjectName(f"engine-{spec.name}")
 
+    @property
+    def engine(self) -> Optional[UciEngine]:
+        """The engine process's device (set before its handshake, so a shutdown can kill it)."""
+        return self.seat.engine
+
     def run(self) -> None:  # noqa: D102 - QThread entry point
-        spec = self.spec
-        engine = spec.engine(on_line=self._logged)
-        self.engine = engine  # set before the handshake, so a shutdown can kill a slow starter
-        self._note("$ " + " ".join(spec.command))
+        self._note("$ " + " ".join(self.spec.command))
         try:
-            identity = engine.start()
+            self.seat.start()
         except EngineError as error:
             self.engine_failed.emit(0, str(error))
             return
-        self.engine_started.emit(EngineDescription(identity.name or spec.name, identity.author,
+        engine = self.seat.running_engine()
+        identity = engine.identity
+        self.engine_started.emit(EngineDescription(identity.name or self.spec.name, identity.author,
                                                    tuple(identity.options.values()), identity.protocol_name))
         multipv = 1
         while True:
             request = self.requests.get()
             if isinstance(request, _Quit):
-                engine.quit(grace=1.0)
+                self.seat.close()
                 return
             stop = self.stop_events.get(request.request_id)
             if stop is None or stop.is_set():
@@ -202,17 +244,29 @@ class _EngineThread(QThread):
                 self.search_skipped.emit(request.request_id)
                 continue
             try:
+                engine = self.seat.running_engine()
                 if request.new_game:
                     engine.new_game()
                 wanted = max(1, request.limits.multipv)
                 if wanted != multipv and _has_option(engine, "MultiPV"):
                     engine.set_option("MultiPV", wanted)
                     multipv = wanted
+                self._begin(request.request_id, engine, stop)
+                if isinstance(request, MoveRequest):
+                    reply = self.seat.request_move(request.board(), request.time_limit, request.limits)
+                    if reply.error is not None and not engine.is_alive():  # it died: this worker is done
+                        self.engine_failed.emit(request.request_id, reply.error)
+                        return
+                    self.move_replied.emit(request.request_id, reply)
+                    continue
                 result = self._search(engine, request, stop)
             except (EngineError, ValueError) as error:
                 self.engine_failed.emit(request.request_id, str(error))
-                engine.kill()
+                if self.seat.engine is not None:
+                    self.seat.engine.kill()
                 return
+            finally:
+                self._searching = None
             self.search_done.emit(request.request_id, result)
 
     def _logged(self, line: LoggedLine) -> None:
@@ -223,42 +277,35 @@ class _EngineThread(QThread):
         if self.log.add(text):
             self.log_pending.emit()
 
+    def _begin(self, request_id: int, engine: UciEngine, stop: threading.Event) -> None:
+        """Track the search of ``request_id``: its progress and its stop event."""
+        throttle = _ProgressThrottle(request_id)
+        self.throttles[request_id] = throttle
+        self._searching = (engine, stop, throttle)
+        self._stop_sent = False
+
+    def _on_info(self, info: SearchInfo) -> None:
+        """An info line of the running search: stop it when asked, keep its progress."""
+        searching = self._searching
+        if searching is None:
+            return
+        engine, stop, throttle = searching
+        if stop.is_set() and not self._stop_sent:
+            engine.stop()
+            self._stop_sent = True
+        if info.string is not None:
+            return  # the log shows it
+        if throttle.add(info):
+            self.progress_pending.emit(throttle.request_id)
+
     def _search(self, engine: UciEngine, request: SearchRequest, stop: threading.Event) -> SearchResult:
-        throttle = _ProgressThrottle(request.request_id)
-        self.throttles[request.request_id] = throttle
-        stop_sent = False
-
-        def on_info(info: SearchInfo) -> None:
-            nonlocal stop_sent
-            if stop.is_set() and not stop_sent:
-                engine.stop()
-                stop_sent = True
-            if info.string is not None:
-                return  # the log shows it
-            if throttle.add(info):
-                self.progress_pending.emit(request.request_id)
-
-        limits = course_limits(request.start_fen, request.moves, request.limits)
+        limits = course_limits(request.board(), request.limits)
         engine.position(request.start_fen, request.moves)
         engine.go(limits)
         if stop.is_set():
             engine.stop()
-            stop_sent = True
-        return engine.wait_bestmove(None, on_info)
-
-
-def course_limits(start_fen: str, moves: Sequence[Move], limits: SearchLimits) -> SearchLimits:
-    """``limits`` kept to the legal moves when the course's perpetual-check rule bans some moves
-    of the position (an engine that does not know the rule would otherwise be forfeited for one).
-    Limits that already name their ``searchmoves`` are left alone."""
-    if limits.searchmoves is not None:
-        return limits
-    board = Board(start_fen)
-    for move in moves:
-        board.push(move)
-    if not board.banned_moves():
-        return limits
-    return replace(limits, searchmoves=tuple(board.legal_moves))
+            self._stop_sent = True
+        return engine.wait_bestmove(None, self._on_info)
 
 
 def _has_option(engine: UciEngine, name: str) -> bool:
@@ -303,6 +350,7 @@ class EngineWorker(QObject):
     engine_ready = Signal(object)  # EngineDescription
     progress = Signal(object)  # SearchProgress of the current request
     best_move = Signal(int, object)  # request id, SearchResult (move None: the engine had none)
+    move_reply = Signal(int, object)  # request id, MoveReply: a seat's move (see request_move)
     engine_failed = Signal(str)  # why the engine stopped working; the worker is finished
     log_lines = Signal(object)  # tuple of str: "12:03:04.567 > sent" / "< read" / "! stderr" lines
     reply_dropped = Signal(int)  # a cancelled request's id: its reply was thrown away, or it never ran
@@ -311,7 +359,7 @@ class EngineWorker(QObject):
         super().__init__(parent)
         self.spec = spec
         self.description: Optional[EngineDescription] = None
-        self._requests: "queue.Queue[SearchRequest | _Quit]" = queue.Queue()
+        self._requests: "queue.Queue[SearchRequest | MoveRequest | _Quit]" = queue.Queue()
         self._stop_events: dict[int, threading.Event] = {}
         self._ids = itertools.count(1)
         self._current: Optional[int] = None
@@ -329,6 +377,7 @@ class EngineWorker(QObject):
         self._thread.engine_started.connect(self._on_started)
         self._thread.progress_pending.connect(self._on_progress_pending)
         self._thread.search_done.connect(self._on_search_done)
+        self._thread.move_replied.connect(self._on_move_replied)
         self._thread.search_skipped.connect(self.reply_dropped)
         self._thread.engine_failed.connect(self._on_failed)
         self._thread.log_pending.connect(self._on_log_pending)
@@ -346,11 +395,26 @@ class EngineWorker(QObject):
 
         The search before it, if any, is cancelled (its reply will be dropped).
         """
+        request_id = self._next_request()
+        self._requests.put(SearchRequest(request_id, start_fen, tuple(moves), limits, new_game))
+        return request_id
+
+    def request_move(self, start_fen: str, moves: Sequence[Move], time_limit: Optional[float],
+                     limits: SearchLimits, new_game: bool = False) -> int:
+        """Queue a seat's move in the position after ``moves`` from ``start_fen``: the engine seat
+        (the command line's) searches with ``limits`` and must answer within ``time_limit``
+        seconds; ``move_reply`` brings its :class:`~xqdesk.engines.play.game_player.MoveReply`.
+        Returns the request's id; the request before it, if any, is cancelled."""
+        request_id = self._next_request()
+        self._requests.put(MoveRequest(request_id, start_fen, tuple(moves), time_limit, limits, new_game))
+        return request_id
+
+    def _next_request(self) -> int:
+        """A new current request's id (the one before it cancelled)."""
         self.cancel()
         request_id = next(self._ids)
         self._stop_events[request_id] = threading.Event()
         self._current = request_id
-        self._requests.put(SearchRequest(request_id, start_fen, tuple(moves), limits, new_game))
         return request_id
 
     def stop(self) -> None:
@@ -449,6 +513,14 @@ class EngineWorker(QObject):
             self.log_lines.emit(lines)
 
     def _on_search_done(self, request_id: int, result: SearchResult) -> None:
+        self._on_done(request_id, result, self.best_move)
+
+    def _on_move_replied(self, request_id: int, reply: MoveReply) -> None:
+        self._on_done(request_id, reply, self.move_reply)
+
+    def _on_done(self, request_id: int, answer: object, signal: SignalInstance) -> None:
+        """A request's answer (a SearchResult or a MoveReply): forwarded by ``signal`` when the
+        request is the current one, else announced as dropped."""
         self._stop_events.pop(request_id, None)
         throttle = self._throttles.pop(request_id, None)
         if request_id != self._current:
@@ -459,7 +531,7 @@ class EngineWorker(QObject):
         if final is not None:
             self.progress.emit(final)
         self._current = None
-        self.best_move.emit(request_id, result)
+        signal.emit(request_id, answer)
 
     def _on_failed(self, request_id: int, message: str) -> None:
         self._failed = True

@@ -27,6 +27,8 @@ from typing import Callable
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QObject, QTranslator, Signal
 
+from xqdesk.pieces import Color, side_name
+
 
 
 class Language(enum.Enum):
@@ -465,6 +467,11 @@ def translate(text: str, language: Language) -> str:
 def tr(text: str) -> str:
     """``text`` (an English source string) in the current interface language."""
     return translate(text, _current)
+
+
+def side_word(color: Color) -> str:
+    """``Red`` or ``Black`` in the interface language."""
+    return tr(side_name(color))
 
 
 def tr_outcome(text: str) -> str:

@@ -235,7 +235,7 @@ class MainWindow(QMainWindow):
         if self.settings.language != current_language().value:
             set_language(self.settings.language)
         self.controller = GameController(self, engine_delay=self.settings.engine_delay)
-        self.controller.engine_clock = _engine_clock(self.settings)
+        self.controller.live.engine_clock = _engine_clock(self.settings)
         self.board_view = BoardView()
         self.board_view.set_flipped(self.settings.flip_board)
         self.board_view.set_theme(theme_named(self.settings.theme))
@@ -842,8 +842,8 @@ class MainWindow(QMainWindow):
         remembered = {"engine_clock" if seat is not None else "person_clock": controls[color].text()
                       for color, seat in ((RED, red), (BLACK, black))}
         self.update_settings(engine_delay=dialog.delay.value(), **remembered)
-        self.controller.engine_clock = _engine_clock(self.settings)
-        self.controller.engine_delay = dialog.delay.value()
+        self.controller.live.engine_clock = _engine_clock(self.settings)
+        self.controller.live.engine_delay = dialog.delay.value()
         start = self.controller.board().fen() if dialog.from_here.isChecked() else STARTING_FEN
         self.start_game(red, black, start, controls)
 
