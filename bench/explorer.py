@@ -62,7 +62,7 @@ def measure_window(database: Path) -> None:
         window.explorer_panel.worker.looked_up.connect(answers.append)
         try:
             game = max(read_games(DEFAULT_RECORDS[0]).games, key=len)
-            window.set_explorer_database(str(database))
+            window.explorer.set_database(str(database))
             window.controller.load_game(game)
             latency.run_until(lambda: not window.explorer_panel.is_looking_up(), 10)
             meter = latency.StallMeter()

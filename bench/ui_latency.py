@@ -107,11 +107,11 @@ def measure_analysis(window, meter: StallMeter, seconds: float) -> float:
     if fairy.exists():
         profiles.append(EngineProfile("Fairy-Stockfish", EngineKind.UCI, str(fairy)))
     window.engine_panel.set_lines(3)
-    window.start_analysis(profiles)
+    window.analysis.start(profiles)
     meter.start()
     run_until(lambda: False, seconds)
     stall = meter.stop()
-    window.stop_analysis()
+    window.analysis.stop()
     return stall
 
 
@@ -125,8 +125,8 @@ def measure_review(window, meter: StallMeter) -> tuple[float, int, float]:
     window.controller.load_game(game)
     meter.start()
     started = time.monotonic()
-    window.start_review(EngineProfile("Built-in", EngineKind.BUILTIN, level=20), review_limits(movetime=0.1))
-    run_until(lambda: window.review_worker is None, 300)
+    window.reviews.start(EngineProfile("Built-in", EngineKind.BUILTIN, level=20), review_limits(movetime=0.1))
+    run_until(lambda: window.reviews.worker is None, 300)
     return meter.stop(), len(game), time.monotonic() - started
 
 

@@ -11,7 +11,7 @@ from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_panel import EnginePanel
-from xqdesk.ui.main_window import MainWindow
+from xqdesk.ui.analysis_session import AnalysisSession
 from xqdesk.ui.settings import EngineKind, EngineProfile
 
 WEAK_ENGINE = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
@@ -43,7 +43,7 @@ def deliveries(monkeypatch):
     """Counts, per view index, the progress reports that reach the engine panel and the window's
     arrows (patched on the classes before the window is made, so every connection counts)."""
     counts: dict[str, Counter[int]] = {"panel": Counter(), "arrows": Counter()}
-    panel_progress, window_progress = EnginePanel._on_progress, MainWindow._on_engine_progress
+    panel_progress, window_progress = EnginePanel._on_progress, AnalysisSession._on_progress
 
     def counted_panel(self, index, progress):
         counts["panel"][index] += 1
@@ -54,7 +54,7 @@ def deliveries(monkeypatch):
         window_progress(self, index, progress)
 
     monkeypatch.setattr(EnginePanel, "_on_progress", counted_panel)
-    monkeypatch.setattr(MainWindow, "_on_engine_progress", counted_window)
+    monkeypatch.setattr(AnalysisSession, "_on_progress", counted_window)
     return counts
 
 
@@ -81,12 +81,12 @@ def test_a_kept_engine_reports_once_after_new_games_and_seat_changes(qtbot, deli
 
 def test_analysis_engines_report_once_after_being_chosen_again(qtbot, deliveries, window):
     for _ in range(3):
-        window.start_analysis([WEAK_ENGINE])
+        window.analysis.start([WEAK_ENGINE])
     worker = window.engine_panel.worker(0)
     emitted = []
     worker.progress.connect(emitted.append)
     qtbot.waitUntil(lambda: bool(emitted), timeout=60000)
     with qtbot.waitSignal(worker.best_move, timeout=10000):
-        window.stop_analysis()
+        window.analysis.stop()
     assert deliveries["panel"] == Counter({0: len(emitted)})
     assert deliveries["arrows"] == Counter({0: len(emitted)})

@@ -26,7 +26,8 @@ from xqdesk.ui.files import SAVE_FORMATS
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.game_list import GameRow, match_score, points_text
 from xqdesk.ui.i18n import Language
-from xqdesk.ui.main_window import MainWindow, NewGameDialog, available_engines
+from xqdesk.ui.main_window import MainWindow
+from xqdesk.ui.seat_dialogs import NewGameDialog, available_engines
 from xqdesk.ui.message_banner import BannerKind
 from xqdesk.ui.settings import EngineKind, EngineProfile, load_settings, open_store
 from xqdesk.ui.sounds import SoundEvent, SoundPlayer
@@ -92,7 +93,7 @@ def test_an_engine_whose_program_is_gone_is_never_offered(qtbot, window, tmp_pat
     names = [dialog.red_box.itemText(index) for index in range(dialog.red_box.count())]
     assert "gone" not in names and "a record" not in names
     dialog.deleteLater()
-    assert "gone" not in [profile.name for profile in window.analysis_candidates()]
+    assert "gone" not in [profile.name for profile in window.analysis.candidates()]
 
 
 # --- files: saving and unsaved changes -------------------------------------------------------------
@@ -275,8 +276,8 @@ def test_the_chinese_interface_explains_refused_moves_in_chinese_and_the_chosen_
 def test_board_themes_are_chosen_from_the_menu_drawn_differently_and_remembered(qtbot, window, tmp_path):
     images = {}
     for key in ("wood", "contrast", "traditional"):
-        window._theme_actions[key].trigger()
-        assert window.board_view.theme().key == key and window._theme_actions[key].isChecked()
+        window.view.theme_actions[key].trigger()
+        assert window.board_view.theme().key == key and window.view.theme_actions[key].isChecked()
         images[key] = window.board_view.grab().toImage()
     assert len({image.pixelColor(image.width() // 2, image.height() // 2 + 3).name() for image in images.values()}) >= 2
     king = window.board_view.square_center(parse_square("e0")).toPoint()
@@ -371,7 +372,7 @@ def test_the_result_line_is_never_clipped_at_a_small_size(qtbot, window):
 
 def test_the_position_editor_opens_at_a_usable_size_and_seats_an_engine(qtbot, window):
     window.action("Edit position…").trigger()
-    dialog = window.position_editor
+    dialog = window.starts.position_editor
     qtbot.waitExposed(dialog)
     assert dialog.width() >= 640 and dialog.height() >= 560
     assert dialog.editor.board.width() >= 360 and dialog.editor.board.height() >= 360
@@ -478,6 +479,6 @@ def test_edit_and_engines_menus_have_distinct_access_keys(qtbot, window):
 def test_every_new_text_reads_chinese(qtbot, window):
     window.set_language(Language.CHINESE)
     assert window.action("Pause").text() == "暂停" and window.action("Engine panel").text() == "引擎面板"
-    assert window._theme_actions["wood"].text() == "木纹棋盘，雕刻棋子"
+    assert window.view.theme_actions["wood"].text() == "木纹棋盘，雕刻棋子"
     window.set_language(Language.ENGLISH)
     assert QApplication.instance() is not None

@@ -10,8 +10,8 @@ from xqdesk.squares import parse_square
 
 
 def test_the_editor_makes_a_position_and_starts_a_game_from_it(qtbot, window):
-    window.edit_position()
-    editor = window.position_editor.editor
+    window.starts.edit_position()
+    editor = window.starts.position_editor.editor
     qtbot.waitExposed(editor)
     editor.clear_button.click()
     for code, name in ((KING, "e0"), (-KING, "d9"), (HORSE, "c4"), (CANNON, "e2"), (-PAWN, "f3")):
@@ -22,7 +22,7 @@ def test_the_editor_makes_a_position_and_starts_a_game_from_it(qtbot, window):
     fen = editor.fen()
     assert fen == "3k5/9/9/9/9/2N6/5p3/4C4/9/4K4 w - - 0 1"
     editor.start_button.click()
-    assert window.position_editor is None
+    assert window.starts.position_editor is None
     assert window.controller.board().fen() == fen
     assert window.controller.play_move(Move.from_iccs("c4d6"))
     assert window.controller.board().turn is False

@@ -16,7 +16,7 @@ needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-st
 
 @needs_fairy
 def test_analysis_with_two_engines_shows_both_in_the_window(qtbot, window):
-    window.start_analysis([EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY),
+    window.analysis.start([EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY),
                            EngineProfile("Built-in", EngineKind.BUILTIN, level=3)])
     left, right = window.engine_panel.views
     qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=20000)
@@ -30,7 +30,7 @@ def test_analysis_with_two_engines_shows_both_in_the_window(qtbot, window):
     qtbot.waitUntil(lambda: bool(window.board_view.arrows())
                     and all(arrow.move in black_moves for arrow in window.board_view.arrows()), timeout=15000)
     assert window.engine_panel.is_analysing()
-    window.stop_analysis()
+    window.analysis.stop()
     assert not window.engine_panel.is_analysing()
 
 
@@ -38,13 +38,13 @@ def test_the_engine_log_pane_shows_the_lines_really_exchanged(qtbot, window):
     """The log is the transport's record: the handshake, the options, each position and go, and
     the engine's own info and bestmove lines, each with its time and direction."""
     window.engine_panel.set_lines(2)
-    window.start_analysis([EngineProfile("Built-in", EngineKind.BUILTIN, level=3)])
+    window.analysis.start([EngineProfile("Built-in", EngineKind.BUILTIN, level=3)])
     view = window.engine_panel.views[0]
     qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=60000)
     assert window.controller.play_move(Move.from_iccs("h2e2"))  # the analysis restarts: stop, bestmove, go
     qtbot.waitUntil(lambda: " < bestmove " in view.log_view.toPlainText()
                     and "moves h2e2" in view.log_view.toPlainText(), timeout=20000)
-    window.stop_analysis()
+    window.analysis.stop()
     lines = view.log_view.toPlainText().splitlines()
     exchanged = [line.split(" ", 1)[1] for line in lines if line[:2].isdigit()]
     for expected in ("> uci", "< uciok", "> setoption name Level value 3", "> setoption name MultiPV value 2",

@@ -95,7 +95,7 @@ def test_a_file_that_is_no_index_is_reported(qtbot, panel, tmp_path):
 
 
 def test_the_window_explores_the_board_on_show_and_opens_a_game_there(qtbot, window, index_path):
-    window.set_explorer_database(index_path)
+    window.explorer.set_database(index_path)
     assert window.explorer_dock.isVisible() and window.action("Opening explorer").isChecked()
     panel = window.explorer_panel
     qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=5000)
@@ -120,7 +120,7 @@ def test_picture_actions_of_the_window(qtbot, window, tmp_path, monkeypatch):
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: next(answers))
     monkeypatch.setattr(QInputDialog, "getDouble", lambda *args, **kwargs: (0.3, True))
     plain = tmp_path / "plain.png"
-    assert window.export_position(str(plain))
+    assert window.exports.export_position(str(plain))
     window.action("Show coordinates").trigger()
     assert not window.board_view.has_coordinates() and not window.settings.show_coordinates
     window.action("Flip board").trigger()
@@ -157,7 +157,7 @@ def test_the_window_builds_an_index_in_the_background_and_explores_it(qtbot, win
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *args, **kwargs: (records, ""))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path / "built"), ""))
     window.action("Add games to the position index…").trigger()
-    assert window.index_builder is not None
+    assert window.explorer.builder is not None
     qtbot.waitUntil(lambda: window.settings.explorer_database == str(database), timeout=30000)
     assert "Indexed 12 files, 26 games" in window.statusBar().currentMessage() and database.is_file()
     panel = window.explorer_panel
@@ -166,7 +166,7 @@ def test_the_window_builds_an_index_in_the_background_and_explores_it(qtbot, win
 
 
 def test_a_cancelled_build_in_the_window_says_so(qtbot, window, tmp_path):
-    builder = window.index_files(str(tmp_path / "cut.xqdb"), [str(GAMES / "notation_15")])
+    builder = window.explorer.index_files(str(tmp_path / "cut.xqdb"), [str(GAMES / "notation_15")])
     assert builder is not None
     builder.cancel()
     qtbot.waitUntil(lambda: "cancelled" in window.statusBar().currentMessage(), timeout=30000)

@@ -106,7 +106,7 @@ def test_a_person_under_a_game_clock_loses_on_time_with_the_course_text(qtbot, w
 
 
 def test_the_new_game_dialog_sets_each_side_s_clock(qtbot, window: MainWindow) -> None:
-    from xqdesk.ui.main_window import NewGameDialog
+    from xqdesk.ui.seat_dialogs import NewGameDialog
 
     dialog = NewGameDialog((WEAK_ENGINE,), "10s", "none", 0.0, can_continue=False, parent=window)
     qtbot.addWidget(dialog)

@@ -21,13 +21,13 @@ HUNG = 19
 def test_a_review_marks_the_blunder_on_the_graph_and_in_the_move_list(qtbot, window):
     window.controller.load_game(planted_blunder())
     assert window.action("Review game…").isEnabled() and not window.action("Next mistake").isEnabled()
-    worker = window.start_review(BUILTIN, review_limits(depth=3))
-    assert worker is not None and window.review_progress.isVisible()
+    worker = window.reviews.start(BUILTIN, review_limits(depth=3))
+    assert worker is not None and window.reviews.progress.isVisible()
     assert window.action("Cancel review").isEnabled() and not window.action("Review game…").isEnabled()
     window.controller.go_to(5)  # the window stays usable while the engine works
-    qtbot.waitUntil(lambda: window.review_worker is None, timeout=30000)
-    review = window.review
-    assert review is not None and not window.review_progress.isVisible()
+    qtbot.waitUntil(lambda: window.reviews.worker is None, timeout=30000)
+    review = window.reviews.review
+    assert review is not None and not window.reviews.progress.isVisible()
     assert review.moves[HUNG - 1].move_class is MoveClass.BLUNDER
     graph = window.score_graph
     assert graph.marks()[HUNG] is MoveClass.BLUNDER and len(graph.review_scores()) == 21
@@ -60,19 +60,19 @@ def test_a_review_marks_the_blunder_on_the_graph_and_in_the_move_list(qtbot, win
     text = format_pgn(window.controller.game())
     marks = graph.marks()
     window.start_game(None, None)
-    assert window.review is None and not graph.marks()
+    assert window.reviews.review is None and not graph.marks()
     window.controller.load_game(parse_pgn(text).games[0])
-    assert window.review is not None and graph.marks() == marks
+    assert window.reviews.review is not None and graph.marks() == marks
     assert "??" in window.move_list._cells[HUNG - 1].text()
 
 
 def test_a_review_can_be_cancelled_and_stores_nothing(qtbot, window):
     window.controller.load_game(planted_blunder())
-    window.start_review(BUILTIN, review_limits(movetime=5.0))
-    qtbot.waitUntil(lambda: window.review_progress.bar.value() >= 0, timeout=5000)
-    window.review_progress.cancel_button.click()
-    qtbot.waitUntil(lambda: window.review_worker is None, timeout=15000)
-    assert window.review is None and "Review cancelled" in window.statusBar().currentMessage()
+    window.reviews.start(BUILTIN, review_limits(movetime=5.0))
+    qtbot.waitUntil(lambda: window.reviews.progress.bar.value() >= 0, timeout=5000)
+    window.reviews.progress.cancel_button.click()
+    qtbot.waitUntil(lambda: window.reviews.worker is None, timeout=15000)
+    assert window.reviews.review is None and "Review cancelled" in window.statusBar().currentMessage()
     assert not any("[%eval" in node.comment for node in window.controller.game().mainline())
 
 

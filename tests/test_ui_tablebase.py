@@ -9,7 +9,7 @@ WON = "5a3/7R1/4k4/9/9/9/9/9/3K5/9 w"
 def test_the_pane_says_who_wins_and_in_how_many_plies(window, qtbot, egtb_dir):
     pane = window.tablebase_pane
     assert not pane.isVisible()
-    window.set_tablebase_directory(str(egtb_dir))
+    window.analysis.set_tablebase_directory(str(egtb_dir))
     window.controller.new_game(Mode.ANALYSIS, start_fen=WON)
     assert pane.isVisible() and pane.verdict() == "Red wins, mate in 5"
     assert pane.move_texts()[0].endswith("mates in 5") and len(pane.move_texts()) == 8
@@ -27,13 +27,13 @@ def test_the_pane_says_who_wins_and_in_how_many_plies(window, qtbot, egtb_dir):
 
 
 def test_a_tablebase_is_picked_like_an_engine_for_analysis(window, qtbot, egtb_dir):
-    window.set_tablebase_directory(str(egtb_dir))
-    profile = window.tablebase_profile()
-    assert profile in window.analysis_candidates()
+    window.analysis.set_tablebase_directory(str(egtb_dir))
+    profile = window.analysis.tablebase_profile()
+    assert profile in window.analysis.candidates()
     window.controller.new_game(Mode.ANALYSIS, start_fen=WON)
-    window.start_analysis([profile])
+    window.analysis.start([profile])
     view = window.engine_panel.views[0]
     qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=20000)
     assert view.row_texts()[0][1] == "#3"
-    window.stop_analysis()
+    window.analysis.stop()
     qtbot.waitUntil(lambda: not window.engine_panel.is_analysing(), timeout=5000)

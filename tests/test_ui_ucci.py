@@ -29,7 +29,7 @@ def add_and_detect(qtbot, dialog: EnginesDialog, path: str, timeout: int = 20000
 
 def analyse(qtbot, window, profile: EngineProfile) -> None:
     window.engine_panel.set_lines(2)
-    window.start_analysis([profile])
+    window.analysis.start([profile])
     view = window.engine_panel.views[0]
     qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=20000)
     assert window.controller.play_move(Move.from_iccs("h2e2"))
@@ -37,7 +37,7 @@ def analyse(qtbot, window, profile: EngineProfile) -> None:
     qtbot.waitUntil(lambda: bool(window.board_view.arrows())
                     and all(board.is_legal(arrow.move) for arrow in window.board_view.arrows()), timeout=20000)
     assert len(view.row_texts()) == 1  # no MultiPV option: one line
-    window.stop_analysis()
+    window.analysis.stop()
     # the engine answers the stop with its best move; the log shows it within a batch or two
     qtbot.waitUntil(lambda: "< bestmove " in view.log_view.toPlainText(), timeout=10000)
     log = view.log_view.toPlainText()

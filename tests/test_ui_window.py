@@ -99,7 +99,7 @@ def test_a_dropped_file_opens(qtbot, window):
 
 def test_position_editor_makes_a_position_and_starts_a_game_there(qtbot, window):
     window.action("Edit position…").trigger()
-    editor = window.position_editor.editor
+    editor = window.starts.position_editor.editor
     editor.clear()
     for name, code in (("e0", 7), ("d9", -7), ("a4", 6), ("i9", -6)):
         editor.place(parse_square(name), code)
@@ -107,7 +107,7 @@ def test_position_editor_makes_a_position_and_starts_a_game_there(qtbot, window)
     fen = editor.fen()
     with qtbot.waitSignal(window.controller.position_changed, timeout=2000):
         editor.start_game_requested.emit(fen)
-    assert window.position_editor is None or not window.position_editor.isVisible()
+    assert window.starts.position_editor is None or not window.starts.position_editor.isVisible()
     assert window.controller.game().start_fen == fen
     assert window.controller.mode() is Mode.PERSON_VS_PERSON
     click = window.board_view.square_center
@@ -121,7 +121,7 @@ def test_position_editor_makes_a_position_and_starts_a_game_there(qtbot, window)
 def test_analysis_with_two_engines_shows_both_and_follows_moves(qtbot, window):
     profiles = [EngineProfile("Built-in level 2", EngineKind.BUILTIN, level=2),
                 EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY, options=(("Hash", "16"),))]
-    window.start_analysis(profiles)
+    window.analysis.start(profiles)
     panel = window.engine_panel
     assert window.controller.mode() is Mode.ANALYSIS
     qtbot.waitUntil(lambda: all(panel.views[i].row_texts() for i in (0, 1)), timeout=20000)
@@ -131,7 +131,7 @@ def test_analysis_with_two_engines_shows_both_and_follows_moves(qtbot, window):
     qtbot.waitUntil(lambda: all(view.row_texts() and view.row_texts()[0][-1] and
                                 panel.position.ply == 1 for view in panel.views), timeout=20000)
     assert window.controller.board().turn == BLACK
-    window.stop_analysis()
+    window.analysis.stop()
     assert not panel.is_analysing()
     window.start_game(None, None)  # a new game sends the analysis engines away
     assert panel.worker(0) is None and panel.worker(1) is None
@@ -148,20 +148,20 @@ def test_the_xqdesk_command_without_a_subcommand_starts_the_window(tmp_path, qap
 
 
 def test_chosen_analysis_engines_are_remembered(qtbot, window):
-    names = [profile.name for profile in window.analysis_candidates()]
+    names = [profile.name for profile in window.analysis.candidates()]
     assert names[0] == "Built-in" and "Built-in level 1" in names
     window.update_settings(analysis_engines=("Built-in level 1", "no such engine"))
-    assert [profile.name for profile in window.analysis_engines()] == ["Built-in level 1"]
+    assert [profile.name for profile in window.analysis.engines()] == ["Built-in level 1"]
     window.update_settings(analysis_engines=())
-    assert [profile.name for profile in window.analysis_engines()] == ["Built-in"]
+    assert [profile.name for profile in window.analysis.engines()] == ["Built-in"]
 
 
 def test_arrow_scores_follow_the_engine_panels_point_of_view(qtbot, window):
     window.controller.new_game(Mode.ANALYSIS, start_fen="3k5/9/9/9/9/9/9/9/4R4/5K3 b - - 0 1")
-    window.start_analysis([EngineProfile("Built-in level 2", EngineKind.BUILTIN, level=2)])
+    window.analysis.start([EngineProfile("Built-in level 2", EngineKind.BUILTIN, level=2)])
     panel = window.engine_panel
     qtbot.waitUntil(lambda: bool(window.board_view.arrows() and panel.views[0].row_texts()), timeout=20000)
-    window.stop_analysis()
+    window.analysis.stop()
     qtbot.waitUntil(lambda: not panel.is_analysing(), timeout=5000)
     assert panel.score_view is ScoreView.RED
     red_view = window.board_view.arrows()[0].label

@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.language:
         window.set_language(Language.from_name(args.language))
     if args.theme:
-        window.set_theme(args.theme)
+        window.view.set_theme(args.theme)
     if args.file:
         if window.files.open_path(args.file) and args.ply is None:
             window.controller.to_end()
@@ -116,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.analyse:
         if args.multipv:
             window.engine_panel.set_lines(args.multipv)
-        window.start_analysis(window.analysis_engines())
+        window.analysis.start(window.analysis.engines())
     if args.screenshot:
         wait = args.wait if args.wait is not None else (3.0 if args.analyse else 0.0)
         if wait > 0:

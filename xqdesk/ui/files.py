@@ -13,26 +13,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressBar
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressBar, QStatusBar, QWidget
 
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import WRITE_EXTENSIONS
-from xqdesk.formats.course_match import is_course_match_folder, read_match_games
 from xqdesk.formats.game_file import GameFile
 from xqdesk.game import Game
 from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.game_list import GameRow, GameTable
-from xqdesk.ui.game_loader import BACKGROUND_BYTES, GameLoader, pause_collector, resume_collector
+from xqdesk.ui.game_loader import BACKGROUND_BYTES, GameLoader, pause_collector, read_record, resume_collector
 from xqdesk.ui.i18n import tr
 from xqdesk.ui.message_banner import BannerKind
+from xqdesk.ui.move_list import MoveList
+from xqdesk.ui.settings import Settings
 
-if TYPE_CHECKING:
-    from xqdesk.ui.main_window import MainWindow
+
+class FileHost(Protocol):
+    """What the file commands need of the window they serve (the main window is one)."""
+
+    settings: Settings
+    move_list: MoveList
+
+    def update_settings(self, **changes: Any) -> None: ...
+
+    def show_status(self, text: str) -> None: ...
+
+    def show_important(self, text: str, kind: BannerKind = BannerKind.ERROR) -> None: ...
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
+
+    def window(self) -> QWidget: ...
 
 AUTOSAVE_DELAY_MS = 300
 """The autosave waits this long after a change for more changes (one write for a burst)."""
@@ -78,17 +93,6 @@ def default_autosave_path() -> Path:
     return Path(folder or Path.home() / ".xqdesk") / AUTOSAVE_NAME
 
 
-def read_record(path: str | Path) -> GameFile:
-    """The games at ``path``: a course match folder, or a record file of any known format."""
-    if Path(path).is_dir():
-        if not is_course_match_folder(path):
-            raise XqdeskError(f"{str(path)!r} is a folder but not a course match folder (no summary.txt)")
-        return read_match_games(path)
-    from xqdesk.formats import read_games  # the formats package picks the reader by content
-
-    return read_games(path)
-
-
 def write_record(path: str | Path, games: list[Game], notation: Notation = Notation.ICCS) -> None:
     from xqdesk.formats import write_games
 
@@ -100,8 +104,8 @@ class FileManager(QObject):
 
     loading_finished = Signal(bool)  # a background read ended: whether a game was shown
 
-    def __init__(self, window: MainWindow, controller: GameController, autosave_path: str | None = None) -> None:
-        super().__init__(window)
+    def __init__(self, window: FileHost, controller: GameController, autosave_path: str | None = None) -> None:
+        super().__init__(window.window())
         self._window = window
         self._controller = controller
         self.current_path: Path | None = None
@@ -259,7 +263,7 @@ class FileManager(QObject):
             if self.game_table is not None:
                 self.game_table.close()
                 self.game_table.deleteLater()
-            self.game_table = GameTable(record, lambda row: self.show_game(record, row), self._window, rows)
+            self.game_table = GameTable(record, lambda row: self.show_game(record, row), self._window.window(), rows)
         self.game_table.show()
         self.game_table.raise_()
         return self.game_table
@@ -280,13 +284,13 @@ class FileManager(QObject):
 
     def choose_and_open(self) -> None:
         path, _filter = QFileDialog.getOpenFileName(
-            self._window, tr("Open a game"), self._window.settings.last_directory,
+            self._window.window(), tr("Open a game"), self._window.settings.last_directory,
             f"{tr('Game records')} ({OPEN_FILTER});;{tr('All files')} (*)")
         if path:
             self.open_path_asking(path)
 
     def choose_and_open_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self._window, tr("Open match folder…"),
+        path = QFileDialog.getExistingDirectory(self._window.window(), tr("Open match folder…"),
                                                 self._window.settings.last_directory)
         if path:
             self.open_path_asking(path)
@@ -334,7 +338,7 @@ class FileManager(QObject):
     def choose_and_save(self) -> bool:
         """*Save as…*: a file dialog offering each format (PGN in each notation, course history,
         FEN and moves); the name gets the chosen format's extension when it has none."""
-        dialog = QFileDialog(self._window, tr("Save the game"), self._window.settings.last_directory)
+        dialog = QFileDialog(self._window.window(), tr("Save the game"), self._window.settings.last_directory)
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
         filters = [choice.filter_text() for choice in SAVE_FORMATS]
@@ -406,7 +410,7 @@ class FileManager(QObject):
 
     def ask(self, text: str, buttons: QMessageBox.StandardButton) -> QMessageBox.StandardButton:
         """A modal question to the user (kept in :attr:`question` while it is open)."""
-        box = QMessageBox(QMessageBox.Icon.Question, tr("xqdesk"), text, buttons, self._window)
+        box = QMessageBox(QMessageBox.Icon.Question, tr("xqdesk"), text, buttons, self._window.window())
         self.question = box
         try:
             return QMessageBox.StandardButton(box.exec())

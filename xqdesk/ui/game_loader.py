@@ -23,6 +23,7 @@ from PySide6.QtCore import QThread, Signal, SignalInstance
 
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import record_kind
+from xqdesk.formats.course_match import is_course_match_folder, read_match_games
 from xqdesk.formats.encoding import decode_record
 from xqdesk.formats.pgn import parse_pgn
 from xqdesk.formats.game_file import GameFile, GameReadError, source_name
@@ -98,6 +99,17 @@ def resume_collector() -> None:
     gc.enable()
 
 
+def read_record(path: str | Path) -> GameFile:
+    """The games at ``path``: a course match folder, or a record file of any known format."""
+    if Path(path).is_dir():
+        if not is_course_match_folder(path):
+            raise XqdeskError(f"{str(path)!r} is a folder but not a course match folder (no summary.txt)")
+        return read_match_games(path)
+    from xqdesk.formats import read_games  # the formats package picks the reader by content
+
+    return read_games(path)
+
+
 class GameLoader(QThread):
     """Reads ``path`` in this thread; see the module docstring for the signals."""
 
@@ -110,8 +122,6 @@ class GameLoader(QThread):
         self.path = Path(path)
 
     def run(self) -> None:  # noqa: D102 - QThread entry point
-        from xqdesk.ui.files import read_record  # the window's reader (files.py imports this module)
-
         try:
             if self.path.is_file() and record_kind(self.path) == "pgn":
                 record = read_pgn_in_slices(self.path, self.progress, self)

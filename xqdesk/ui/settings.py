@@ -187,6 +187,21 @@ def load_settings(store: QSettings) -> Settings:
     return replace(defaults, **values)
 
 
+class SavedSettings:
+    """The settings in use and the store they are saved in: read :attr:`current`, change them
+    with :meth:`update` (saved at once). Every part of the window reads the same object."""
+
+    def __init__(self, store: QSettings) -> None:
+        self.store = store
+        self.current = load_settings(store)
+
+    def update(self, **changes: Any) -> Settings:
+        """Change the fields named in ``changes``, save, and return the new settings."""
+        self.current = replace(self.current, **changes)
+        save_settings(self.current, self.store)
+        return self.current
+
+
 def _to_stored(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value

@@ -1,0 +1,68 @@
+"""The game and the clipboard: the position as FEN, the moves of the line on show as numbered
+text, and both pasted back (a FEN starts an analysis; moves in any notation are played)."""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QGuiApplication
+
+from xqdesk.errors import XqdeskError
+from xqdesk.notation import parse_line
+from xqdesk.pieces import BLACK
+from xqdesk.ui.game_controller import GameController, Mode
+from xqdesk.ui.i18n import tr
+from xqdesk.ui.move_list import MoveList
+
+
+class GameClipboard(QObject):
+    """Copies and pastes ``controller``'s game (moves written as ``move_list`` shows them);
+    ``status(str)`` reports."""
+
+    status = Signal(str)
+
+    def __init__(self, controller: GameController, move_list: MoveList, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._controller = controller
+        self._move_list = move_list
+
+    def copy_fen(self) -> None:
+        QGuiApplication.clipboard().setText(self._controller.board().fen())
+        self.status.emit(tr("Copy FEN"))
+
+    def paste_fen(self) -> None:
+        text = QGuiApplication.clipboard().text().strip()
+        try:
+            self._controller.new_game(Mode.ANALYSIS, start_fen=text)
+        except XqdeskError as error:
+            self.status.emit(tr("Invalid FEN: {reason}").format(reason=error))
+
+    def copy_moves(self) -> None:
+        board = self._controller.game().start_board()
+        lines: list[str] = []
+        number = board.fullmove_number
+        slot = 1 if board.turn == BLACK else 0
+        for text in self._move_list.move_texts():
+            if slot % 2 == 0:
+                lines.append(f"{number}. {text}")
+            else:
+                lines[-1:] = [f"{lines[-1]} {text}" if lines else f"{number}. … {text}"]
+                number += 1
+            slot += 1
+        QGuiApplication.clipboard().setText("\n".join(lines))
+        self.status.emit(tr("Copy moves"))
+
+    def paste_moves(self) -> None:
+        """Play the clipboard's moves (any notation, move numbers allowed) from the viewed position
+        in analysis mode."""
+        text = QGuiApplication.clipboard().text()
+        tokens = [token for token in text.replace("\n", " ").split()
+                  if not token.rstrip(".").isdigit() and token not in ("…", "...")]
+        controller = self._controller
+        try:
+            moves = parse_line(controller.board(), tokens)
+        except XqdeskError as error:
+            self.status.emit(tr("Illegal move: {reason}").format(reason=error))
+            return
+        if controller.mode() is not Mode.ANALYSIS:
+            controller.set_mode(Mode.ANALYSIS)
+        for move in moves:
+            controller.play_move(move)
