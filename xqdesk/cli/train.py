@@ -1,5 +1,10 @@
-"""``xqdesk train supervised|distill|selfplay``: train the ``zero`` engine's network (needs torch:
-``pip install xqdesk[train]``).
+"""``xqdesk train data|supervised|distill|selfplay``: make labelled positions and train the
+``zero`` engine's network (training needs torch: ``pip install xqdesk[train]``).
+
+- ``data --out DIR [--records FILE…] [--teacher-games N]``: labelled positions for both learning
+  engines (:mod:`xqdesk.engines.training`): every position of the records' games and of games the
+  teacher plays against itself, labelled by the teacher's fixed-depth MultiPV search
+  (Fairy-Stockfish when installed) and the game's result; resumable; needs no torch.
 
 - ``supervised --games FILE… --out NET.npz``: learn the masters' moves and results (both mirror
   images); prints the held-out top-1 accuracy and value loss per epoch.
@@ -18,6 +23,21 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     modes = parser.add_subparsers(dest="mode", metavar="MODE", required=True)
+    data = modes.add_parser("data", help="labelled positions for both learning engines (no torch needed)")
+    data.add_argument("--out", required=True, metavar="DIR", help="the data folder (made, or resumed)")
+    data.add_argument("--records", nargs="+", default=[], metavar="FILE",
+                      help="record files or folders whose games' positions are labelled (PGN, XQF, CBL, …)")
+    data.add_argument("--teacher-games", type=int, default=0, metavar="N",
+                      help="games the teacher plays against itself, every position labelled")
+    data.add_argument("--teacher", default=None, metavar="SPEC",
+                      help="the labelling engine (default: Fairy-Stockfish if installed, else builtin)")
+    data.add_argument("--depth", type=int, default=7, help="the teacher's fixed search depth (default 7)")
+    data.add_argument("--multipv", type=int, default=4, help="lines labelled per position (default 4)")
+    data.add_argument("--holdout", type=int, default=10, help="hold out one master game in N (0: none)")
+    data.add_argument("--jobs", type=int, default=None, help="parallel teacher processes (default: one per core)")
+    data.add_argument("--cluster", default=None, metavar="ADDRESS", help="run the tasks on Ray (see 'match --cluster')")
+    data.add_argument("--seed", type=int, default=0)
+    data.add_argument("--shard-size", type=int, default=50_000, help="positions per shard file")
     sup = modes.add_parser("supervised", help="train on game records (policy = the move played, value = the result)")
     sup.add_argument("--games", nargs="+", required=True, metavar="FILE", help="game record files (PGN, XQF, …)")
     sup.add_argument("--out", required=True, help="the network file to write (.npz; a .pt checkpoint goes beside it)")
@@ -74,6 +94,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.mode == "distill":
         return _distill(args)
+    if args.mode == "data":
+        return _data(args)
     try:
         import torch
     except ImportError:
@@ -146,4 +168,51 @@ def _distill(args: argparse.Namespace) -> int:
         return 1
     print(f"wrote {args.out}: {len(positions)} positions from {config.games} games "
           f"({time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+def _data(args: argparse.Namespace) -> int:
+    import time
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from xqdesk.engines.errors import EngineError
+    from xqdesk.engines.training.pipeline import DataPlan, default_jobs, make_data
+    from xqdesk.engines.training.tasks import LabelSettings
+    from xqdesk.engines.training.teacher import default_teacher
+    from xqdesk.errors import XqdeskError
+
+    if args.depth < 1 or args.multipv < 1 or args.teacher_games < 0 or args.holdout < 0 or args.shard_size < 1:
+        print("xqdesk train data: --depth, --multipv and --shard-size must be positive, "
+              "--teacher-games and --holdout not negative", file=sys.stderr)
+        return 2
+    if not args.records and not args.teacher_games:
+        print("xqdesk train data: nothing to label: give --records FILE… and/or --teacher-games N", file=sys.stderr)
+        return 2
+    settings = LabelSettings(args.teacher or default_teacher(), args.depth, args.multipv)
+    plan = DataPlan(settings, tuple(args.records), args.teacher_games, holdout=args.holdout, seed=args.seed,
+                    shard_size=args.shard_size)
+    jobs = args.jobs or default_jobs()
+    where = f"on Ray ({args.cluster})" if args.cluster else f"in {jobs} process{'es' if jobs != 1 else ''}"
+    print(f"teacher {settings.teacher}, depth {settings.depth}, MultiPV {settings.multipv}, {where}", flush=True)
+    started = time.perf_counter()
+    console = Console(stderr=True)
+    try:
+        with Progress(TextColumn("labelling"), BarColumn(), MofNCompleteColumn(), TextColumn("tasks"),
+                      TextColumn("{task.fields[positions]:,} positions"), TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=console) as bar:
+            task = bar.add_task("tasks", total=None, positions=0)
+
+            def progress(done: int, total: int, positions: int) -> None:
+                bar.update(task, completed=done, total=total, positions=positions)
+
+            summary = make_data(plan, args.out, jobs, args.cluster, report=lambda line: console.print(line),
+                                on_progress=progress)
+    except (XqdeskError, EngineError, OSError) as error:
+        print(f"xqdesk train data: {error}", file=sys.stderr)
+        return 1
+    print(f"{summary.positions_added} new positions in {time.perf_counter() - started:.0f} s "
+          f"({summary.tasks_done} tasks, {summary.tasks_skipped} done before); the set holds "
+          f"{summary.positions} positions for training and {summary.holdout_positions} held out")
     return 0
