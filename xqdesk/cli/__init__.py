@@ -45,7 +45,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_CANNOT_WRITE, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 3, 70, 130
 """The exit codes (see the table above)."""
 
-GUI_OPTIONS = ("--screenshot", "--language", "--ply")
+GUI_OPTIONS = ("--screenshot", "--language", "--ply", "--install-desktop-entry", "--remove-desktop-entry")
 """Options that, before any command, mean "start the window" (``xqdesk --screenshot out.png``)."""
 
 
@@ -60,7 +60,10 @@ def encoding_argument(text: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from xqdesk import __version__
+
     parser = argparse.ArgumentParser(prog="xqdesk", description="Xiangqi: play, analyse and replay.")
+    parser.add_argument("--version", action="version", version=f"xqdesk {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         commands.add_parser(name, help=help_text, description=help_text)
