@@ -89,6 +89,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     module.add_arguments(sub)
     args = sub.parse_args(args_list[1:])
     try:
+        from xqdesk.cli.compiled_code import prepare_engines
+
+        prepare_engines(name, args)  # the first run after an install compiles the engines, with progress
         return int(module.run(args) or 0)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED

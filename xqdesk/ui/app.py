@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QApplication
 from xqdesk import __version__
 from xqdesk.pieces import RED, parse_color
 from xqdesk.resource_files import read_resource
+from xqdesk.ui.engine_preparation import EnginePreparation
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
 from xqdesk.ui.piece_glyphs import interface_font, load_fonts
@@ -165,7 +166,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     window.show()
     QTimer.singleShot(0, window.board_view.setFocus)
+    preparation = EnginePreparation(window.statusBar())  # the first start after an install compiles
+    preparation.start()
     code = app.exec()
+    preparation.stop()
     window.shutdown()
     return code
 
