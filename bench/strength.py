@@ -3,7 +3,7 @@
     python bench/strength.py [--engine builtin] [--movetime 1] [--games 4] [--jobs 1]
         [--opponents random greedy minimax fsf:-20 fsf:0 eleeye rev:HEAD~1 …] [--pgn DIR] [--verbose]
 
-Every game runs through the real referee (:func:`xqdesk.engines.referee.play_game`) with both sides
+Every game runs through the real referee (:func:`xqdesk.engines.play.referee.play_game`) with both sides
 as engine processes, told ``--movetime`` seconds per move (or ``--nodes`` nodes, which does not
 depend on the machine's load) and judged on the course's clock (``--clock``, default 10 s). Games
 come in pairs from the same opening with colours swapped; the openings are ``bench/openings.fen``
@@ -44,9 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from xqdesk.board import Board  # noqa: E402
-from xqdesk.engines.elo import elo_difference  # noqa: E402
-from xqdesk.engines.engine_player import EnginePlayer  # noqa: E402
-from xqdesk.engines.referee import GameRecord, play_game  # noqa: E402
+from xqdesk.engines.contests.elo import elo_difference  # noqa: E402
+from xqdesk.engines.play.engine_player import EnginePlayer  # noqa: E402
+from xqdesk.engines.play.referee import GameRecord, play_game  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.engines.spec import EngineSpec, host_command, parse_options, parse_spec  # noqa: E402
 from xqdesk.outcome import Termination  # noqa: E402

@@ -33,7 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "annotate": ("xqdesk.cli.annotate", "review every game of a file or folder with an engine and write them "
                                         "annotated (scores, ?!/?/??, better moves), with a summary per player"),
     "egtb": ("xqdesk.cli.egtb", "endgame tablebases: 'egtb build SIG… --out DIR', 'egtb probe --dir DIR --fen F'"),
-    "train": ("xqdesk.cli.train", "train the zero engine's network: 'train supervised' on game records, 'train distill' (teacher positions), 'train selfplay'"),
+    "train": ("xqdesk.cli.train", "labelled positions (train data) and the learning engines' networks (train zero, train selfplay)"),
     "fog": ("xqdesk.cli.fog", "fog-of-war Xiangqi: 'fog see' prints what a side sees of a position"),
     "index": ("xqdesk.cli.index", "build or update a position index (opening explorer) from record files"),
     "explore": ("xqdesk.cli.explore", "the moves played from a position in a position index, with results"),
@@ -88,17 +88,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sub = argparse.ArgumentParser(prog=f"xqdesk {name}", description=COMMANDS[name][1])
     module.add_arguments(sub)
     args = sub.parse_args(args_list[1:])
+    from xqdesk.cli.protocol_log import ProtocolLog
+
     try:
-        from xqdesk.cli.compiled_code import prepare_engines
+        trace = ProtocolLog(getattr(args, "log", None))
+    except OSError as error:
+        print(f"xqdesk {name}: cannot write the log {args.log!r}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_CANNOT_WRITE
+    with trace:
+        try:
+            from xqdesk.cli.compiled_code import prepare_engines
 
-        prepare_engines(name, args)  # the first run after an install compiles the engines, with progress
-        return int(module.run(args) or 0)
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-    except Exception:  # a bug: say so, with the traceback, under its own exit code
-        import traceback
+            prepare_engines(name, args)  # the first run after an install compiles the engines, with progress
+            return int(module.run(args) or 0)
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+        except Exception:  # a bug: say so, with the traceback, under its own exit code
+            import traceback
 
-        traceback.print_exc()
-        print(f"xqdesk {name}: internal error (a bug in xqdesk, please report it with the traceback above)",
-              file=sys.stderr)
-        return EXIT_INTERNAL_ERROR
+            traceback.print_exc()
+            print(f"xqdesk {name}: internal error (a bug in xqdesk, please report it with the traceback above)",
+                  file=sys.stderr)
+            return EXIT_INTERNAL_ERROR

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from xqdesk.cli.protocol_log import add_log_argument
 from xqdesk.time_control import TimeControl
 
 FOG_PREFIX = "fog-"
@@ -68,6 +69,7 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=("course", "fog"), default="course",
                         help="the rules: the course's (default) or fog of war, played by fog-… agents")
     add_cluster_argument(parser)
+    add_log_argument(parser)
 
 
 def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
@@ -95,10 +97,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
     """Contestants for ``specs``; EngineStartError for a spec that names nothing runnable."""
-    from xqdesk.engines.engine_player import EnginePlayer
+    from xqdesk.engines.play.engine_player import EnginePlayer
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.match import Contestant
-    from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
+    from xqdesk.engines.contests.match import Contestant
+    from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
     from xqdesk.engines.search_types import SearchLimits
     from xqdesk.engines.spec import parse_spec
 
@@ -185,7 +187,7 @@ def write_pgn_results(out: Optional[str], played, event: str, name: str = "games
     the rules they were played by (default the course's)."""
     if out is None:
         return None
-    from xqdesk.engines.match import to_game
+    from xqdesk.engines.contests.match import to_game
     from xqdesk.formats.pgn import write_pgn
 
     folder = Path(out)
@@ -198,10 +200,10 @@ def write_pgn_results(out: Optional[str], played, event: str, name: str = "games
 def run_with_runner(contestants, args, progress: Progress, body: Callable) -> int:
     """Start every engine (clear message and exit code 2 when one cannot start), run ``body(runner)``."""
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.match import MatchRunner
+    from xqdesk.engines.contests.match import MatchRunner
 
     if getattr(args, "cluster", None):
-        from xqdesk.engines.cluster import RayMatchRunner
+        from xqdesk.engines.contests.cluster import RayMatchRunner
         try:
             cluster = RayMatchRunner(contestants, args.cluster, move_time_limit=args.clock, time_control=args.tc,
                                      on_game=progress, ruleset=ruleset_of(args))
@@ -222,9 +224,9 @@ def run_with_runner(contestants, args, progress: Progress, body: Callable) -> in
 
 
 def run(args: argparse.Namespace) -> int:
-    from xqdesk.engines.elo import elo_difference, performance_rating
+    from xqdesk.engines.contests.elo import elo_difference, performance_rating
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.match import alternating_schedule, play_course_match, tally
+    from xqdesk.engines.contests.match import alternating_schedule, play_course_match, tally
 
     if args.course and args.variant == "fog":
         print("xqdesk: --course plays the course's rules; fog of war plays --games N", file=sys.stderr)

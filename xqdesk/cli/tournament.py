@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from xqdesk.cli.match import Progress, make_contestants, ruleset_of, run_with_runner, write_pgn_results
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.tournament import format_standings, round_robin_schedule, standings
+    from xqdesk.engines.contests.tournament import format_standings, round_robin_schedule, standings
 
     if len(args.specs) < 2 or args.games < 1:
         print("xqdesk: a tournament needs at least two engines and --games of at least 1", file=sys.stderr)

@@ -36,7 +36,9 @@ from pathlib import Path
 from typing import Mapping, Optional
 
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.protocol import ProtocolName, parse_protocol_name
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver
+from xqdesk.engines.transport.protocol import ProtocolName, parse_protocol_name
+from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
 
 FOG_KINDS = ("fog-random", "fog-greedy", "fog-ubsa", "fog-pbsa")
 """Fog-of-war agents (:mod:`xqdesk.engines.fog`): they play only ``--variant fog`` games."""
@@ -63,6 +65,27 @@ class EngineSpec:
 
     def __str__(self) -> str:
         return self.name
+
+    def engine(self, *, memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
+               handshake_timeout: float = HANDSHAKE_TIMEOUT,
+               on_line: Optional[LineObserver] = None) -> UciEngine:
+        """The engine this spec names, not started yet: its :meth:`~UciEngine.start` runs the
+        process under ``memory_limit_mb`` MiB of address space, does the handshake in the spec's
+        protocol with its options, and checks that the engine plays Xiangqi when the spec asks
+        (``verify``). ``on_line`` sees every line exchanged. For a caller that must be able to
+        kill the engine while it starts; the others call :meth:`open`."""
+        return UciEngine(self.command, cwd=self.workdir, options=self.options, memory_limit_mb=memory_limit_mb,
+                         handshake_timeout=handshake_timeout, env=self.env, on_line=on_line,
+                         protocol=self.protocol, verify=self.verify, name=self.name)
+
+    def open(self, *, memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
+             handshake_timeout: float = HANDSHAKE_TIMEOUT,
+             on_line: Optional[LineObserver] = None) -> UciEngine:
+        """The one door to an engine: :meth:`engine`, started. EngineStartError says why it could
+        not start (nothing is left running then)."""
+        engine = self.engine(memory_limit_mb=memory_limit_mb, handshake_timeout=handshake_timeout, on_line=on_line)
+        engine.start()
+        return engine
 
 
 def _package_root() -> str:
@@ -135,7 +158,7 @@ def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None)
     if kind == "player":
         if not rest:
             raise EngineStartError(f"{text!r}: say which player, e.g. player:path/to/player_1")
-        from xqdesk.engines.course_player import find_player_file
+        from xqdesk.engines.hosted.course_player import find_player_file
         player_file = find_player_file(rest)
         label = player_file.parent.name if Path(rest).expanduser().is_dir() else player_file.stem
         return EngineSpec(f"player:{label}", host_command("player", str(player_file)),

@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QSettings
 
-from xqdesk.engines.protocol import ProtocolName
+from xqdesk.engines.transport.protocol import ProtocolName
 from xqdesk.engines.spec import EngineSpec, host_command, host_environment
 
 ORGANIZATION = "xqdesk"
@@ -69,10 +69,10 @@ class EngineProfile:
         come after it, so an explicit ``Level`` there wins.
         """
         options = dict(self.options)
-        if self.kind is EngineKind.UCI:
-            return EngineSpec(self.name, (self.path,), options)
+        if self.kind is EngineKind.UCI:  # an engine of unknown kind: checked to play Xiangqi, as on the command line
+            return EngineSpec(self.name, (self.path,), options, verify=True)
         if self.kind is EngineKind.UCCI:
-            return EngineSpec(self.name, (self.path,), options, protocol=ProtocolName.UCCI)
+            return EngineSpec(self.name, (self.path,), options, verify=True, protocol=ProtocolName.UCCI)
         if self.kind is EngineKind.PLAYER:
             return EngineSpec(self.name, host_command("player", self.path), options, env=host_environment())
         if self.kind is EngineKind.TABLEBASE:

@@ -6,7 +6,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Sequence
 
-from xqdesk.engines.match import PlayedGame, ScheduledGame, Tally, tally
+from xqdesk.engines.contests.match import PlayedGame, ScheduledGame, Tally, tally
 
 
 def round_robin_schedule(contestants: int, games_per_pair: int) -> list[ScheduledGame]:

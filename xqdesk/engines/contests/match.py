@@ -15,8 +15,8 @@ from typing import Any, Callable, Optional, Protocol, Sequence
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.game_player import GamePlayer
-from xqdesk.engines.referee import GameRecord, play_game
+from xqdesk.engines.play.game_player import GamePlayer
+from xqdesk.engines.play.referee import GameRecord, play_game
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.course_match import PLAYOFF_GAME, CourseGameResult, CourseMatch
 from xqdesk.game import Game
@@ -97,7 +97,7 @@ def alternating_schedule(games: int, first: int = 0, second: int = 1, start_numb
 
 class GamesRunner(Protocol):
     """Anything that plays scheduled games: :class:`MatchRunner` here, or on a Ray cluster
-    :class:`xqdesk.engines.cluster.RayMatchRunner`."""
+    :class:`xqdesk.engines.contests.cluster.RayMatchRunner`."""
 
     def play(self, games: Sequence[ScheduledGame]) -> list[PlayedGame]: ...
 
