@@ -1,7 +1,7 @@
 """Before an engine command: the compiled code of the engines it names, prepared with a progress bar.
 
 On the first run after an install, the built-in engine (and ``mcts``, ``zero``) must be compiled for
-this computer, which takes about half a minute; without this the first command would sit silent
+this computer, which takes 15–30 s; without this the first command would sit silent
 that long. See :mod:`xqdesk.engines.compiled_code`.
 """
 from __future__ import annotations
@@ -35,8 +35,8 @@ def prepare_engines(command: str, args: argparse.Namespace) -> None:
         return
     console = Console(stderr=True)
     names = " and ".join(engine_label(kind) for kind in waiting)
-    console.print(f"Preparing {names} for this computer: compiled once after an install, "
-                  "about half a minute on 2 cores …", highlight=False)
+    console.print(f"Preparing {names} for this computer (compiled once after an install, 15–30 s) …",
+                  highlight=False)
     seconds: dict[str, float] = {}
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
                   TextColumn("about {task.fields[left]:.0f} s left"), console=console, transient=True,

@@ -2,7 +2,7 @@
 
 The built-in engine, ``mcts`` and ``zero`` (and the fog agents that search with the built-in
 engine) run numba kernels that are compiled for this computer on their first start after an
-install and cached on disk; that takes about half a minute of CPU. Each engine's ``warm_up()``
+install and cached on disk; that takes 15–30 s of CPU. Each engine's ``warm_up()``
 does it before the engine host answers ``readyok``; this module makes that visible and done once:
 
 - :func:`is_ready` says, without loading numba, whether an engine kind's code was compiled since
@@ -37,9 +37,10 @@ import xqdesk
 KIND_OF_CODE = {"builtin": "builtin", "fog-ubsa": "builtin", "fog-pbsa": "builtin", "mcts": "mcts", "zero": "zero"}
 """Engine kind -> the kind whose ``warm_up()`` compiles the code it runs."""
 
-TYPICAL_CPU_SECONDS = {"builtin": 25.0, "mcts": 13.0, "zero": 10.0}
-"""About how much CPU time each kind's first compilation takes (measured here: one core of a 2-core
-computer). Progress is counted in CPU time, so a busy computer slows the estimate down, not its truth."""
+TYPICAL_CPU_SECONDS = {"builtin": 20.0, "mcts": 10.0, "zero": 8.0}
+"""About how much CPU time each kind's first compilation takes (the built-in engine: 15 s on an idle
+server core, 23 s on a shared 2-core machine). Progress is counted in CPU time, so a busy computer
+changes the time left, not the fraction done."""
 
 MILESTONES = {"builtin": {"quiesce": 0.5, "alphabeta": 0.9, "search_root": 0.99},
               "mcts": {"playout": 0.9}}
