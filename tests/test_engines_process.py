@@ -183,7 +183,7 @@ def test_host_answers_in_the_pikafish_dialect():
 def test_engines_file_errors_name_the_entry(tmp_path):
     path = tmp_path / "engines.json"
     path.write_text('[{"name": "a", "command": "fsf --flag"}, {"name": "b"}]')
-    with pytest.raises(EngineStartError, match="entry 2: needs a 'name' and a 'command'"):
+    with pytest.raises(EngineStartError, match="entry 2: 'kind' must be one of .* \\(or give a 'command'\\)"):
         load_engines_file(path)
     path.write_text('[{"name": "a", "command": "fsf --flag", "protocol": "xboard"}]')
     with pytest.raises(EngineStartError, match="protocol 'xboard' is not supported"):

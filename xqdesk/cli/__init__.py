@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "explore": ("xqdesk.cli.explore", "the moves played from a position in a position index, with results"),
     "image": ("xqdesk.cli.image", "draw a position of a game as a PNG or SVG picture"),
     "gif": ("xqdesk.cli.gif", "draw a game (or a line of it) as an animated GIF"),
+    "engines": ("xqdesk.cli.engines", "list, add or remove the engines of the registry the window shares"),
 }
 """name -> (module, one-line help)."""
 

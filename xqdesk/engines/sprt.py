@@ -137,7 +137,7 @@ class SprtStatus:
     def __str__(self) -> str:
         """cutechess-cli's line: ``SPRT: llr 1.23 (41.8%), lbound -2.94, ubound 2.94``, then the verdict."""
         share = 100.0 * self.llr / (self.test.upper_bound if self.llr >= 0 else -self.test.lower_bound)
-        text = (f"SPRT: llr {self.llr:.3g} ({share:.1f}%), lbound {self.test.lower_bound:.2f}, "
+        text = (f"SPRT: llr {self.llr:.3f} ({share:.1f}%), lbound {self.test.lower_bound:.2f}, "
                 f"ubound {self.test.upper_bound:.2f}")
         if self.verdict is Verdict.H1:
             text += " - H1 was accepted (passed)"
