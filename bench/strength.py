@@ -4,7 +4,7 @@
         [--opponents random greedy minimax fsf:-20 fsf:0 eleeye rev:HEAD~1 …] [--openings FILE]
         [--sprt elo0=0 elo1=10 [alpha=0.05] [beta=0.05]] [--pgn DIR] [--verbose]
 
-A thin caller of ``xqdesk match``'s machinery (:class:`xqdesk.engines.match.MatchRunner`): every
+A thin caller of ``xqdesk match``'s machinery (:class:`xqdesk.engines.contests.match.MatchRunner`): every
 game goes through the real referee with both sides as engine processes, told ``--movetime``
 seconds per move (or ``--nodes`` nodes, which does not depend on the machine's load) and judged
 on the course's clock (``--clock``, default 10 s). Games come in pairs from the same opening with
@@ -50,12 +50,12 @@ sys.path.insert(0, str(ROOT))
 
 from xqdesk.cli.match_options import UsageError, parse_sprt  # noqa: E402
 from xqdesk.cli.match_report import MatchReport, PgnAppender  # noqa: E402
-from xqdesk.engines.elo import elo_difference  # noqa: E402
-from xqdesk.engines.engine_player import EnginePlayer  # noqa: E402
-from xqdesk.engines.match import Contestant, MatchRunner, PlayedGame, opening_schedule  # noqa: E402
+from xqdesk.engines.contests.elo import elo_difference  # noqa: E402
+from xqdesk.engines.play.engine_player import EnginePlayer  # noqa: E402
+from xqdesk.engines.contests.match import Contestant, MatchRunner, PlayedGame, opening_schedule  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.engines.spec import EngineSpec, host_command, parse_options, parse_spec  # noqa: E402
-from xqdesk.engines.sprt import likelihood_of_superiority  # noqa: E402
+from xqdesk.engines.contests.sprt import likelihood_of_superiority  # noqa: E402
 from xqdesk.formats.openings import opening_sequence, read_openings  # noqa: E402
 from xqdesk.outcome import Termination  # noqa: E402
 from xqdesk.pieces import RED  # noqa: E402

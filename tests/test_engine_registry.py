@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.protocol import ProtocolName
+from xqdesk.engines.transport.protocol import ProtocolName
 from xqdesk.engines.registry import (EngineKind, EngineProfile, load_registry, merge_into_registry, registry_path,
                                      save_registry)
 

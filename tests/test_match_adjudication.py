@@ -1,6 +1,6 @@
 """Draw and resign adjudication from the engines' scores, on real boards."""
 from xqdesk.board import Board
-from xqdesk.engines.adjudication import AdjudicationRules, Adjudicator, DrawRule, ResignRule
+from xqdesk.engines.contests.adjudication import AdjudicationRules, Adjudicator, DrawRule, ResignRule
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK, RED
 from xqdesk.score import Cp, Mate, PovScore

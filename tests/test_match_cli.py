@@ -131,8 +131,8 @@ def test_analyse_with_fairy_stockfish_multipv():
 
 def test_game_lines_fold_a_remark_said_on_many_moves(capsys):
     from xqdesk.cli.match_report import MatchReport
-    from xqdesk.engines.match import PlayedGame, ScheduledGame
-    from xqdesk.engines.referee import GameRecord
+    from xqdesk.engines.contests.match import PlayedGame, ScheduledGame
+    from xqdesk.engines.play.referee import GameRecord
     from xqdesk.fen import STARTING_FEN
     from xqdesk.outcome import Outcome
 
@@ -308,3 +308,23 @@ def test_tournament_standings_after_ctrl_c_keep_the_finished_games(tmp_path):
     assert lines[standings_at + 1].split()[:3] == ["Rank", "Engine", "Games"]
     assert lines[standings_at + 2].split()[1:3] == ["builtin", "1"]
     assert len(read_pgn(pgn).games) == 1
+
+
+def test_match_log_holds_both_directions_of_every_engine_with_times(tmp_path):
+    trace = tmp_path / "trace.txt"
+    done = xqdesk("match", "--red", "random:Seed=1", "--black", "greedy:Seed=2", "--games", "1",
+                  "--movetime", "0.05", "--log", str(trace))
+    assert done.returncode == 0, done.stderr
+    lines = trace.read_text(encoding="utf-8").splitlines()
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
+    assert lines and all(re.match(rf"{stamp} (random|greedy):Seed=\d\[\d+\] [<>!] ", line) for line in lines), lines[:5]
+    for name in ("random:Seed=1", "greedy:Seed=2"):
+        said = [line.split("] ", 1)[1] for line in lines if f" {name}[" in line]
+        assert "> uci" in said and "< uciok" in said
+        assert any(text.startswith("> go ") for text in said) and any(text.startswith("< bestmove ") for text in said)
+
+
+def test_a_log_that_cannot_be_written_is_refused_before_any_engine_starts(tmp_path):
+    done = xqdesk("analyse", "--engine", "random", "--log", str(tmp_path / "missing" / "trace.txt"))
+    assert done.returncode == 3
+    assert "cannot write the log" in done.stderr

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from xqdesk.engines.match import opening_schedule
-from xqdesk.engines.tournament import round_robin_schedule
+from xqdesk.engines.contests.match import opening_schedule
+from xqdesk.engines.contests.tournament import round_robin_schedule
 from xqdesk.errors import RecordFormatError
 from xqdesk.formats.openings import Opening, opening_sequence, parse_position_line, read_openings
 

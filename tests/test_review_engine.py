@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from datafiles import GAMES
-from xqdesk.engines.reviewer import review_game, review_limits
+from xqdesk.engines.analysis.reviewer import review_game, review_limits
 from xqdesk.engines.spec import parse_spec
 from xqdesk.formats import read_games
 from xqdesk.formats.pgn import format_pgn, parse_pgn, write_pgn

@@ -86,14 +86,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sub = argparse.ArgumentParser(prog=f"xqdesk {name}", description=COMMANDS[name][1])
     module.add_arguments(sub)
     args = sub.parse_args(args_list[1:])
-    try:
-        return int(module.run(args) or 0)
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-    except Exception:  # a bug: say so, with the traceback, under its own exit code
-        import traceback
+    from xqdesk.cli.protocol_log import ProtocolLog
 
-        traceback.print_exc()
-        print(f"xqdesk {name}: internal error (a bug in xqdesk, please report it with the traceback above)",
-              file=sys.stderr)
-        return EXIT_INTERNAL_ERROR
+    try:
+        trace = ProtocolLog(getattr(args, "log", None))
+    except OSError as error:
+        print(f"xqdesk {name}: cannot write the log {args.log!r}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_CANNOT_WRITE
+    with trace:
+        try:
+            return int(module.run(args) or 0)
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+        except Exception:  # a bug: say so, with the traceback, under its own exit code
+            import traceback
+
+            traceback.print_exc()
+            print(f"xqdesk {name}: internal error (a bug in xqdesk, please report it with the traceback above)",
+                  file=sys.stderr)
+            return EXIT_INTERNAL_ERROR

@@ -35,17 +35,17 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from xqdesk.engines.annotate import (AnnotateResult, OutputFiles, annotate_local, annotate_on_cluster, plan,
-                                         summarise)
+    from xqdesk.engines.analysis.annotate import (AnnotateResult, OutputFiles, annotate_local,
+                                                  annotate_on_cluster, plan, summarise)
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.reviewer import review_limits
-    from xqdesk.engines.spec import parse_spec
+    from xqdesk.engines.analysis.reviewer import review_limits
+    from xqdesk.engines.registry import engine_spec
     from xqdesk.pieces import BLACK, RED
 
     console = Console(stderr=True)
     try:
         limits = review_limits(args.movetime, args.depth)
-        spec = parse_spec(args.engine, args.engines)
+        spec = engine_spec(args.engine, args.engines)
     except (ValueError, EngineStartError) as error:
         print(f"xqdesk: {error}", file=sys.stderr)
         return 2

@@ -24,7 +24,8 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 from xqdesk.cli import EXIT_INTERRUPTED
 from xqdesk.cli.match_options import OpeningChoice, UsageError, endless
 from xqdesk.cli.match_report import MatchReport, PgnAppender, plural, stop_on_signals
-from xqdesk.engines.adjudication import AdjudicationRules
+from xqdesk.cli.protocol_log import add_log_argument
+from xqdesk.engines.contests.adjudication import AdjudicationRules
 from xqdesk.time_control import TimeControl
 
 FOG_PREFIX = "fog-"
@@ -86,6 +87,7 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the rules: the course's (default) or fog of war, played by fog-… agents")
     add_start_and_adjudication_arguments(parser)
     add_cluster_argument(parser)
+    add_log_argument(parser)
 
 
 def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
@@ -119,12 +121,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
     """Contestants for ``specs``; EngineStartError for a spec that names nothing runnable."""
-    from xqdesk.engines.engine_player import EnginePlayer
+    from xqdesk.engines.play.engine_player import EnginePlayer
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.match import Contestant
-    from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
+    from xqdesk.engines.contests.match import Contestant
+    from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
     from xqdesk.engines.search_types import SearchLimits
-    from xqdesk.engines.spec import parse_spec
+    from xqdesk.engines.registry import engine_spec
 
     # Under --tc an engine is told its clock each move; otherwise it gets --movetime (or --nodes) / --depth.
     nodes = getattr(args, "nodes", None)
@@ -134,7 +136,7 @@ def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
     contestants = []
     fog = getattr(args, "variant", "course") == "fog"
     for text in specs:
-        spec = parse_spec(text, args.engines)
+        spec = engine_spec(text, args.engines)
         if fog != text.startswith(FOG_PREFIX):
             raise EngineStartError(f"{text!r}: fog-of-war games are played by fog agents (fog-random, fog-greedy, "
                                    "fog-ubsa, fog-pbsa) and only in them" if fog else
@@ -195,12 +197,12 @@ def run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, p
     with Ctrl+C, SIGINT and SIGTERM stopping the match within one move (a second signal: at once),
     then ``summarise()`` the games that finished. 0, or 130 when a signal stopped the match."""
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.match import MatchRunner
+    from xqdesk.engines.contests.match import MatchRunner
 
     runner: Any
     try:
         if getattr(args, "cluster", None):
-            from xqdesk.engines.cluster import RayMatchRunner
+            from xqdesk.engines.contests.cluster import RayMatchRunner
             runner = RayMatchRunner(contestants, args.cluster, move_time_limit=args.clock, time_control=args.tc,
                                     on_game=report.on_game, ruleset=ruleset_of(args),
                                     adjudication=setup.adjudication)
@@ -234,7 +236,7 @@ def run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, p
 def schedule_for(args: argparse.Namespace, setup: MatchSetup, games: Optional[int]) -> Iterable:
     """The games of a two-engine match: from the openings (or the start position), each opening
     ``--repeat`` times, colours alternating; ``games`` in all (None: until a test stops it)."""
-    from xqdesk.engines.match import alternating_schedule, opening_schedule
+    from xqdesk.engines.contests.match import alternating_schedule, opening_schedule
     from xqdesk.formats.openings import Opening
 
     if args.variant == "fog":
@@ -247,8 +249,8 @@ def schedule_for(args: argparse.Namespace, setup: MatchSetup, games: Optional[in
 
 def print_summary(report: MatchReport, args: argparse.Namespace) -> None:
     """The match's result: score, Elo with its interval, LOS, the test's verdict, performance."""
-    from xqdesk.engines.elo import elo_difference, performance_rating
-    from xqdesk.engines.sprt import Verdict, likelihood_of_superiority
+    from xqdesk.engines.contests.elo import elo_difference, performance_rating
+    from xqdesk.engines.contests.sprt import Verdict, likelihood_of_superiority
 
     names, results = report.names, report.results
     games = results.wins + results.draws + results.losses
@@ -278,7 +280,7 @@ def print_summary(report: MatchReport, args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.match import play_course_match
+    from xqdesk.engines.contests.match import play_course_match
     from xqdesk.cli.match_options import parse_sprt
 
     if args.course and args.variant == "fog":

@@ -18,8 +18,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from xqdesk.engines.adjudication import AdjudicationRules, DrawRule, ResignRule
-from xqdesk.engines.sprt import Sprt
+from xqdesk.engines.contests.adjudication import AdjudicationRules, DrawRule, ResignRule
+from xqdesk.engines.contests.sprt import Sprt
 from xqdesk.formats.openings import OPENING_ORDERS, Opening
 
 

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
 from xqdesk.board import Board
-from xqdesk.engines.game_player import MoveReply
-from xqdesk.engines.match import GamesRunner, PlayedGame, ScheduledGame, to_game
-from xqdesk.engines.sprt import PairedResults, Sprt, SprtStatus, Verdict
+from xqdesk.engines.play.game_player import MoveReply
+from xqdesk.engines.contests.match import GamesRunner, PlayedGame, ScheduledGame, to_game
+from xqdesk.engines.contests.sprt import PairedResults, Sprt, SprtStatus, Verdict
 from xqdesk.pieces import RED
 from xqdesk.ruleset import Ruleset
 from xqdesk.score import PovScore

@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from xqdesk.cli.match_options import UsageError
     from xqdesk.cli.match_report import MatchReport, plural
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.tournament import format_standings, round_robin_schedule, standings
+    from xqdesk.engines.contests.tournament import format_standings, round_robin_schedule, standings
 
     if len(args.specs) < 2:
         print("xqdesk: a tournament needs at least two engines", file=sys.stderr)

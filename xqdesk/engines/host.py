@@ -19,11 +19,11 @@ from typing import Callable, Optional, Sequence, TextIO
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineProtocolError, EngineStartError
-from xqdesk.engines.in_process import InProcessEngine, apply_option
+from xqdesk.engines.hosted.in_process import InProcessEngine, apply_option
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import FOG_KINDS
-from xqdesk.engines.uci import UciDialect, format_info, format_move, format_option, parse_go, parse_position
-from xqdesk.engines.uci_engine import ERROR_PREFIX
+from xqdesk.engines.transport.uci import UciDialect, format_info, format_move, format_option, parse_go, parse_position
+from xqdesk.engines.transport.uci_engine import ERROR_PREFIX
 from xqdesk.fen import STARTING_FEN
 
 DIALECT = UciDialect.PIKAFISH
@@ -33,10 +33,10 @@ ENGINE_KINDS = ("player", "builtin", "random", "greedy", "egtb", "mcts", "zero")
 def make_engine(kind: str, path: Optional[str] = None) -> InProcessEngine:
     """The in-process engine of ``kind``; EngineStartError when it cannot be made."""
     if kind == "random":
-        from xqdesk.engines.baselines import RandomEngine
+        from xqdesk.engines.hosted.baselines import RandomEngine
         return RandomEngine()
     if kind == "greedy":
-        from xqdesk.engines.baselines import GreedyEngine
+        from xqdesk.engines.hosted.baselines import GreedyEngine
         return GreedyEngine()
     if kind == "builtin":
         try:
@@ -48,7 +48,7 @@ def make_engine(kind: str, path: Optional[str] = None) -> InProcessEngine:
         if not path:
             raise EngineStartError("'egtb' needs the directory of the tablebase files")
         from xqdesk.engines.errors import EngineOptionError
-        from xqdesk.engines.tablebase import TablebaseEngine
+        from xqdesk.engines.hosted.tablebase import TablebaseEngine
         try:
             return TablebaseEngine(path)
         except EngineOptionError as error:
@@ -65,7 +65,7 @@ def make_engine(kind: str, path: Optional[str] = None) -> InProcessEngine:
     if kind == "player":
         if not path:
             raise EngineStartError("'player' needs the path of a course player folder or file")
-        from xqdesk.engines.course_player import CoursePlayerEngine
+        from xqdesk.engines.hosted.course_player import CoursePlayerEngine
         return CoursePlayerEngine(path)
     raise EngineStartError(f"unknown engine kind {kind!r} (expected one of {', '.join(ENGINE_KINDS)})")
 

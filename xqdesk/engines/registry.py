@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.protocol import ProtocolName, parse_protocol_name
-from xqdesk.engines.spec import EngineSpec, host_command, host_environment
+from xqdesk.engines.transport.protocol import ProtocolName, parse_protocol_name
+from xqdesk.engines.spec import EngineSpec, host_command, host_environment, parse_spec, spec_kind
 
 APP_NAME = "xqdesk"
 REGISTRY_FILE = "engines.json"
@@ -96,10 +96,10 @@ class EngineProfile:
         come after it, so an explicit ``Level`` there wins.
         """
         options = dict(self.options)
-        if self.kind is EngineKind.UCI:
-            return EngineSpec(self.name, (self.path,), options)
+        if self.kind is EngineKind.UCI:  # an engine of unknown kind: checked to play Xiangqi, as on the command line
+            return EngineSpec(self.name, (self.path,), options, verify=True)
         if self.kind is EngineKind.UCCI:
-            return EngineSpec(self.name, (self.path,), options, protocol=ProtocolName.UCCI)
+            return EngineSpec(self.name, (self.path,), options, verify=True, protocol=ProtocolName.UCCI)
         if self.kind is EngineKind.COMMAND:
             return EngineSpec(self.name, (self.path, *self.arguments), options, self.workdir, verify=True,
                               protocol=self.protocol)
@@ -250,6 +250,27 @@ def merge_into_registry(profiles: Sequence[EngineProfile], path: Optional[Path] 
     return current
 
 
+def load_engines_file(path: str | os.PathLike[str]) -> dict[str, EngineSpec]:
+    """The engines of a registry file (``--engines FILE``) as specs, by name."""
+    return {profile.name: profile.to_spec() for profile in load_registry(Path(path))}
+
+
+def engine_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None) -> EngineSpec:
+    """The engine ``text`` names: a SPEC (:func:`xqdesk.engines.spec.parse_spec`), or a name in
+    the registry (or in ``engines_file``). EngineStartError for a name found in neither."""
+    if spec_kind(text) is not None:
+        return parse_spec(text)
+    path = Path(engines_file).expanduser() if engines_file else registry_path()
+    if engines_file and not path.is_file():
+        raise EngineStartError(f"unknown engine {text!r}: no engines file {str(engines_file)!r}")
+    engines = load_engines_file(path)
+    if text in engines:
+        return engines[text]
+    raise EngineStartError(f"unknown engine {text!r}: not builtin, random, greedy, player:PATH, egtb:DIR, uci:PATH, "
+                           f"ucci:PATH, engine:PATH, nor a name in the engines file {str(path)!r} "
+                           f"({', '.join(engines) or 'none there'}; see 'xqdesk engines')")
+
+
 def find_engine(name: str, path: Optional[Path] = None) -> Optional[EngineProfile]:
     """The registry's engine called ``name`` (None when there is none)."""
     for profile in load_registry(path):
@@ -258,5 +279,6 @@ def find_engine(name: str, path: Optional[Path] = None) -> Optional[EngineProfil
     return None
 
 
-__all__ = ["BUILTIN_LEVEL_OPTION", "EngineKind", "EngineProfile", "PATHLESS_KINDS", "find_engine", "load_registry",
+__all__ = ["BUILTIN_LEVEL_OPTION", "EngineKind", "EngineProfile", "PATHLESS_KINDS", "engine_spec", "find_engine",
+           "load_engines_file", "load_registry",
            "merge_into_registry", "registry_path", "save_registry"]

@@ -17,8 +17,9 @@
 
 ``OPTIONS`` is ``Name=value`` pairs joined by commas (``Skill Level=3,Hash=16``).
 
-``NAME`` is looked up in the engine registry (:mod:`xqdesk.engines.registry`, the file the window's
-engines dialog writes too), or in the file ``--engines FILE`` names (the same JSON format).
+``NAME`` is looked up in the engine registry by :func:`xqdesk.engines.registry.engine_spec` (the
+file the window's engines dialog writes too, or the one ``--engines FILE`` names); :func:`parse_spec`
+reads the other forms.
 """
 from __future__ import annotations
 
@@ -29,7 +30,9 @@ from pathlib import Path
 from typing import Mapping, Optional
 
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.protocol import ProtocolName
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver
+from xqdesk.engines.transport.protocol import ProtocolName
+from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
 
 FOG_KINDS = ("fog-random", "fog-greedy", "fog-ubsa", "fog-pbsa")
 """Fog-of-war agents (:mod:`xqdesk.engines.fog`): they play only ``--variant fog`` games."""
@@ -54,6 +57,27 @@ class EngineSpec:
 
     def __str__(self) -> str:
         return self.name
+
+    def engine(self, *, memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
+               handshake_timeout: float = HANDSHAKE_TIMEOUT,
+               on_line: Optional[LineObserver] = None) -> UciEngine:
+        """The engine this spec names, not started yet: its :meth:`~UciEngine.start` runs the
+        process under ``memory_limit_mb`` MiB of address space, does the handshake in the spec's
+        protocol with its options, and checks that the engine plays Xiangqi when the spec asks
+        (``verify``). ``on_line`` sees every line exchanged. For a caller that must be able to
+        kill the engine while it starts; the others call :meth:`open`."""
+        return UciEngine(self.command, cwd=self.workdir, options=self.options, memory_limit_mb=memory_limit_mb,
+                         handshake_timeout=handshake_timeout, env=self.env, on_line=on_line,
+                         protocol=self.protocol, verify=self.verify, name=self.name)
+
+    def open(self, *, memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
+             handshake_timeout: float = HANDSHAKE_TIMEOUT,
+             on_line: Optional[LineObserver] = None) -> UciEngine:
+        """The one door to an engine: :meth:`engine`, started. EngineStartError says why it could
+        not start (nothing is left running then)."""
+        engine = self.engine(memory_limit_mb=memory_limit_mb, handshake_timeout=handshake_timeout, on_line=on_line)
+        engine.start()
+        return engine
 
 
 def _package_root() -> str:
@@ -86,23 +110,23 @@ def parse_options(text: str, spec_text: str) -> dict[str, str]:
     return options
 
 
-def load_engines_file(path: str | os.PathLike[str]) -> dict[str, EngineSpec]:
-    """The named engines of an engines file (the registry's format), by name."""
-    from xqdesk.engines.registry import load_registry
+def spec_kind(text: str) -> Optional[str]:
+    """The kind a SPEC text starts with (``builtin``, ``uci`` …), None for a name."""
+    kind = text.partition(":")[0]
+    return kind if kind in HOST_KINDS or kind in EXTERNAL_KINDS or kind in ("player", "egtb") else None
 
-    return {profile.name: profile.to_spec() for profile in load_registry(Path(path))}
 
-
-def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None) -> EngineSpec:
-    """The engine named by ``text`` (see the module docstring); EngineStartError, before anything
-    is started, for a missing player, an engine file that is not executable, unknown names."""
+def parse_spec(text: str) -> EngineSpec:
+    """The engine ``text`` describes (any form of the module docstring but a NAME);
+    EngineStartError, before anything is started, for a missing player, an engine file that is
+    not executable, a text that is no SPEC."""
     kind, _, rest = text.partition(":")
     if kind in HOST_KINDS:
         return EngineSpec(text, host_command(kind), parse_options(rest, text), env=host_environment())
     if kind == "player":
         if not rest:
             raise EngineStartError(f"{text!r}: say which player, e.g. player:path/to/player_1")
-        from xqdesk.engines.course_player import find_player_file
+        from xqdesk.engines.hosted.course_player import find_player_file
         player_file = find_player_file(rest)
         label = player_file.parent.name if Path(rest).expanduser().is_dir() else player_file.stem
         return EngineSpec(f"player:{label}", host_command("player", str(player_file)),
@@ -129,14 +153,6 @@ def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None)
             raise EngineStartError(f"{text!r}: engine file {path!r} is not executable")
         return EngineSpec(f"{kind}:{executable.name}", (str(executable.resolve()),), options, verify=True,
                           protocol=EXTERNAL_KINDS[kind])
-    from xqdesk.engines.registry import registry_path
-
-    registry = Path(engines_file).expanduser() if engines_file else registry_path()
-    if engines_file and not registry.is_file():
-        raise EngineStartError(f"unknown engine {text!r}: no engines file {str(engines_file)!r}")
-    engines = load_engines_file(registry)
-    if text in engines:
-        return engines[text]
-    raise EngineStartError(f"unknown engine {text!r}: not builtin, random, greedy, player:PATH, egtb:DIR, uci:PATH, "
-                           f"ucci:PATH, engine:PATH, nor a name in the engines file {str(registry)!r} "
-                           f"({', '.join(engines) or 'none there'}; see 'xqdesk engines')")
+    raise EngineStartError(f"unknown engine {text!r}: expected builtin, random, greedy, mcts, zero, player:PATH, "
+                           "egtb:DIR, uci:PATH, ucci:PATH or engine:PATH (a name of the engine registry is looked up "
+                           "by xqdesk.engines.registry.engine_spec)")

@@ -141,7 +141,7 @@ def _make_data(plan: DataPlan, writer: ShardWriter, jobs: int, cluster: Optional
             on_progress(len(writer.done_tasks) - skipped, len(todo), added)
 
     if cluster is not None:
-        from xqdesk.engines.cluster import connect, run_tasks
+        from xqdesk.engines.contests.cluster import connect, run_tasks
         ray = connect(cluster)
         run_tasks(ray, run_standalone, [(task, plan.settings) for task in todo],
                   lambda _index, result: finished(result))

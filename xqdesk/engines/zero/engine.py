@@ -20,11 +20,11 @@ import numpy as np
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.errors import EngineOptionError, EngineStartError
-from xqdesk.engines.in_process import float_value, spin_value
+from xqdesk.engines.hosted.in_process import float_value, spin_value
 from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
 from xqdesk.engines.mcts.tree import Node
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import OptionValue, UciOption
+from xqdesk.engines.transport.uci import OptionValue, UciOption
 from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX, mover_codes, planes_from_codes
 from xqdesk.engines.zero.network import Network, NetworkFileError
 from xqdesk.fen import STARTING_FEN

@@ -3,10 +3,10 @@
 The move comes from outside the game loop — a click on the window's board view, a line typed at a
 terminal — through :meth:`PersonSeat.offer`. The loop that owns the game takes it either way:
 
-* blocking (:func:`xqdesk.engines.referee.play_game`): :meth:`PersonSeat.request_move` waits for
+* blocking (:func:`xqdesk.engines.play.referee.play_game`): :meth:`PersonSeat.request_move` waits for
   an offer until the seat's time runs out, and then answers ``timed_out`` as an engine would;
 * event-driven (the window's game controller): a ``listener`` given at construction receives each
-  offered move as a :class:`~xqdesk.engines.game_player.MoveReply` at once, to hand to the game
+  offered move as a :class:`~xqdesk.engines.play.game_player.MoveReply` at once, to hand to the game
   runner.
 
 A seat never judges a move: the runner does, for people and engines alike. What offers a move
@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Callable, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.game_player import MoveReply
+from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
@@ -30,7 +30,7 @@ from xqdesk.pieces import Color
 
 
 class PersonSeat:
-    """A :class:`~xqdesk.engines.game_player.GamePlayer` whose moves are offered from outside.
+    """A :class:`~xqdesk.engines.play.game_player.GamePlayer` whose moves are offered from outside.
 
     Thread-safe: :meth:`offer` may be called from any thread.
     """

@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Optional, Protocol, Sequence
 
 from xqdesk.board import Board
-from xqdesk.engines.adjudication import AdjudicationRules, Adjudicator
+from xqdesk.engines.contests.adjudication import AdjudicationRules, Adjudicator
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.game_player import GamePlayer, MoveReply
-from xqdesk.engines.referee import GameRecord, play_game
+from xqdesk.engines.play.game_player import GamePlayer, MoveReply
+from xqdesk.engines.play.referee import GameRecord, play_game
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.course_match import PLAYOFF_GAME, CourseGameResult, CourseMatch
 from xqdesk.formats.openings import Opening
@@ -136,7 +136,7 @@ def opening_schedule(openings: Iterable[Opening], games: Optional[int], repeat: 
 
 class GamesRunner(Protocol):
     """Anything that plays scheduled games: :class:`MatchRunner` here, or on a Ray cluster
-    :class:`xqdesk.engines.cluster.RayMatchRunner`."""
+    :class:`xqdesk.engines.contests.cluster.RayMatchRunner`."""
 
     def play(self, games: Iterable[ScheduledGame]) -> list[PlayedGame]: ...
 

@@ -2,7 +2,7 @@
 ``play_headless_game`` works on instances). Each move: ``update_history(copy)`` then
 ``policy(copy of board)``; with a time limit the call runs on a daemon thread that is abandoned
 when it overruns (callers that must not keep such a thread run the game in a child process, see
-:func:`xqdesk.engines.forked_game.play_forked`)."""
+:func:`xqdesk.engines.play.forked_game.play_forked`)."""
 from __future__ import annotations
 
 import threading
@@ -11,15 +11,15 @@ from typing import Any, Optional
 
 from xqdesk.board import Board
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.engines.course_player import PlayerMoveError, course_action, describe_error
-from xqdesk.engines.game_player import MoveReply
+from xqdesk.engines.hosted.course_player import PlayerMoveError, course_action, describe_error
+from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import Color
 
 
 class CoursePlayerSeat:
-    """A :class:`~xqdesk.engines.game_player.GamePlayer` around a ``Player`` instance."""
+    """A :class:`~xqdesk.engines.play.game_player.GamePlayer` around a ``Player`` instance."""
 
     def __init__(self, player: Any) -> None:
         self.player = player

@@ -13,8 +13,8 @@ import select
 import signal
 from typing import Optional
 
-from xqdesk.engines.game_player import GamePlayer
-from xqdesk.engines.referee import play_game
+from xqdesk.engines.play.game_player import GamePlayer
+from xqdesk.engines.play.referee import play_game
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ruleset import COURSE, Ruleset

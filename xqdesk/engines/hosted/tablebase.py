@@ -16,9 +16,9 @@ from xqdesk.board import Board
 from xqdesk.egtb import MissingTableError, Tablebase, TableValue
 from xqdesk.egtb.fileformat import TableFileError
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.in_process import spin_value
+from xqdesk.engines.hosted.in_process import spin_value
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import OptionValue, UciOption
+from xqdesk.engines.transport.uci import OptionValue, UciOption
 from xqdesk.move import Move
 from xqdesk.score import Cp, Mate, PovScore, Score
 
@@ -113,7 +113,7 @@ class TablebaseEngine:
                 UciOption("MultiPV", "spin", default="1", min=1, max=MAX_MULTIPV))
 
     def set_option(self, name: str, value: OptionValue) -> None:
-        """Apply a checked value (see :func:`~xqdesk.engines.in_process.apply_option`)."""
+        """Apply a checked value (see :func:`~xqdesk.engines.hosted.in_process.apply_option`)."""
         if name == "TablebasePath":
             self._tables.set_path("" if value is None else str(value))
         elif name == "MultiPV":

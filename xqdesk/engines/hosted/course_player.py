@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineOptionError, EngineStartError
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import OptionValue, UciOption
+from xqdesk.engines.transport.uci import OptionValue, UciOption
 from xqdesk.move import Move
 from xqdesk.pieces import color_name
 
@@ -124,7 +124,7 @@ def course_action(result: Any) -> tuple[int, int, int, int]:
 
 
 class CoursePlayerEngine:
-    """An :class:`~xqdesk.engines.in_process.InProcessEngine` around a course ``Player``."""
+    """An :class:`~xqdesk.engines.hosted.in_process.InProcessEngine` around a course ``Player``."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.player_file = find_player_file(path)

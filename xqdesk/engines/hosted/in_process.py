@@ -8,7 +8,7 @@ from typing import Callable, Optional, Protocol
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineOptionError
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import OptionValue, UciOption, find_option
+from xqdesk.engines.transport.uci import OptionValue, UciOption, find_option
 from xqdesk.move import Move
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Iterable, Optional, Sequence, TypeVar
 
-from xqdesk.engines.adjudication import AdjudicationRules
+from xqdesk.engines.contests.adjudication import AdjudicationRules
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.match import Contestant, MatchRunner, PlayedGame, ScheduledGame
+from xqdesk.engines.contests.match import Contestant, MatchRunner, PlayedGame, ScheduledGame
 from xqdesk.ruleset import COURSE, Ruleset
 from xqdesk.time_control import TimeControl
 
@@ -105,7 +105,7 @@ def _check_job(contestants: Sequence[Contestant]) -> str:
 
 
 class RayMatchRunner:
-    """A :class:`~xqdesk.engines.match.MatchRunner` whose games are Ray tasks: the same
+    """A :class:`~xqdesk.engines.contests.match.MatchRunner` whose games are Ray tasks: the same
     :meth:`check`, :meth:`play` and ``on_game`` reports (in this process, as games finish)."""
 
     def __init__(self, contestants: Sequence[Contestant], address: str, *, ruleset: Ruleset = COURSE,

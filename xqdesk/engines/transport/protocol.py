@@ -3,7 +3,7 @@
 :class:`UciProtocol` (in the Pikafish or the Fairy-Stockfish dialect) and :class:`UcciProtocol`
 answer the same questions — the greeting and its answer, the lines that set an option, start a
 game, give a position, start a search; how to read an option, an info line, the end of a search —
-so :class:`~xqdesk.engines.uci_engine.UciEngine` serves both without asking which it has. They do
+so :class:`~xqdesk.engines.transport.uci_engine.UciEngine` serves both without asking which it has. They do
 no I/O.
 """
 from __future__ import annotations
@@ -12,9 +12,9 @@ import enum
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
-from xqdesk.engines import uci, ucci
+from xqdesk.engines.transport import uci, ucci
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import BestMove, OptionValue, UciDialect, UciOption
+from xqdesk.engines.transport.uci import BestMove, OptionValue, UciDialect, UciOption
 from xqdesk.move import Move
 from xqdesk.pieces import Color
 

@@ -5,7 +5,7 @@ Every engine runs in one of these. Guarantees: the child is the leader of its ow
 limit is given, and it is killed when the owner kills it, when the object is collected, and at
 interpreter exit. Reading never blocks past a deadline: a thread pumps stdout into a queue.
 
-On Linux the child is :mod:`xqdesk.engines.shield`, which runs the engine below it: a subreaper
+On Linux the child is :mod:`xqdesk.engines.transport.shield`, which runs the engine below it: a subreaper
 that holds the engine's whole process tree (processes it detaches with ``setsid`` included), that
 the engine's ``os.getppid()`` names instead of the referee (it ignores termination signals from the
 engine's own processes), and that kills the whole tree when the engine ends or when it is killed.
@@ -13,13 +13,15 @@ engine's own processes), and that kills the whole tree when the engine ends or w
 The transport keeps the log: every line written to the child (recorded as it is handed to the
 pipe, so an answer is never logged before its question) and every line read from its stdout
 (and its stderr) is recorded here, with its direction and time — the engine log the window shows
-is this record, not a reconstruction.
+is this record, not a reconstruction. Each line also goes to the :data:`TRACE` logger at ``DEBUG``
+(``xqdesk match --log FILE`` writes it to a file).
 """
 from __future__ import annotations
 
 import atexit
 import collections
 import enum
+import logging
 import os
 import queue
 import shutil
@@ -43,6 +45,10 @@ _EOF = None
 
 LOG_LINES = 5000
 """How many of the latest exchanged lines a process keeps in its log."""
+
+TRACE = logging.getLogger("xqdesk.engines.transport")
+"""Every line exchanged with every engine process, at ``DEBUG``, as ``NAME[PID] > line`` (``<``
+read, ``!`` stderr); the record's time is when the line crossed the pipe."""
 
 
 class Direction(enum.Enum):
@@ -73,20 +79,25 @@ LineObserver = Callable[[LoggedLine], None]
 
 
 class ProcessLog:
-    """The latest :data:`LOG_LINES` lines a process exchanged; safe to use from any thread."""
+    """The latest :data:`LOG_LINES` lines a process exchanged; safe to use from any thread.
+    ``label`` names the process in the :data:`TRACE` log."""
 
-    def __init__(self, on_line: Optional[LineObserver] = None) -> None:
+    def __init__(self, on_line: Optional[LineObserver] = None, label: str = "engine") -> None:
         self._lines: collections.deque[LoggedLine] = collections.deque(maxlen=LOG_LINES)
         self._lock = threading.Lock()
         self._on_line = on_line
+        self._label = label
 
     def record(self, direction: Direction, text: str) -> None:
-        """Add a line that has just crossed the pipe, and tell the observer (in the log's order)."""
+        """Add a line that has just crossed the pipe, and tell the observer and the trace (in the
+        log's order)."""
         with self._lock:
             entry = LoggedLine(direction, text, time.time())
             self._lines.append(entry)
             if self._on_line is not None:
                 self._on_line(entry)
+            if TRACE.isEnabledFor(logging.DEBUG):
+                TRACE.debug("%s %s %s", self._label, direction.value, text)
 
     def lines(self) -> list[LoggedLine]:
         """The lines so far, oldest first."""
@@ -97,7 +108,7 @@ _live_groups: set[int] = set()
 _live_lock = threading.Lock()
 
 SHIELD = Path(__file__).with_name("shield.py")
-"""The script every engine runs under on Linux (see :mod:`xqdesk.engines.shield`)."""
+"""The script every engine runs under on Linux (see :mod:`xqdesk.engines.transport.shield`)."""
 SHIELDED = (sys.platform.startswith("linux") and hasattr(signal, "sigwaitinfo") and hasattr(os, "posix_spawnp")
             and SHIELD.is_file())
 """Whether engines run under the shield here (Linux); elsewhere only the process group holds them."""
@@ -182,8 +193,9 @@ class LineProcess:
     def __init__(self, command: Sequence[str], *, cwd: Optional[str] = None,
                  env: Optional[Mapping[str, str]] = None,
                  memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
-                 on_line: Optional[LineObserver] = None) -> None:
-        """Start ``command``. ``on_line`` sees every line of the log as it is recorded."""
+                 on_line: Optional[LineObserver] = None, name: Optional[str] = None) -> None:
+        """Start ``command``. ``on_line`` sees every line of the log as it is recorded; ``name``
+        (default: the program's file name) labels the process in the :data:`TRACE` log."""
         if not command:
             raise EngineStartError("an engine command cannot be empty")
         self.command = list(command)
@@ -207,7 +219,7 @@ class LineProcess:
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=_STDERR_TAIL_LINES)
         self._write_lock = threading.Lock()
         self._eof = False
-        self._log = ProcessLog(on_line)
+        self._log = ProcessLog(on_line, f"{name or Path(self.command[0]).name}[{self.pid}]")
         # The pumps hold the queue, the tail and the log, never ``self``: an abandoned process
         # object is still collected, and its finalizer kills the child.
         threading.Thread(target=self._pump,

@@ -7,9 +7,9 @@ import threading
 from typing import Callable, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.in_process import spin_value
+from xqdesk.engines.hosted.in_process import spin_value
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import OptionValue, UciOption
+from xqdesk.engines.transport.uci import OptionValue, UciOption
 from xqdesk.move import Move
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 
@@ -33,7 +33,7 @@ class RandomEngine:
         return (SEED_OPTION,)
 
     def set_option(self, name: str, value: OptionValue) -> None:
-        """Apply a checked value (see :func:`~xqdesk.engines.in_process.apply_option`)."""
+        """Apply a checked value (see :func:`~xqdesk.engines.hosted.in_process.apply_option`)."""
         self._seed = spin_value(name, value)
         self._random = random.Random(self._seed)
 

@@ -2,7 +2,7 @@
 
 The test (Michel Van den Bergh's generalised SPRT, fishtest's ``LLR_logistic``): H0 says the
 engine's expected score is ``s0 = L(elo0)``, H1 says ``s1 = L(elo1)``, with ``L(elo) = 1/(1+10^(-elo/400))``
-(logistic Elo, the scale of cutechess-cli and of :mod:`xqdesk.engines.elo`). The log-likelihood
+(logistic Elo, the scale of cutechess-cli and of :mod:`xqdesk.engines.contests.elo`). The log-likelihood
 ratio compares the two maximum-likelihood distributions of the results that have those expected
 scores (each found with the "secular equation", Proposition 1.1 of Van den Bergh's note
 *support_MLE_multinomial*), a zero count being replaced by 0.001 as fishtest does. The test stops

@@ -1,7 +1,7 @@
 """A UCI or UCCI engine in its own process: handshake, options, positions, searches, stop, quit, kill.
 
-A thin device over :mod:`xqdesk.engines.protocol` (the text of either protocol, as pure functions)
-and :mod:`xqdesk.engines.process` (the process). ``protocol="auto"`` tries UCI, then UCCI, and
+A thin device over :mod:`xqdesk.engines.transport.protocol` (the text of either protocol, as pure functions)
+and :mod:`xqdesk.engines.transport.process` (the process). ``protocol="auto"`` tries UCI, then UCCI, and
 :attr:`EngineIdentity.protocol` says which answered. Blocking calls take timeouts; a search given a
 ``deadline`` that it overruns kills the process and raises :class:`EngineTimeoutError`. Nothing the
 engine writes is trusted.
@@ -22,12 +22,12 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from xqdesk.engines.errors import (EngineCrashedError, EngineError, EngineProtocolError, EngineStartError,
                                    EngineTimeoutError)
-from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver, LineProcess, LoggedLine
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver, LineProcess, LoggedLine
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.protocol import EngineProtocol, ProtocolName, UciProtocol, UcciProtocol
-from xqdesk.engines.uci import (BestMove, OptionValue, UciDialect, UciOption, detect_dialect, find_option,
-                                network_file_problem, parse_id)
-from xqdesk.engines.ucci import MILLISEC_OPTION, NO_BEST_MOVE
+from xqdesk.engines.transport.protocol import EngineProtocol, ProtocolName, UciProtocol, UcciProtocol
+from xqdesk.engines.transport.uci import (BestMove, OptionValue, UciDialect, UciOption, detect_dialect, find_option,
+                                          network_file_problem, parse_id)
+from xqdesk.engines.transport.ucci import MILLISEC_OPTION, NO_BEST_MOVE
 from xqdesk.fen import parse_fen
 from xqdesk.move import Move
 from xqdesk.pieces import RED, Color
@@ -95,10 +95,15 @@ class UciEngine:
                  ready_timeout: float = READY_TIMEOUT,
                  env: Optional[Mapping[str, str]] = None,
                  on_line: Optional[LineObserver] = None,
-                 protocol: ProtocolName | str = ProtocolName.UCI) -> None:
+                 protocol: ProtocolName | str = ProtocolName.UCI,
+                 verify: bool = False, name: Optional[str] = None) -> None:
         """``on_line`` sees every line exchanged with the process (see :meth:`log`); ``protocol``
-        is ``uci``, ``ucci`` or ``auto`` (UCI, then UCCI)."""
+        is ``uci``, ``ucci`` or ``auto`` (UCI, then UCCI); ``verify``: :meth:`start` also checks
+        that the engine plays Xiangqi (:meth:`verify_xiangqi`); ``name`` labels the process in the
+        protocol trace (:data:`xqdesk.engines.transport.process.TRACE`)."""
         self.requested_protocol = ProtocolName(protocol)
+        self.verify = verify
+        self.name = name
         self.command = list(command)
         self.cwd = cwd
         self.env = env
@@ -123,11 +128,23 @@ class UciEngine:
     # -- life cycle -------------------------------------------------------------------------
     def start(self) -> EngineIdentity:
         """Start the process, do the handshake (UCI, UCCI, or detect which), pick the dialect,
-        apply the options.
+        apply the options, and when asked (``verify``) check that the engine plays Xiangqi.
 
-        Raises EngineStartError with the engine's own words when anything fails; under ``auto``
-        one that answers neither protocol is told so within twice :data:`DETECT_TIMEOUT`.
+        Raises EngineStartError with the engine's own words when anything fails (the process is
+        killed then); under ``auto`` one that answers neither protocol is told so within twice
+        :data:`DETECT_TIMEOUT`.
         """
+        identity = self._handshake()
+        if self.verify:
+            try:
+                self.verify_xiangqi(self.handshake_timeout)
+            except EngineError:
+                self.kill()
+                raise
+        return identity
+
+    def _handshake(self) -> EngineIdentity:
+        """Start the process and greet it in the requested protocol (or detect which it speaks)."""
         if self.requested_protocol is not ProtocolName.AUTO:
             return self._start_as(self.requested_protocol, self.handshake_timeout)
         failures = []
@@ -143,7 +160,7 @@ class UciEngine:
         """Start the process and greet it in protocol ``name``; when ``detecting``, an engine that
         does not answer the greeting raises :class:`_NoGreeting` (the next protocol is tried)."""
         self._process = LineProcess(self.command, cwd=self.cwd, env=self.env, memory_limit_mb=self.memory_limit_mb,
-                                    on_line=self.on_line)
+                                    on_line=self.on_line, name=self.name)
         greeted = False
         try:
             self._greet(name, timeout)

@@ -1,7 +1,7 @@
 """The referee: plays one game between two seats and judges it as the course referee does.
 
 The loop asks each seat in turn; the turns, the clocks and the verdicts are the
-:class:`~xqdesk.engines.game_runner.GameRunner`'s, the same the window's games go through. The
+:class:`~xqdesk.engines.play.game_runner.GameRunner`'s, the same the window's games go through. The
 game loop never asks what kind of seat it is talking to.
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Callable, Mapping, Optional
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.game_player import GamePlayer, MoveReply
-from xqdesk.engines.game_runner import GameRunner
+from xqdesk.engines.play.game_player import GamePlayer, MoveReply
+from xqdesk.engines.play.game_runner import GameRunner
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color, color_name
@@ -47,7 +47,7 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
               stop: Optional[threading.Event] = None,
               time_controls: Optional[Mapping[Color, TimeControl]] = None,
               judge_move: Optional[Callable[[Board, MoveReply], Optional[Outcome]]] = None) -> GameRecord:
-    """Play one game through a :class:`~xqdesk.engines.game_runner.GameRunner` and return its
+    """Play one game through a :class:`~xqdesk.engines.play.game_runner.GameRunner` and return its
     record. The seats must be started.
 
     ``time_controls`` gives each side's clock; without it every move must come within

@@ -3,8 +3,8 @@ judged, whatever sits in the seats (cutechess's ``ChessGame`` is the model).
 
 A :class:`GameRunner` is a state machine over plain values, driven two ways with the same verdicts:
 
-* :func:`xqdesk.engines.referee.play_game` (command line, matches, course functions) loops: it
-  asks each :class:`~xqdesk.engines.game_player.GamePlayer` in turn for a move within
+* :func:`xqdesk.engines.play.referee.play_game` (command line, matches, course functions) loops: it
+  asks each :class:`~xqdesk.engines.play.game_player.GamePlayer` in turn for a move within
   :attr:`Turn.time_limit` and hands the reply to :meth:`GameRunner.submit`;
 * the window feeds it events: :meth:`GameRunner.start_turn` when a seat is to move, ``submit`` when
   an engine's reply or a person's click arrives, :meth:`GameRunner.check_time` on a timer tick.
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Mapping, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.game_player import MoveReply
+from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
-from xqdesk.engines.reviewer import GameReviewer
+from xqdesk.engines.analysis.reviewer import GameReviewer
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
 from xqdesk.formats import READ_EXTENSIONS, read_games
@@ -212,9 +212,9 @@ def annotate_local(jobs: Sequence[AnnotateJob], concurrency: int,
 
 def annotate_on_cluster(jobs: Sequence[AnnotateJob], address: str,
                         on_result: Callable[[AnnotateResult], None]) -> None:
-    """Review ``jobs`` as Ray tasks (see :mod:`xqdesk.engines.cluster`); ``on_result`` is called
+    """Review ``jobs`` as Ray tasks (see :mod:`xqdesk.engines.contests.cluster`); ``on_result`` is called
     here as each finishes."""
-    from xqdesk.engines.cluster import connect, run_tasks
+    from xqdesk.engines.contests.cluster import connect, run_tasks
 
     ray = connect(address)
     run_tasks(ray, annotate_job, list(jobs), lambda _index, result: on_result(result))

@@ -12,18 +12,18 @@ from typing import Callable, Optional
 from xqdesk.board import Board
 from xqdesk.engines.errors import (EngineCrashedError, EnginePositionError, EngineProtocolError, EngineStartError,
                                    EngineTimeoutError)
-from xqdesk.engines.game_player import MoveReply
-from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
+from xqdesk.engines.play.game_player import MoveReply
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import EngineSpec
-from xqdesk.engines.uci_engine import HANDSHAKE_TIMEOUT, SearchResult, UciEngine
+from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, SearchResult, UciEngine
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import RED, Color
 from xqdesk.score import PovScore
 
 
 class EnginePlayer:
-    """A :class:`~xqdesk.engines.game_player.GamePlayer` backed by one engine process."""
+    """A :class:`~xqdesk.engines.play.game_player.GamePlayer` backed by one engine process."""
 
     def __init__(self, spec: EngineSpec, limits: Optional[SearchLimits] = SearchLimits(movetime=1.0), *,
                  memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
@@ -43,12 +43,7 @@ class EnginePlayer:
 
     def start(self) -> None:
         """Start the process and do the handshake (EngineStartError says why it failed)."""
-        engine = UciEngine(self.spec.command, cwd=self.spec.workdir, options=self.spec.options,
-                           memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout,
-                           env=self.spec.env, protocol=self.spec.protocol)
-        engine.start()
-        if self.spec.verify:
-            engine.verify_xiangqi(self.handshake_timeout)
+        engine = self.spec.open(memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout)
         self.engine = engine
         if engine.identity.name and self.spec.name.startswith(("player:", "uci:", "ucci:", "engine:")):
             self.name = f"{self.spec.name} ({engine.identity.name})"

@@ -27,8 +27,8 @@ from xqdesk.egtb import Signature, Tablebase, kernels
 from xqdesk.egtb.layout import Layout
 from xqdesk.egtb.verify import entry_fen
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.engines.uci import UciDialect
-from xqdesk.engines.uci_engine import UciEngine
+from xqdesk.engines.spec import EngineSpec
+from xqdesk.engines.transport.uci import UciDialect
 
 MAX_DTM = 15
 """Distances checked (plies); longer mates are beyond a quick depth-limited search."""
@@ -57,7 +57,7 @@ class MateChecker:
     """Fairy-Stockfish (or any UCI engine with mate scores) as the independent judge."""
 
     def __init__(self, command: Sequence[str]) -> None:
-        self.engine = UciEngine(list(command), options={"Hash": "16"})
+        self.engine = EngineSpec(Path(command[0]).name, tuple(command), {"Hash": "16"}).engine()
         self._rules = Path()
         self.tablebase: Optional[Tablebase] = None
         """The tables whose best move :meth:`check_win` plays when the engine misses a mate."""

@@ -13,10 +13,10 @@ from typing import Callable, Optional, Sequence
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError, EngineProtocolError
-from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
-from xqdesk.engines.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
+from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.game import Game
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.review import GameReview, PositionEval, build_review
@@ -81,11 +81,7 @@ class GameReviewer:
 
     def start(self) -> None:
         """Start the engine process now (EngineStartError says why it cannot)."""
-        engine = UciEngine(self.spec.command, cwd=self.spec.workdir, options=self.spec.options,
-                           memory_limit_mb=self.memory_limit_mb, env=self.spec.env, protocol=self.spec.protocol)
-        engine.start()
-        if self.spec.verify:
-            engine.verify_xiangqi(HANDSHAKE_TIMEOUT)
+        engine = self.spec.open(memory_limit_mb=self.memory_limit_mb)
         with self._lock:
             self.engine = engine
 

@@ -7,8 +7,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
-from xqdesk.engines.elo import EloEstimate, elo_difference
-from xqdesk.engines.match import PlayedGame, ScheduledGame, Tally, tally
+from xqdesk.engines.contests.elo import EloEstimate, elo_difference
+from xqdesk.engines.contests.match import PlayedGame, ScheduledGame, Tally, tally
 from xqdesk.formats.openings import Opening
 
 
