@@ -122,6 +122,8 @@ def play_match(engine: EngineSpec, name: str, args: argparse.Namespace) -> None:
                      on_move=report.on_move) as runner:
         report.runner = runner
         runner.play(schedule)
+    if pgn is not None:
+        pgn.finish()
     print_figures(opponent.name, report, time.monotonic() - started)
 
 

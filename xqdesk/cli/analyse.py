@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 
+from xqdesk.cli import positive_float, positive_int
 from xqdesk.cli.protocol_log import add_log_argument
 
 
@@ -14,8 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fen", default=None, help="the position (default: the start position)")
     parser.add_argument("--moves", nargs="*", default=(), metavar="MOVE",
                         help="ICCS moves played from the FEN before analysing")
-    parser.add_argument("--movetime", type=float, default=2.0, metavar="S", help="thinking time (default 2)")
-    parser.add_argument("--depth", type=int, default=None, help="stop at this depth instead")
+    parser.add_argument("--movetime", type=positive_float, default=2.0, metavar="S", help="thinking time (default 2)")
+    parser.add_argument("--depth", type=positive_int, default=None, help="stop at this depth instead")
     parser.add_argument("--multipv", type=int, default=1, metavar="K", help="principal variations (default 1)")
     parser.add_argument("--notation", choices=("iccs", "wxf", "chinese"), default="iccs",
                         help="how to write the variations (default iccs)")

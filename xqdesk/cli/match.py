@@ -57,7 +57,8 @@ def time_control_argument(text: str) -> TimeControl:
 
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by ``match`` and ``tournament`` (and the SPEC explanation)."""
-    from xqdesk.cli.match_options import add_start_and_adjudication_arguments, positive_float, positive_int
+    from xqdesk.cli import positive_float, positive_int
+    from xqdesk.cli.match_options import add_start_and_adjudication_arguments
 
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = SPEC_HELP
@@ -225,6 +226,9 @@ def run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, p
                 play(runner)
         except KeyboardInterrupt:  # a second signal: the engines were ended at once
             pass
+        finally:
+            if report.pgn is not None:
+                report.pgn.finish()
     summarise()
     if not signals:
         return 0

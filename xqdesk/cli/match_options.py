@@ -27,28 +27,6 @@ class UsageError(ValueError):
     """A command-line value that cannot be used; the message says which option and why."""
 
 
-def positive_float(text: str) -> float:
-    """argparse type: a number above zero (seconds, e.g. ``--movetime``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text!r}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    """argparse type: a whole number of at least 1 (games, depth, concurrency)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
-    return value
-
-
 def _boolean(text: str) -> bool:
     lowered = text.strip().lower()
     if lowered not in ("true", "false", "1", "0", "yes", "no"):
@@ -191,4 +169,4 @@ def endless(opening: Opening) -> Iterable[Opening]:
 
 
 __all__ = ["OpeningChoice", "UsageError", "add_start_and_adjudication_arguments", "endless", "key_values",
-           "parse_adjudication", "parse_openings", "parse_sprt", "positive_float", "positive_int"]
+           "parse_adjudication", "parse_openings", "parse_sprt"]

@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
 from xqdesk.board import Board
+from xqdesk.cli import plural
 from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.contests.match import GamesRunner, PlayedGame, ScheduledGame, to_game
 from xqdesk.engines.contests.sprt import PairedResults, Sprt, SprtStatus, Verdict
@@ -55,15 +57,20 @@ def fold_remarks(remarks: Sequence[tuple[int, str]]) -> list[str]:
 
 
 class PgnAppender:
-    """A PGN file that each finished game is appended to (the file starts empty)."""
+    """A PGN file that each finished game is appended to as it ends (the file starts empty), so
+    an interrupted run keeps every finished game; :meth:`finish` puts them in schedule order."""
 
     def __init__(self, path: Path, event: str, ruleset: Ruleset) -> None:
         self.path = path
         self.event = event
         self.ruleset = ruleset
-        self.written = 0
+        self._texts: dict[int, str] = {}
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("", encoding="utf-8")
+
+    @property
+    def written(self) -> int:
+        return len(self._texts)
 
     def append(self, played: PlayedGame) -> None:
         from xqdesk.formats.pgn import format_pgn
@@ -72,12 +79,19 @@ class PgnAppender:
         with self.path.open("a", encoding="utf-8") as file:
             file.write(text)
             file.flush()
-        self.written += 1
+        self._texts[played.scheduled.number] = text
 
-
-def plural(count: int, word: str, words: Optional[str] = None) -> str:
-    """``1 game``, ``2 games`` (``words``: an irregular plural)."""
-    return f"{count} {word if count == 1 else (words or word + 's')}"
+    def finish(self) -> None:
+        """Rewrite the file with its games in schedule order (games that run at once end in any
+        order); the old file stays whole until the new one replaces it."""
+        temporary = self.path.with_name(f".{self.path.name}.sorting")
+        try:
+            temporary.write_text("".join(self._texts[number] for number in sorted(self._texts)), encoding="utf-8")
+            os.replace(temporary, self.path)
+        except OSError as error:  # the appended file is whole: only its order is lost
+            temporary.unlink(missing_ok=True)
+            print(f"xqdesk: {self.path} keeps its games in the order they ended ({error.strerror or error})",
+                  file=sys.stderr)
 
 
 class MatchReport:

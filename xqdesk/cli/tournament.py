@@ -12,7 +12,7 @@ from dataclasses import replace
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from xqdesk.cli.match import add_engine_arguments
-    from xqdesk.cli.match_options import positive_int
+    from xqdesk.cli import positive_int
 
     parser.add_argument("specs", nargs="+", metavar="SPEC", help="two or more engines (see 'xqdesk match')")
     parser.add_argument("--games", type=positive_int, default=2, metavar="N",

@@ -8,6 +8,7 @@ result reaches the driver once, so the output is that of a local run.
 """
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any, Callable, Iterable, Optional, Sequence, TypeVar
 
@@ -40,10 +41,12 @@ def connect(address: str) -> Any:
     if ray.is_initialized():
         return ray
     try:
+        # Ray's own INFO and WARNING lines ("Started a local Ray instance.") stay out of the command's output.
+        quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
         if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
+            ray.init(**quiet)
         else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            ray.init(address=address, **quiet)
     except Exception as error:  # noqa: BLE001 - Ray raises many kinds; all mean "no cluster"
         raise EngineStartError(f"cannot connect to the Ray cluster {address!r}: {error}") from None
     return ray
