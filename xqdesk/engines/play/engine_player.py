@@ -25,6 +25,7 @@ from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB, LineObserv
 from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, SearchResult, UciEngine
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import RED, Color
+from xqdesk.score import PovScore
 
 PositionSender = Callable[[UciEngine], None]
 """Sends the position to search to a running engine (``position …``, or a variant's own line)."""
@@ -52,6 +53,8 @@ class EnginePlayer:
         self.engine: Optional[UciEngine] = None
         self.color: Color = RED
         self.restarts = 0
+        self._interrupted = False
+        """Set by :meth:`interrupt` until the next game: every search is then cut short."""
 
     def start(self) -> None:
         """Start the process and do the handshake (EngineStartError says why it failed). The engine
@@ -81,6 +84,7 @@ class EnginePlayer:
 
     def new_game(self, color: Color) -> None:
         self.color = color
+        self._interrupted = False
         self.running_engine().new_game()
 
     def request_move(self, board: Board, time_limit: Optional[float],
@@ -101,6 +105,8 @@ class EnginePlayer:
             engine.wait_ready(self.handshake_timeout)
             started = time.monotonic()
             engine.go(limits)
+            if self._interrupted:  # asked to stop before this search began: stop it now
+                engine.stop()
             result = engine.wait_bestmove(None if time_limit is None else started + time_limit, self.on_info)
         except EngineTimeoutError:
             return MoveReply(timed_out=True, elapsed=time.monotonic() - started)
@@ -109,6 +115,14 @@ class EnginePlayer:
                 self.engine.kill()
             return MoveReply(error=str(error), elapsed=time.monotonic() - started)
         return reply_from_search(self.name, result)
+
+    def interrupt(self) -> None:
+        """Cut the search in progress short (its move still comes back), and every search until the
+        next game; safe from any thread."""
+        self._interrupted = True  # before the stop: a search that starts after it sees the flag
+        engine = self.engine
+        if engine is not None:
+            engine.stop()
 
     def game_over(self, outcome: Outcome) -> None:
         """A seat that lost by a fault (a timeout, a crash, no or an illegal move) has its process
@@ -134,9 +148,9 @@ def course_limits(board: Board, limits: SearchLimits) -> SearchLimits:
 
 def reply_from_search(name: str, result: SearchResult) -> MoveReply:
     """What engine ``name``'s search answered, as a seat's reply: its move (and what it said
-    besides: a draw offer, a resignation wish), or why it gave none; with its last score."""
-    scored = [info.score for info in result.infos if info.score is not None and info.multipv in (None, 1)]
-    score = scored[-1] if scored else None
+    besides: a draw offer, a resignation wish, as text and as a word), or why it gave none; with
+    its last main-line score."""
+    score = final_score(result)
     if result.move is None:
         answer = "nobestmove" if result.best.text == "nobestmove" else f"bestmove {result.best.text!r}"
         reason = result.error or f"engine {name!r} answered {answer}" + (
@@ -144,6 +158,14 @@ def reply_from_search(name: str, result: SearchResult) -> MoveReply:
         return MoveReply(error=reason, elapsed=result.elapsed, score=score)
     return MoveReply(move=result.move, elapsed=result.elapsed, remark=search_remark(name, result),
                      offer=result.best.offer, score=score)
+
+
+def final_score(result: SearchResult) -> Optional[PovScore]:
+    """The last main-line score a search reported (None when it reported none)."""
+    for info in reversed(result.infos):
+        if info.score is not None and info.multipv == 1:
+            return info.score
+    return None
 
 
 def search_remark(name: str, result: SearchResult) -> Optional[str]:

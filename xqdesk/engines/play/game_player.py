@@ -24,7 +24,8 @@ class MoveReply:
     ``elapsed`` is the thinking time in seconds as measured by the asker. ``remark`` is what the
     seat said besides its move (a UCCI engine's draw offer or resignation wish), for the record;
     ``offer`` the same as a word (``"draw"`` or ``"resign"``), for a window to say in its language.
-    ``score`` is the seat's last evaluation of the position, if it gave one (for display).
+    ``score`` is the seat's own evaluation of its move when it gave one (an engine's last main-line
+    score, from the mover's view): what adjudication and progress displays read.
     """
 
     move: Optional[Move] = None

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Callable, Mapping, Optional
+from typing import Callable, Mapping, Optional, Sequence
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.play.game_player import GamePlayer
+from xqdesk.engines.play.game_player import GamePlayer, MoveReply
 from xqdesk.engines.play.game_runner import GameRunner
 from xqdesk.fen import STARTING_FEN
 from xqdesk.game import ChildNode, Game
@@ -37,9 +37,11 @@ class GameRecord:
     first_ply: int = 0
 
     @classmethod
-    def unplayed(cls, red: str, black: str, outcome: Outcome, start_fen: str = STARTING_FEN) -> GameRecord:
-        """A game decided before its first move (a seat that could not start)."""
-        return cls(red, black, Game(start_fen=start_fen, outcome=outcome))
+    def unplayed(cls, red: str, black: str, outcome: Outcome, start_fen: str = STARTING_FEN,
+                 moves: Sequence[Move] = ()) -> GameRecord:
+        """A game decided before its first move was asked for (a seat that could not start), from
+        ``start_fen`` and the ``moves`` of its opening."""
+        return cls(red, black, Game.from_moves(moves, start_fen, outcome=outcome))
 
     @property
     def start_fen(self) -> str:
@@ -83,7 +85,8 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
               on_move: Optional[Callable[[Board, Move, float], None]] = None,
               stop: Optional[threading.Event] = None,
               time_controls: Optional[Mapping[Color, TimeControl]] = None,
-              on_position: Optional[Callable[[Board], None]] = None) -> GameRecord:
+              on_position: Optional[Callable[[Board], None]] = None,
+              judge_move: Optional[Callable[[Board, MoveReply], Optional[Outcome]]] = None) -> GameRecord:
     """Play one game through a :class:`~xqdesk.engines.play.game_runner.GameRunner` and return its
     record. The seats must be started.
 
@@ -92,8 +95,10 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
     limit: no clock). ``board`` is the start position (and history) to play from;
     ``on_position(board)`` sees the position when the game begins and after every move (before
     ``on_move``); ``on_move(board_after, move, seconds)`` observes each move played, the last one
-    too; setting ``stop``
-    aborts the game before the next move (a reply that comes after it is set is not played).
+    too; setting ``stop`` aborts the game before the next move (a reply that comes after it is set
+    is not played). ``judge_move(board_after, reply)`` sees each legal move that leaves the game
+    going, with the seat's reply (its score included); an outcome it returns ends the game there
+    (adjudication).
     """
     if time_controls is None:
         limit = ruleset.move_time_limit if move_time_limit is None else move_time_limit
@@ -125,6 +130,9 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
                 on_position(after)
             if on_move is not None:
                 on_move(after, after.move_stack[-1], reply.elapsed)
+            verdict = judge_move(after, reply) if judge_move is not None and runner.outcome is None else None
+            if verdict is not None:
+                runner.finish(verdict, 0.0)
     if runner.outcome is None:
         runner.finish(Outcome.aborted("Game aborted"), 0.0)
     final = runner.outcome or Outcome.aborted("Game aborted")
