@@ -28,6 +28,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from strength import FAIRY_STOCKFISH, OPENINGS, opponent_spec  # noqa: E402
 
 from xqdesk.board import Board  # noqa: E402
+from xqdesk.engines.contests.elo import Tally  # noqa: E402
+from xqdesk.engines.contests.match import game_score  # noqa: E402
 from xqdesk.engines.play.engine_player import EnginePlayer  # noqa: E402
 from xqdesk.engines.play.referee import play_game  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
@@ -46,35 +48,31 @@ def play_rung(engine_spec: str, rung: str, args: argparse.Namespace) -> tuple[in
     limits = SearchLimits(movetime=args.movetime)
     engine = EnginePlayer(parse_spec(engine_spec), limits)
     opponent = EnginePlayer(opponent_spec(rung, args), limits)
-    wins = draws = losses = 0
+    result = Tally()
     faults = []
     try:
         engine.start()
         opponent.start()
         for game in range(GAMES):
-            points = wins + 0.5 * draws
             left = GAMES - game
-            if points >= PASS_POINTS or points + left < PASS_POINTS:
+            if result.points >= PASS_POINTS or result.points + left < PASS_POINTS:
                 break
             colour = RED if game % 2 == 0 else BLACK
             red, black = (engine, opponent) if colour == RED else (opponent, engine)
             record = play_game(red, black, board=Board(OPENINGS[(game // 2) % len(OPENINGS)]))
             outcome = record.outcome
-            if outcome.winner is None:
-                draws += 1
-            elif outcome.winner == colour:
-                wins += 1
-            else:
-                losses += 1
-                if outcome.termination in (Termination.ILLEGAL_MOVE, Termination.TIMEOUT):
-                    faults.append(outcome.termination.value)
+            score = game_score(outcome, colour)
+            result = result.counted(0.5 if score is None else score)  # an unfinished game counts as drawn
+            if outcome.winner not in (None, colour) and outcome.termination in (Termination.ILLEGAL_MOVE,
+                                                                                  Termination.TIMEOUT):
+                faults.append(outcome.termination.value)
             if args.verbose:
                 print(f"  {rung} game {game + 1}: engine {'red' if colour == RED else 'black'}, "
                       f"{len(record.moves)} plies: {outcome.text}", flush=True)
     finally:
         engine.close()
         opponent.close()
-    return wins, draws, losses, ", ".join(faults)
+    return result.wins, result.draws, result.losses, ", ".join(faults)
 
 
 def main() -> int:

@@ -6,6 +6,7 @@ import pytest
 from xqdesk import BLACK, RED, Board, IllegalMoveError, Move, Termination
 from xqdesk.compat import change_round, init_board
 from xqdesk.fen import STARTING_FEN
+from xqdesk.board import IllegalReason
 from xqdesk.squares import from_course, parse_square, square_name, to_course
 from xqdesk.zobrist import hash_codes
 
@@ -71,7 +72,9 @@ def test_push_iccs_refuses_illegal_moves_with_reason_and_fen():
     with pytest.raises(IllegalMoveError) as error:
         board.push_iccs("h2h8")  # a cannon jumps only to capture
     assert STARTING_FEN in str(error.value)
-    assert board.why_illegal(Move.from_iccs("e0e2")) == "the piece cannot move that way"
+    assert board.why_illegal(Move.from_iccs("e0e2")) is IllegalReason.CANNOT_MOVE_THAT_WAY
+    assert board.why_illegal(Move.from_iccs("e0e2")) == "the piece cannot move that way"  # its text
+    assert not board.why_illegal(Move.from_iccs("h2e2"))  # legal: LEGAL is false
     assert board.why_illegal(Move.from_iccs("h9g7")) == "that piece belongs to the side not to move"
     assert board.why_illegal(Move.from_iccs("a0a3")) == "the target square holds a piece of the same side"
     with pytest.raises(IllegalMoveError, match="not an ICCS move"):
@@ -146,15 +149,16 @@ def test_from_course_rejects_histories_that_do_not_fit():
         Board.from_course(init_board(), "red", [(1, 2, 3)])
 
 
-def test_push_notation_reads_every_notation_and_writes_back():
-    from xqdesk.notation import Notation
+def test_notation_reads_every_notation_and_writes_back():
+    from xqdesk.notation import Notation, format_move, parse_move
     board = Board()
-    assert board.push_notation("炮二平五") == Move.from_iccs("h2e2")
-    assert board.push_notation("H8+7") == Move.from_iccs("h9g7")
-    assert board.push_notation("h0g2", Notation.ICCS) == Move.from_iccs("h0g2")
-    assert board.notation(Move.from_iccs("i9h9"), Notation.CHINESE) == "车９平８"
+    for text, notation, iccs in (("炮二平五", None, "h2e2"), ("H8+7", None, "h9g7"), ("h0g2", Notation.ICCS, "h0g2")):
+        move = parse_move(board, text, notation)
+        assert move == Move.from_iccs(iccs)
+        board.push(move)
+    assert format_move(board, Move.from_iccs("i9h9"), Notation.CHINESE) == "车９平８"
     with pytest.raises(IllegalMoveError, match="'炮二平九'"):
-        board.push_notation("炮二平九")
+        parse_move(board, "炮二平九")
 
 
 def test_from_course_rejects_boards_that_are_not_course_boards():

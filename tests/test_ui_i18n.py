@@ -28,6 +28,7 @@ INDIRECT_TR_CALLS = {
     ("i18n.py", "tr(text)"): "tr_outcome: the outcome texts",
     ("i18n.py", "tr(sentence)"): "tr_outcome: the outcome texts",
     ("i18n.py", "tr(side_name(color))"): "side_word: 'Red' and 'Black'",
+    ("move_reasons.py", "tr(reason.value)"): "IllegalReason's texts",
     ("main_window.py", "tr(key)"): "the window's actions and menus, checked on a real window",
     ("move_list.py", "tr(label)"): "NOTATION_LABELS",
     ("move_list.py", "tr(text)"): "CONTEXT_MENU_TEXTS",
@@ -109,6 +110,12 @@ def test_language_names_parse_and_unknown_ones_are_refused():
 def test_translations_keep_the_placeholders_of_their_source():
     for english, chinese in CHINESE.items():
         assert format_fields(english) == format_fields(chinese), english
+
+
+def test_every_reason_a_move_is_refused_has_a_chinese_entry():
+    from xqdesk.board import IllegalReason
+
+    assert [reason for reason in IllegalReason if reason and reason.value not in CHINESE] == []
 
 
 @pytest.mark.parametrize("module", UI_MODULES)

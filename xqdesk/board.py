@@ -6,7 +6,8 @@ The history matters: the course's perpetual-check rule looks back at the last mo
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+import enum
+from typing import Iterator, Optional, Sequence
 
 from xqdesk.errors import IllegalMoveError, InvalidFenError
 from xqdesk.fen import STARTING_FEN, format_fen, parse_fen
@@ -20,8 +21,21 @@ from xqdesk.ruleset import COURSE, Ruleset
 from xqdesk.squares import FILES, RANKS, SQUARE_COUNT, from_course, to_course
 from xqdesk.zobrist import BLACK_TO_MOVE_KEY, PIECE_KEYS
 
-if TYPE_CHECKING:
-    from xqdesk.notation import Notation
+
+
+class IllegalReason(enum.StrEnum):
+    """Why a move is refused (:meth:`Board.why_illegal`): a value whose text is the English
+    sentence (so it reads as one in messages); a window translates the member, never the text.
+    ``LEGAL`` is empty, hence false: nothing stands against the move."""
+
+    LEGAL = ""
+    NO_PIECE = "no piece on the from-square"
+    NOT_TO_MOVE = "that piece belongs to the side not to move"
+    OWN_PIECE_ON_TARGET = "the target square holds a piece of the same side"
+    CANNOT_MOVE_THAT_WAY = "the piece cannot move that way"
+    PERPETUAL_CHECK = "the piece has given check three times running (perpetual check)"
+    LEAVES_KING_ATTACKED = "it would leave the king in check or facing the other king"
+
 
 _MOVE_CACHE: list[Optional[Move]] = [None] * (SQUARE_COUNT << 7)
 
@@ -449,46 +463,31 @@ class Board:
         self.push_legal(move)
         return move
 
-    def push_notation(self, text: str, notation: Optional["Notation"] = None) -> Move:
-        """Parse ``text`` in any notation (ICCS, WXF, Chinese …; guessed when ``notation`` is None),
-        play it and return it; raises IllegalMoveError or AmbiguousMoveError."""
-        from xqdesk.notation import parse_move  # the notation package builds on this module
-
-        move = parse_move(self, text, notation)
-        self.push(move)
-        return move
-
-    def notation(self, move: Move, notation: "Notation") -> str:
-        """``move`` (legal here) written in ``notation``, e.g. ``'炮二平五'``."""
-        from xqdesk.notation import format_move
-
-        return format_move(self, move, notation)
-
     def push_legal(self, move: Move) -> None:
         """Play ``move`` after checking it; raises IllegalMoveError saying why it is refused."""
         if not self.is_legal(move):
             raise IllegalMoveError(f"illegal move {move.iccs()!r} in {self.fen()!r}: {self.why_illegal(move)}")
         self.push(move)
 
-    def why_illegal(self, move: Move) -> str:
-        """A short reason ``move`` is refused ('' when it is legal)."""
+    def why_illegal(self, move: Move) -> IllegalReason:
+        """Why ``move`` is refused (:attr:`IllegalReason.LEGAL`, which is false, when it is legal)."""
         code = self._codes[move.from_square]
         if code == 0:
-            return "no piece on the from-square"
+            return IllegalReason.NO_PIECE
         if (code > 0) != self.turn:
-            return "that piece belongs to the side not to move"
+            return IllegalReason.NOT_TO_MOVE
         encoded = move.from_square << 7 | move.to_square
         movable = unchecked_moves if self.ruleset.general_capture else pseudo_legal_moves
         if encoded not in movable(self._codes, (move.from_square,), self.turn):
             own = self._codes[move.to_square]
             if own and (own > 0) == self.turn:
-                return "the target square holds a piece of the same side"
-            return "the piece cannot move that way"
+                return IllegalReason.OWN_PIECE_ON_TARGET
+            return IllegalReason.CANNOT_MOVE_THAT_WAY
         if encoded in self._perpetual_check_banned([encoded]):
-            return "the piece has given check three times running (perpetual check)"
+            return IllegalReason.PERPETUAL_CHECK
         if not self.is_legal(move):
-            return "it would leave the king in check or facing the other king"
-        return ""
+            return IllegalReason.LEAVES_KING_ATTACKED
+        return IllegalReason.LEGAL
 
     # --- game end -----------------------------------------------------------------------------
 

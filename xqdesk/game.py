@@ -15,7 +15,7 @@ from xqdesk.errors import IllegalMoveError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome, Termination
-from xqdesk.pieces import RED, Color
+from xqdesk.pieces import side_name
 from xqdesk.ruleset import COURSE, Ruleset
 
 if TYPE_CHECKING:
@@ -235,7 +235,7 @@ class ChildNode(GameNode):
 
 def move_label(board: Board) -> str:
     """``'move 12 (Black)'``: how errors name the move about to be played on ``board``."""
-    return f"move {board.fullmove_number} ({'Red' if board.turn == RED else 'Black'})"
+    return f"move {board.fullmove_number} ({side_name(board.turn)})"
 
 
 class Game(GameNode):
@@ -411,6 +411,3 @@ def _replay_tree(game: Game) -> Board:
     return end
 
 
-def side_name(color: Color) -> str:
-    """``'Red'`` or ``'Black'``."""
-    return "Red" if color == RED else "Black"

@@ -5,7 +5,7 @@ import enum
 from dataclasses import dataclass
 from typing import Optional
 
-from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.pieces import BLACK, RED, Color, side_name
 
 
 class Termination(enum.Enum):
@@ -17,10 +17,6 @@ class Termination(enum.Enum):
     RESIGNATION = "resignation"
     ADJUDICATION = "adjudication"
     ABORTED = "aborted"
-
-
-def _side(color: Color) -> str:
-    return "Red" if color == RED else "Black"
 
 
 @dataclass(frozen=True)
@@ -43,24 +39,24 @@ class Outcome:
     def no_legal_moves(cls, loser: Color) -> Outcome:
         """The side to move has no legal move: ``"Red loses the game. Black wins!"``."""
         return cls(Termination.NO_LEGAL_MOVES, not loser,
-                   f"{_side(loser)} loses the game. {_side(not loser)} wins!")
+                   f"{side_name(loser)} loses the game. {side_name(not loser)} wins!")
 
     @classmethod
     def general_captured(cls, loser: Color) -> Outcome:
         """Fog of war: ``loser``'s general was taken: ``"Red's general is captured, Black wins!"``."""
         return cls(Termination.GENERAL_CAPTURED, not loser,
-                   f"{_side(loser)}'s general is captured, {_side(not loser)} wins!")
+                   f"{side_name(loser)}'s general is captured, {side_name(not loser)} wins!")
 
     @classmethod
     def illegal_move(cls, offender: Color, reason: Optional[str] = None) -> Outcome:
         """``"Red moves illegally, Black wins!"``, with the reason appended when given."""
-        text = f"{_side(offender)} moves illegally, {_side(not offender)} wins!"
+        text = f"{side_name(offender)} moves illegally, {side_name(not offender)} wins!"
         return cls(Termination.ILLEGAL_MOVE, not offender, f"{text} ({reason})" if reason else text)
 
     @classmethod
     def timeout(cls, offender: Color) -> Outcome:
         """``"Red timeout, Black wins!"``."""
-        return cls(Termination.TIMEOUT, not offender, f"{_side(offender)} timeout, {_side(not offender)} wins!")
+        return cls(Termination.TIMEOUT, not offender, f"{side_name(offender)} timeout, {side_name(not offender)} wins!")
 
     @classmethod
     def capture_free_draw(cls) -> Outcome:
@@ -69,13 +65,13 @@ class Outcome:
 
     @classmethod
     def resignation(cls, loser: Color) -> Outcome:
-        return cls(Termination.RESIGNATION, not loser, f"{_side(loser)} resigns, {_side(not loser)} wins!")
+        return cls(Termination.RESIGNATION, not loser, f"{side_name(loser)} resigns, {side_name(not loser)} wins!")
 
     @classmethod
     def adjudicated(cls, winner: Optional[Color], reason: str) -> Outcome:
         """A result the match decided from the engines' own scores (cutechess-cli's draw and resign
         adjudication): ``"Draw by adjudication: …"`` or ``"Black wins by adjudication: …"``."""
-        who = "Draw" if winner is None else f"{_side(winner)} wins"
+        who = "Draw" if winner is None else f"{side_name(winner)} wins"
         return cls(Termination.ADJUDICATION, winner, f"{who} by adjudication: {reason}")
 
     @classmethod

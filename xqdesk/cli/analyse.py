@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from xqdesk.engines.registry import engine_spec
     from xqdesk.fen import STARTING_FEN
     from xqdesk.notation import Notation, format_line
-    from xqdesk.pieces import RED
+    from xqdesk.pieces import RED, side_name
 
     notation = Notation(args.notation)
     try:
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print("The engine offers no MultiPV option: one line")
         view = RED if args.score_view == "red" else board.turn
-        print(f"Scores from {'Red' if view == RED else 'Black'}'s view"
+        print(f"Scores from {side_name(view)}'s view"
               + (" (the side to move)" if view == board.turn else ""))
         engine.new_game()
 

@@ -257,9 +257,8 @@ def print_summary(report: MatchReport, args: argparse.Namespace) -> None:
     from xqdesk.engines.contests.sprt import Verdict, likelihood_of_superiority
 
     names, results = report.names, report.results
-    games = results.wins + results.draws + results.losses
-    points = results.wins + 0.5 * results.draws
-    print(f"{names[0]} vs {names[1]}: +{results.wins} ={results.draws} -{results.losses} ({points:g}/{games})")
+    games, points = results.tally.games, results.tally.points
+    print(f"{names[0]} vs {names[1]}: {results.tally} ({points:g}/{games})")
     elo = elo_difference(results.wins, results.draws, results.losses)
     los = likelihood_of_superiority(results.wins, results.losses)
     extra = (f", LOS {100 * los:.1f}%" if los is not None else "") + (

@@ -23,9 +23,9 @@ from typing import Any, Iterator, Optional, Sequence
 from xqdesk.board import Board
 from xqdesk.cli import plural
 from xqdesk.engines.play.game_player import MoveReply
-from xqdesk.engines.contests.match import GamesRunner, PlayedGame, ScheduledGame, to_game
+from xqdesk.engines.contests.match import GamesRunner, PlayedGame, ScheduledGame, game_score, to_game
 from xqdesk.engines.contests.sprt import PairedResults, Sprt, SprtStatus, Verdict
-from xqdesk.pieces import RED
+from xqdesk.pieces import BLACK, RED
 from xqdesk.ruleset import Ruleset
 from xqdesk.score import PovScore
 
@@ -153,12 +153,9 @@ class MatchReport:
     def _count(self, played: PlayedGame) -> None:
         if len(self.names) != 2:
             return
-        outcome = played.record.outcome
-        first_red = played.scheduled.red == 0
-        if outcome.winner is None:
-            score = 0.5
-        else:
-            score = 1.0 if (outcome.winner == RED) == first_red else 0.0
+        score = game_score(played.record.outcome, RED if played.scheduled.red == 0 else BLACK)
+        if score is None:
+            return
         self.results.add(score, played.scheduled.pair if self.pentanomial else None)
         if self.sprt is not None:
             counts = self.results.pentanomial if self.pentanomial else self.results.trinomial
@@ -181,11 +178,9 @@ class MatchReport:
 
     def score_line(self) -> str:
         """cutechess-cli's ``Score of A vs B: W - L - D  [score] games``."""
-        results = self.results
-        games = results.wins + results.losses + results.draws
-        share = (results.wins + 0.5 * results.draws) / games if games else 0.0
-        return (f"Score of {self.names[0]} vs {self.names[1]}: {results.wins} - {results.losses} - "
-                f"{results.draws}  [{share:.3f}] {games}")
+        tally = self.results.tally
+        return (f"Score of {self.names[0]} vs {self.names[1]}: {tally.wins} - {tally.losses} - "
+                f"{tally.draws}  [{tally.share:.3f}] {tally.games}")
 
     # --- the live panel ---------------------------------------------------------------------------
     def _panel(self) -> Any:

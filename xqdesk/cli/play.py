@@ -16,7 +16,7 @@ from xqdesk.cli.match import time_control_argument
 from xqdesk.cli.protocol_log import add_log_argument
 from xqdesk.engines.play.person_seat import PersonSeat
 from xqdesk.notation import Notation, format_move, parse_move
-from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.pieces import BLACK, RED, Color, side_name
 from xqdesk.time_control import TimeControl
 
 PERSON = "person"
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     def on_move(after: Board, move: object, seconds: float) -> None:
         played = after.copy()
         last = played.pop()
-        print(f"{_side(played.turn)}: {format_move(played, last, notation)}  ({seconds:.1f} s)", flush=True)
+        print(f"{side_name(played.turn)}: {format_move(played, last, notation)}  ({seconds:.1f} s)", flush=True)
 
     try:
         record = play_game(seats[RED], seats[BLACK], board=board, time_controls=controls, on_move=on_move)
@@ -99,7 +99,7 @@ def _prompt_people(people: dict[Color, PersonSeat], notation: Notation, source: 
         board = seat.position() if seat is not None else None
         if seat is None or board is None:
             continue
-        print(f"\n{board}\n{_side(board.turn)} to move> ", end="", file=out, flush=True)
+        print(f"\n{board}\n{side_name(board.turn)} to move> ", end="", file=out, flush=True)
         line = source.readline()
         if seat.position() is None:
             continue  # the turn ended while the person typed (their time ran out)
@@ -107,7 +107,7 @@ def _prompt_people(people: dict[Color, PersonSeat], notation: Notation, source: 
         if line and not source.isatty():
             print(text, file=out, flush=True)  # echo what was read from a file or a pipe
         if not line:
-            print(f"(end of input: {_side(board.turn)} resigns)", file=out, flush=True)
+            print(f"(end of input: {side_name(board.turn)} resigns)", file=out, flush=True)
             seat.resign()
         elif text == "resign":
             seat.resign()
@@ -118,7 +118,3 @@ def _prompt_people(people: dict[Color, PersonSeat], notation: Notation, source: 
                 seat.offer(parse_move(board, text))
             except ValueError as error:
                 print(f"not a move here: {error}", file=out, flush=True)
-
-
-def _side(color: Color) -> str:
-    return "Red" if color == RED else "Black"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from xqdesk.outcome import Outcome, Termination
-from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.pieces import BLACK, RED, Color, side_name
 
 _SIDES = {"Red": RED, "Black": BLACK}
 _LOSES = re.compile(r"^(Red|Black) loses the game\. (Red|Black) wins!$")
@@ -47,5 +47,5 @@ def outcome_from_result(result: str, text: str | None = None) -> Outcome | None:
         return Outcome(Termination.ADJUDICATION, None, text) if text else None
     winner = _RESULT_WINNERS[result]
     if not text:
-        text = "Draw" if winner is None else f"{'Red' if winner == RED else 'Black'} wins"
+        text = "Draw" if winner is None else f"{side_name(winner)} wins"
     return Outcome(Termination.ADJUDICATION, winner, text)

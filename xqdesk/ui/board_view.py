@@ -24,7 +24,7 @@ from xqdesk.ui.board_render import (  # re-exported: the board's look is defined
     arrow_style, paint_arrows, paint_board, paint_check, paint_fog, paint_highlights, paint_last_move, paint_pieces,
     render_piece,
 )
-from xqdesk.ui.i18n import tr
+from xqdesk.ui.i18n import side_word, tr
 from xqdesk.ui.move_reasons import illegal_move_reason as _illegal_move_reason
 from xqdesk.ui.themes import DEFAULT_THEME, Theme
 
@@ -238,7 +238,7 @@ class BoardView(QWidget):
             self.move_refused.emit(tr("Illegal move: {reason}").format(reason=self._refusal))
         elif code != 0 and self._board.turn not in self._movable:
             self.move_refused.emit(tr("Not your move now: {side} is played by an engine or a replay")
-                                   .format(side=tr("Red" if self._board.turn == RED else "Black")))
+                                   .format(side=side_word(self._board.turn)))
         elif code != 0:
             self.move_refused.emit(tr("Illegal move: {reason}").format(
                 reason=tr("Red to move" if self._board.turn == RED else "Black to move")))

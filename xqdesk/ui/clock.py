@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 from xqdesk.engines.play.game_runner import GameRunner
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.outcome import Termination
-from xqdesk.ui.i18n import language_notifier, tr
+from xqdesk.ui.i18n import language_notifier, side_word, tr
 
 TICK_MS = 100
 
@@ -147,7 +147,7 @@ class ClockDisplay(QWidget):
         return self._labels[color].text()
 
     def _show(self, reading: ClockReading, refresh_other: bool = True) -> None:
-        side = tr("Red") if reading.color == RED else tr("Black")
+        side = side_word(reading.color)
         parts = [format_seconds(seconds) for seconds in (reading.game_left, reading.move_left) if seconds is not None]
         if not parts:  # an untimed side in a game says so; outside a game there is no clock to show
             parts = [tr("no clock") if self._clock.is_live() else format_seconds(None)]

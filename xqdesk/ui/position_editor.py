@@ -28,7 +28,7 @@ from xqdesk.position_check import PositionProblem, ProblemKind, find_position_pr
 from xqdesk.squares import FILE_NAMES, SQUARE_COUNT, square_file, square_name
 from xqdesk.ui.board_view import (BLACK_INK, BOARD_COLOR, LINE_COLOR, PIECE_EDGE, PIECE_FACE, PIECE_RADIUS,
                                   RED_INK, BoardGeometry)
-from xqdesk.ui.i18n import Language, current_language, follow_language, tr
+from xqdesk.ui.i18n import Language, current_language, follow_language, side_word, tr
 from xqdesk.ui.piece_glyphs import board_font, interface_font, piece_character
 from xqdesk.ui.settings import EngineProfile
 
@@ -43,7 +43,7 @@ def problem_text(problem: PositionProblem) -> str:
     """A position problem in the interface language (English: the checker's own words)."""
     if current_language() is Language.ENGLISH:
         return problem.text
-    side = "" if problem.color is None else (tr("Red") if problem.color == RED else tr("Black"))
+    side = "" if problem.color is None else side_word(problem.color)
     where = "" if problem.square is None else square_name(problem.square)
     piece = "" if problem.piece_type is None else tr(PIECE_LABELS[problem.piece_type])
     if problem.kind is ProblemKind.MISSING_KING:
@@ -265,7 +265,7 @@ class PositionEditor(QWidget):
         self.load_fen_button.setText(tr("Load FEN"))
         self.start_button.setText(tr("Start game"))
         for code, button in self.palette_buttons.items():
-            button.setToolTip(f"{tr('Red') if code > 0 else tr('Black')} {tr(PIECE_LABELS[abs(code)])}")
+            button.setToolTip(f"{side_word(code > 0)} {tr(PIECE_LABELS[abs(code)])}")
         self._show_state()
 
     # -- the position ------------------------------------------------------------------------

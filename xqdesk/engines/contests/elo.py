@@ -1,5 +1,5 @@
-"""Elo arithmetic for match results: the rating difference with a 95% interval (as cutechess
-reports it) and the seed projects' performance rating."""
+"""Match results and their Elo arithmetic: the one win/draw/loss tally, the rating difference with
+a 95% interval (as cutechess reports it) and the seed projects' performance rating."""
 from __future__ import annotations
 
 import math
@@ -8,6 +8,42 @@ from typing import Optional
 
 Z_95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One side's wins, draws and losses over some games."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        """A win counts 1, a draw ½."""
+        return self.wins + 0.5 * self.draws
+
+    @property
+    def share(self) -> float:
+        """Points per game (0 without games)."""
+        return self.points / self.games if self.games else 0.0
+
+    def counted(self, score: float) -> Tally:
+        """This tally with one more game that scored ``score`` (1, ½ or 0); ValueError otherwise."""
+        if score == 1.0:
+            return Tally(self.wins + 1, self.draws, self.losses)
+        if score == 0.5:
+            return Tally(self.wins, self.draws + 1, self.losses)
+        if score == 0.0:
+            return Tally(self.wins, self.draws, self.losses + 1)
+        raise ValueError(f"a game scores 0, 0.5 or 1, got {score!r}")
+
+    def __str__(self) -> str:
+        return f"+{self.wins} ={self.draws} -{self.losses}"
 
 
 def elo_from_score(score: float) -> float:

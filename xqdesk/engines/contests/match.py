@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Optional, Protocol, Sequence
 
 from xqdesk.board import Board
 from xqdesk.engines.contests.adjudication import AdjudicationRules, Adjudicator
+from xqdesk.engines.contests.elo import Tally
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.play.game_player import GamePlayer, MoveReply
 from xqdesk.engines.play.referee import GameRecord, play_game
@@ -25,7 +26,7 @@ from xqdesk.formats.course_match import PLAYOFF_GAME, CourseGameResult, CourseMa
 from xqdesk.formats.openings import Opening
 from xqdesk.game import Game
 from xqdesk.outcome import Outcome, Termination
-from xqdesk.pieces import BLACK, RED
+from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.ruleset import COURSE, FOG, Ruleset
 from xqdesk.time_control import TimeControl
 
@@ -69,41 +70,23 @@ class PlayedGame:
         return self.record.outcome.termination is not Termination.ABORTED
 
 
-@dataclass(frozen=True)
-class Tally:
-    """One contestant's wins, draws and losses."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        return self.wins + 0.5 * self.draws
-
-    def __str__(self) -> str:
-        return f"+{self.wins} ={self.draws} -{self.losses}"
-
-
 def tally(played: Sequence[PlayedGame], contestant: int) -> Tally:
     """``contestant``'s results over ``played`` (aborted games are not counted)."""
-    wins = draws = losses = 0
+    result = Tally()
     for game in played:
         colour = RED if game.scheduled.red == contestant else BLACK if game.scheduled.black == contestant else None
-        outcome = game.record.outcome
-        if colour is None or outcome.result() == "*":
-            continue
-        if outcome.winner is None:
-            draws += 1
-        elif outcome.winner == colour:
-            wins += 1
-        else:
-            losses += 1
-    return Tally(wins, draws, losses)
+        score = None if colour is None else game_score(game.record.outcome, colour)
+        if score is not None:
+            result = result.counted(score)
+    return result
+
+
+def game_score(outcome: Outcome, colour: Color) -> Optional[float]:
+    """What ``outcome`` scores for the side that played ``colour``: 1, ½ or 0; None for a game
+    without a result (aborted)."""
+    if outcome.result() == "*":
+        return None
+    return 0.5 if outcome.winner is None else float(outcome.winner == colour)
 
 
 def alternating_schedule(games: int, first: int = 0, second: int = 1, start_number: int = 1) -> list[ScheduledGame]:

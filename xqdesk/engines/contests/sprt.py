@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional, Sequence
+
+from xqdesk.engines.contests.elo import Tally
 
 REGULARISATION = 1e-3
 """What an empty result category counts as (fishtest's prior), so the LLR stays finite."""
@@ -152,24 +154,27 @@ class PairedResults:
     (trinomial) and by pairs of games (pentanomial). A pair is two games that share a ``pair``
     key (the same opening, colours swapped); it counts once both are known."""
 
-    losses: int = 0
-    draws: int = 0
-    wins: int = 0
+    tally: Tally = field(default_factory=Tally)
 
     def __post_init__(self) -> None:
         self.pairs = [0, 0, 0, 0, 0]
         self._open: dict[object, float] = {}
 
+    @property
+    def wins(self) -> int:
+        return self.tally.wins
+
+    @property
+    def draws(self) -> int:
+        return self.tally.draws
+
+    @property
+    def losses(self) -> int:
+        return self.tally.losses
+
     def add(self, score: float, pair: object = None) -> None:
         """One game's score for the tested engine (1, ½ or 0), with its pair key (None: no pair)."""
-        if score == 1.0:
-            self.wins += 1
-        elif score == 0.0:
-            self.losses += 1
-        elif score == 0.5:
-            self.draws += 1
-        else:
-            raise ValueError(f"a game scores 0, 0.5 or 1, got {score!r}")
+        self.tally = self.tally.counted(score)
         if pair is None:
             return
         if pair in self._open:

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 from xqdesk.board import Board
 from xqdesk.move import Move
 from xqdesk.movegen import unchecked_moves
-from xqdesk.pieces import KING, PIECE_TYPES, RED, Color, Piece
+from xqdesk.pieces import KING, PIECE_TYPES, RED, Color, Piece, side_name
 from xqdesk.squares import SQUARE_COUNT, square_name
 
 Cells = tuple[Optional[int], ...]
@@ -91,7 +91,7 @@ class Observation:
         """The piece seen on ``square`` (None when it is seen empty); ValueError when unseen."""
         cell = self.cells[square]
         if cell is None:
-            raise ValueError(f"square {square_name(square)} is not seen by {'Red' if self.side == RED else 'Black'}")
+            raise ValueError(f"square {square_name(square)} is not seen by {side_name(self.side)}")
         return Piece.from_code(cell) if cell else None
 
     def seen_enemy(self) -> dict[int, int]:
