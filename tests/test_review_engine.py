@@ -13,6 +13,7 @@ import pytest
 from datafiles import GAMES
 from xqdesk.cli import plural
 from xqdesk.engines.analysis.reviewer import review_game, review_limits
+from xqdesk.engines.errors import EngineProtocolError
 from xqdesk.engines.spec import parse_spec
 from xqdesk.formats import read_games
 from xqdesk.formats.pgn import format_pgn, parse_pgn, write_pgn
@@ -58,7 +59,7 @@ def test_the_builtin_engine_marks_a_hung_chariot_as_a_blunder_with_its_better_mo
 
 def test_an_engine_that_gives_no_score_is_refused_clearly():
     game = Game.from_moves([Move.from_iccs("h2e2")])
-    with pytest.raises(ValueError, match="reported no score"):
+    with pytest.raises(EngineProtocolError, match="reported no score"):
         review_game(parse_spec("random:Seed=1"), game, review_limits(depth=1))
     with pytest.raises(ValueError, match="either a time"):
         review_limits(None, None)

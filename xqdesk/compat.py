@@ -46,7 +46,7 @@ def fight(player_i: int, player_j: int, *, players_dir: str = ".", out_dir: str 
     """The course's final-match ``fight``: folders ``player_<i>`` and ``player_<j>`` under
     ``players_dir`` play the 6-game match (and a playoff when tied), each player in its own
     process under the move clock; writes ``Player i VS Player j`` under ``out_dir`` and returns
-    the :class:`~xqdesk.formats.course_match.CourseMatch`. EngineStartError (a ValueError) when a
+    the :class:`~xqdesk.formats.course_match.CourseMatch`. EngineStartError (an XqdeskError) when a
     player cannot be loaded, before any game."""
     import os
     import random

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from xqdesk.board import Board
-from xqdesk.errors import XqdeskError
+from xqdesk.errors import InputError
 from xqdesk.formats import READ_EXTENSIONS, is_match_folder, read_games
 from xqdesk.game import Game
 from xqdesk.move import Move
@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS positions (
 """
 
 
-class PositionIndexError(XqdeskError):
+class PositionIndexError(InputError):
     """A file that is not a position index (or one of a newer schema)."""
 
 

@@ -89,13 +89,14 @@ def run(args: argparse.Namespace) -> int:
     if args.mode == "zero":
         return _zero(args)
     from xqdesk.engines.zero.selfplay import SelfPlayConfig, run_selfplay
+    from xqdesk.errors import XqdeskError
     config = SelfPlayConfig(games=args.games, simulations=args.simulations, max_plies=args.max_plies,
                             workers=args.workers, window=args.window, epochs=args.epochs,
                             arena_games=args.arena_games, gate=args.gate, ladder_games=args.ladder_games,
                             learning_rate=args.lr, seed=args.seed)
     try:
         run_selfplay(Path(args.net), Path(args.out_dir), args.iterations, config, report=print)
-    except (ValueError, OSError) as error:
+    except (XqdeskError, ValueError, OSError) as error:
         print(f"xqdesk train selfplay: {error}", file=sys.stderr)
         return 1
     return 0

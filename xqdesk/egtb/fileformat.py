@@ -26,11 +26,13 @@ from typing import Any
 
 import numpy as np
 
+from xqdesk.errors import InputError
+
 MAGIC = b"XQTB\x00\x01\r\n"
 SUFFIX = ".xqtb"
 
 
-class TableFileError(ValueError):
+class TableFileError(InputError):
     """A table file that is not in this format or is damaged."""
 
 

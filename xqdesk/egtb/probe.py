@@ -18,12 +18,13 @@ from xqdesk.egtb.fileformat import SUFFIX, TableFileError, TableHeader, read_hea
 from xqdesk.egtb.geometry import FLIP
 from xqdesk.egtb.layout import MAX_GROUP, Layout
 from xqdesk.egtb.signature import LETTERS, Signature
+from xqdesk.errors import XqdeskError
 from xqdesk.move import Move
 from xqdesk.pieces import KING, RED
 from xqdesk.squares import SQUARE_COUNT
 
 
-class MissingTableError(LookupError):
+class MissingTableError(XqdeskError, LookupError):
     """No table in the directory covers a position; ``signature`` names the one it needs."""
 
     def __init__(self, signature: str, directory: Path, fen: str) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
+from xqdesk.errors import InputError
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, PAWN
 
 PIECE_ORDER = (CHARIOT, HORSE, CANNON, PAWN, ADVISOR, ELEPHANT)
@@ -25,7 +26,7 @@ MAX_LIKE_PIECES = {CHARIOT: 2, HORSE: 2, CANNON: 2, PAWN: 5, ADVISOR: 2, ELEPHAN
 """How many pieces of a type one side can have."""
 
 
-class SignatureError(ValueError):
+class SignatureError(InputError):
     """A signature text that does not name a material balance."""
 
 

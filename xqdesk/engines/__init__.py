@@ -15,5 +15,6 @@ Its rooms, each allowed to import only the rooms below it (the ``layers`` contra
 - :mod:`~xqdesk.engines.mcts`, :mod:`~xqdesk.engines.builtin`, :mod:`~xqdesk.engines.hosted`: the
   engines that run inside a host process, and the contract they implement;
 - :mod:`~xqdesk.engines.transport`: an engine process and the protocols spoken with it;
-- :mod:`~xqdesk.engines.errors`, :mod:`~xqdesk.engines.search_types`: the words all of them share.
+- :mod:`~xqdesk.engines.errors`, :mod:`~xqdesk.engines.search_types`, :mod:`~xqdesk.engines.options`:
+  the words all of them share (errors, search limits and reports, engine options).
 """

@@ -1,11 +1,12 @@
 """Errors raised while starting, talking to or supervising an engine process.
 
-All are :class:`xqdesk.errors.XqdeskError` (hence ``ValueError``) subclasses, so callers that
-handle bad input handle a bad engine the same way.
+All are :class:`xqdesk.errors.XqdeskError` subclasses, apart from the input errors: an engine's
+failure is not a ``ValueError``. The two that are about what was given to an engine (an option
+value, a position) are :class:`~xqdesk.errors.InputError` too.
 """
 from __future__ import annotations
 
-from xqdesk.errors import XqdeskError
+from xqdesk.errors import InputError, XqdeskError
 
 
 class EngineError(XqdeskError):
@@ -17,7 +18,7 @@ class EngineStartError(EngineError):
     Xiangqi engine, a course player that does not load."""
 
 
-class EngineOptionError(EngineError):
+class EngineOptionError(EngineError, InputError):
     """An engine option that the engine does not declare, or a value its declaration does not
     allow (the message names the option, the value and what it takes)."""
 
@@ -35,6 +36,6 @@ class EngineTimeoutError(EngineError):
     """The engine did not answer in time; the process has been killed."""
 
 
-class EnginePositionError(EngineError):
+class EnginePositionError(EngineError, InputError):
     """A position the engine cannot be given (an impossible position for an engine that refuses
     them); nothing was sent."""

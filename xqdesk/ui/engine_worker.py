@@ -48,7 +48,7 @@ from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import EngineSpec
 from xqdesk.engines.transport.process import LoggedLine
-from xqdesk.engines.transport.uci import UciOption
+from xqdesk.engines.options import UciOption
 from xqdesk.engines.transport.uci_engine import SearchResult, UciEngine
 from xqdesk.move import Move
 

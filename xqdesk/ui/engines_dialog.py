@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.hosted.course_player import find_player_file
 from xqdesk.engines.transport.protocol import ProtocolName
-from xqdesk.engines.transport.uci import UciOption
+from xqdesk.engines.options import UciOption
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker
 from xqdesk.ui.i18n import follow_language, tr
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, save_settings

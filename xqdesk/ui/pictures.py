@@ -20,7 +20,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMimeData, QRectF, QS
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
-from xqdesk.errors import XqdeskError
+from xqdesk.errors import InputError
 from xqdesk.game import Game
 from xqdesk.move import Move
 from xqdesk.squares import Square
@@ -35,7 +35,7 @@ DEFAULT_GIF_DELAY = 1.0
 """Seconds each position of an animated GIF is shown (unless chosen)."""
 
 
-class PictureError(XqdeskError):
+class PictureError(InputError):
     """A picture that cannot be made as asked (size, file type, plies); the message says why."""
 
 

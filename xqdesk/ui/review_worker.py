@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 from xqdesk.engines.analysis.reviewer import GameReviewer, ReviewCancelled
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
+from xqdesk.errors import XqdeskError
 from xqdesk.game import Game
 from xqdesk.pieces import Color
 
@@ -39,7 +40,7 @@ class _ReviewThread(QThread):
             review = self.reviewer.review(self.game, self.sides, lambda done, total: self.progress.emit(done, total))
         except ReviewCancelled:
             cancelled = True
-        except ValueError as error:  # engine errors, bad records: all ValueErrors
+        except XqdeskError as error:  # engine failures, bad records
             failure = str(error)
         except Exception as error:  # noqa: BLE001 - anything else is reported, never lost in the thread
             failure = f"{type(error).__name__}: {error}"

@@ -20,6 +20,7 @@ from typing import Callable, Optional, Sequence
 from xqdesk.engines.analysis.reviewer import GameReviewer
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
+from xqdesk.errors import XqdeskError
 from xqdesk.formats import READ_EXTENSIONS, read_games
 from xqdesk.formats.pgn import format_pgn, parse_pgn, write_pgn
 from xqdesk.game import Game
@@ -141,7 +142,7 @@ def annotate_job(job: AnnotateJob, reviewer: Optional[GameReviewer] = None) -> A
         review = active.review(game, job.sides)
         write_review(game, review, active.annotator)
         return AnnotateResult(job, pgn=format_pgn(game))
-    except ValueError as error:  # engine errors and bad moves are ValueErrors
+    except XqdeskError as error:  # engine failures and bad moves
         return AnnotateResult(job, error=f"{job.source}: {error}")
     finally:
         if own:

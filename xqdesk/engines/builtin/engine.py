@@ -31,12 +31,11 @@ from xqdesk.engines.builtin.eval_tables import SHIPPED_PARAMS, ParamsByPhase, Ph
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.hosted.in_process import spin_value
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.hosted.tablebase import PATH_OPTION, TablebaseCache, table_lines
 from xqdesk.egtb import MissingTableError
 from xqdesk.egtb.fileformat import TableFileError
-from xqdesk.engines.transport.uci import OptionValue, UciOption
+from xqdesk.engines.options import OptionValue, UciOption, spin_value
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.position_index import PositionIndexError

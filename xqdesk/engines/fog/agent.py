@@ -15,9 +15,10 @@ from abc import ABC, abstractmethod
 from typing import Optional
 
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.transport.uci import OptionValue, UciOption, find_option
+from xqdesk.engines.options import OptionValue, UciOption, find_option
+from xqdesk.errors import XqdeskError
 from xqdesk.move import Move
-from xqdesk.pieces import RED, Color
+from xqdesk.pieces import RED, Color, side_name
 from xqdesk.variants.fog.observation import Observation
 
 
@@ -32,7 +33,7 @@ def _number(option: UciOption, value: OptionValue) -> int:
     raise EngineOptionError(f"option {option.name!r} of a fog agent must be a spin or a check, not {option.type!r}")
 
 
-class NotAnObservationError(TypeError):
+class NotAnObservationError(XqdeskError, TypeError):
     """An agent was handed something other than an :class:`Observation` (a board, say)."""
 
 
@@ -98,7 +99,7 @@ class FogAgent(ABC):
             raise NotAnObservationError(f"{self.name} is given only what its side sees (an Observation), "
                                         f"not a {type(observation).__name__}")
         if observation.side != self.side:
-            raise ValueError(f"{self.name} plays {'Red' if self.side == RED else 'Black'} but was shown "
+            raise ValueError(f"{self.name} plays {side_name(self.side)} but was shown "
                              "the other side's view")
 
     def reset(self) -> None:

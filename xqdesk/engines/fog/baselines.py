@@ -11,7 +11,7 @@ from typing import Callable, Optional
 
 from xqdesk.engines.hosted.baselines import CAPTURE_VALUES
 from xqdesk.engines.fog.agent import SEED, FogAgent
-from xqdesk.engines.transport.uci import UciOption
+from xqdesk.engines.options import UciOption
 from xqdesk.move import Move
 from xqdesk.movegen import unchecked_moves
 from xqdesk.pieces import KING

@@ -20,9 +20,9 @@ from types import ModuleType
 from typing import Any, Callable, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.errors import EngineOptionError, EngineStartError
+from xqdesk.engines.errors import EngineError, EngineOptionError, EngineStartError
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.transport.uci import OptionValue, UciOption
+from xqdesk.engines.options import OptionValue, UciOption
 from xqdesk.move import Move
 from xqdesk.pieces import color_name
 
@@ -32,7 +32,7 @@ FALLBACK_UTILS_MODULE = "xqdesk.course"
 ``utils`` needs it, and only inside the host process."""
 
 
-class PlayerMoveError(Exception):
+class PlayerMoveError(EngineError):
     """The player gave no usable action; the message says what it did instead."""
 
 

@@ -6,9 +6,8 @@ import threading
 from typing import Callable, Optional, Protocol
 
 from xqdesk.board import Board
-from xqdesk.engines.errors import EngineOptionError
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.transport.uci import OptionValue, UciOption, find_option
+from xqdesk.engines.options import OptionValue, UciOption, find_option
 from xqdesk.move import Move
 
 
@@ -45,22 +44,3 @@ def apply_option(engine: InProcessEngine, name: str, value: OptionValue) -> None
     EngineOptionError (nothing applied) for an unknown option or a value it does not take."""
     option = find_option(engine.uci_options(), name, engine.name)
     engine.set_option(option.name, option.parse_value(value))
-
-
-def spin_value(option: str, value: OptionValue) -> int:
-    """``value`` of the spin option ``option`` as the int :meth:`UciOption.parse_value` made it
-    (EngineOptionError when an engine is handed an unchecked value)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise EngineOptionError(f"option {option!r} needs a checked integer, got {value!r}")
-    return value
-
-
-def float_value(option: str, value: OptionValue, low: float, high: float) -> float:
-    """A ``string`` option holding a number in [low, high]; EngineOptionError otherwise."""
-    try:
-        number = float(str(value))
-    except ValueError:
-        number = float("nan")
-    if not low <= number <= high:
-        raise EngineOptionError(f"option {option!r} takes a number from {low} to {high}, got {value!r}")
-    return number

@@ -15,24 +15,29 @@ import numpy as np
 
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
-from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.hosted.in_process import float_value, spin_value
 from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.transport.uci import OptionValue, UciOption
+from xqdesk.engines.options import OptionField, OptionFields, OptionValue, UciOption, number_between, spin_value
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 
 
-OPTIONS = (
-    UciOption("Playouts", "spin", default="0", min=0, max=10_000_000),
-    UciOption("Rollout", "combo", default="light", choices=("light", "random")),
-    UciOption("RolloutPlies", "spin", default="10", min=0, max=200),
-    UciOption("Exploration", "string", default="1.0"),
-    UciOption("MultiPV", "spin", default="1", min=1, max=16),
-    UciOption("Seed", "spin", default="0", min=0, max=2**31 - 1),
-    UciOption("Move Overhead", "spin", default="100", min=0, max=5000),
+TREE_SEARCH_FIELDS = (
+    OptionField(UciOption("MultiPV", "spin", default="1", min=1, max=16), "multipv", spin_value),
+    OptionField(UciOption("Seed", "spin", default="0", min=0, max=2**31 - 1), "seed", spin_value),
+    OptionField(UciOption("Move Overhead", "spin", default="100", min=0, max=5000), "overhead_ms", spin_value),
 )
+"""The options every tree-search engine here has (``mcts`` and ``zero``)."""
+
+FIELDS = OptionFields("xqdesk mcts", (
+    OptionField(UciOption("Playouts", "spin", default="0", min=0, max=10_000_000), "playouts", spin_value),
+    OptionField(UciOption("Rollout", "combo", default="light", choices=("light", "random")), "light",
+                lambda _option, value: value == "light"),
+    OptionField(UciOption("RolloutPlies", "spin", default="10", min=0, max=200), "rollout_plies", spin_value),
+    OptionField(UciOption("Exploration", "string", default="1.0"), "exploration", number_between(0.0, 100.0)),
+    *TREE_SEARCH_FIELDS,
+))
+OPTIONS = FIELDS.options
 
 
 class PlayoutEvaluator:
@@ -78,23 +83,9 @@ class MctsEngine:
         return OPTIONS
 
     def set_option(self, name: str, value: OptionValue) -> None:
-        if name == "Rollout":
-            self.light = value == "light"
-        elif name == "Exploration":
-            self.exploration = float_value(name, value, 0.0, 100.0)
-        elif name == "Playouts":
-            self.playouts = spin_value(name, value)
-        elif name == "RolloutPlies":
-            self.rollout_plies = spin_value(name, value)
-        elif name == "MultiPV":
-            self.multipv = spin_value(name, value)
-        elif name == "Seed":
-            self.seed = spin_value(name, value)
+        FIELDS.apply(self, name, value)
+        if name == "Seed":
             self.new_game()
-        elif name == "Move Overhead":
-            self.overhead_ms = spin_value(name, value)
-        else:
-            raise EngineOptionError(f"{self.name} has no option {name!r}")
         self._reuse.clear()
 
     def new_game(self) -> None:

@@ -43,7 +43,7 @@ from typing import IO, Any, Iterator, Optional, Sequence
 
 import numpy as np
 
-from xqdesk.errors import XqdeskError
+from xqdesk.errors import InputError
 
 FORMAT_NAME = "xqdesk-labelled-positions"
 FORMAT_VERSION = 1
@@ -73,7 +73,7 @@ FIELDS: dict[str, tuple[Any, tuple[int, ...]]] = {
 """Each array's dtype and the shape of one row (−1: the MultiPV width of the set)."""
 
 
-class DataSetError(XqdeskError):
+class DataSetError(InputError):
     """A data folder, manifest or shard that is not what this module writes (the message says
     which file and what is wrong)."""
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence, Union
+from typing import Iterable, Optional, Sequence
 
-from xqdesk.engines.errors import EngineOptionError, EnginePositionError, EngineProtocolError
+from xqdesk.engines.errors import EnginePositionError, EngineProtocolError
+from xqdesk.engines.options import OptionValue, UciOption, find_option, format_option_value
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.fen import parse_fen
 from xqdesk.move import Move
@@ -110,83 +111,6 @@ def parse_id(line: str) -> tuple[str, str]:
     return tokens[1], tokens[2].strip()
 
 
-OptionValue = Union[bool, int, str, None]
-"""A checked option value: bool for ``check``, int for ``spin``, str for ``combo`` and
-``string``, None for ``button``."""
-
-
-@dataclass(frozen=True)
-class UciOption:
-    """One engine option, as an ``option`` line declares it: ``type`` is check, spin, combo,
-    button or string (other types an engine may invent take any text)."""
-
-    name: str
-    type: str
-    default: Optional[str] = None
-    min: Optional[int] = None
-    max: Optional[int] = None
-    choices: tuple[str, ...] = ()
-
-    def allowed(self) -> str:
-        """What values the option takes, in words (for error messages and tooltips)."""
-        if self.type == "check":
-            return "true or false"
-        if self.type == "spin":
-            if self.min is not None and self.max is not None:
-                return f"{self.min}..{self.max}"
-            if self.min is not None:
-                return f"an integer from {self.min}"
-            if self.max is not None:
-                return f"an integer up to {self.max}"
-            return "an integer"
-        if self.type == "combo":
-            return f"one of {list(self.choices)!r}"
-        if self.type == "button":
-            return "no value (it is a button)"
-        return "one line of text"
-
-    def parse_value(self, value: OptionValue) -> OptionValue:
-        """``value`` (text as in ``setoption``, or already typed) checked against this declaration
-        and typed: the one place option values are checked. Raises EngineOptionError naming the
-        option, the value and what it takes."""
-        text = "" if value is None else str(value)
-        if self.type == "check":
-            lowered = text.strip().lower()
-            if lowered in ("true", "false"):
-                return lowered == "true"
-        elif self.type == "spin":
-            if not isinstance(value, bool):
-                try:
-                    number = int(text)
-                except ValueError:
-                    number = None
-                if number is not None and (self.min is None or number >= self.min) \
-                        and (self.max is None or number <= self.max):
-                    return number
-        elif self.type == "combo":
-            for choice in self.choices:
-                if choice.lower() == text.strip().lower():
-                    return choice
-        elif self.type == "button":
-            if not text.strip():
-                return None
-        elif "\n" not in text and "\r" not in text:
-            return text
-        raise EngineOptionError(f"option {self.name!r} takes {self.allowed()}, got {value!r}")
-
-    def validate(self, value: OptionValue) -> str:
-        """The value as ``setoption`` sends it (``true``, ``16``, the combo's own spelling; empty
-        for a button); raises EngineOptionError when the engine would not accept it."""
-        return format_option_value(self.parse_value(value))
-
-
-def format_option_value(value: OptionValue) -> str:
-    """A checked value as UCI writes it: ``true``/``false``, digits, the text; empty for None."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "" if value is None else str(value)
-
-
 def format_option(option: UciOption) -> str:
     """The ``option name … type …`` line that declares ``option`` (the inverse of
     :func:`parse_option`)."""
@@ -199,17 +123,6 @@ def format_option(option: UciOption) -> str:
         parts.append(f"max {option.max}")
     parts.extend(f"var {choice}" for choice in option.choices)
     return " ".join(parts)
-
-
-def find_option(options: Iterable[UciOption], name: str, owner: str) -> UciOption:
-    """The option of ``options`` called ``name`` (case and surrounding spaces do not matter);
-    EngineOptionError naming ``owner`` and its options when there is none."""
-    declared = list(options)
-    for option in declared:
-        if option.name.lower() == name.strip().lower():
-            return option
-    names = ", ".join(option.name for option in declared) or "none"
-    raise EngineOptionError(f"{owner} has no option {name!r} (it has: {names})")
 
 
 _OPTION_KEYWORDS = ("name", "type", "default", "min", "max", "var")

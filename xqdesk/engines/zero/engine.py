@@ -18,12 +18,13 @@ import numpy as np
 
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
-from xqdesk.engines.errors import EngineOptionError, EngineStartError
-from xqdesk.engines.hosted.in_process import float_value, spin_value
+from xqdesk.engines.errors import EngineStartError
 from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
 from xqdesk.engines.mcts.tree import Node
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.transport.uci import OptionValue, UciOption
+from xqdesk.engines.mcts.engine import TREE_SEARCH_FIELDS
+from xqdesk.engines.options import (OptionField, OptionFields, OptionValue, UciOption, flag_value, number_between,
+                                    spin_value)
 from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX, mover_codes, planes_from_codes
 from xqdesk.engines.zero.network import Network, NetworkFileError
 from xqdesk.fen import STARTING_FEN
@@ -35,17 +36,18 @@ DIRICHLET_ALPHA = 0.3
 DIRICHLET_WEIGHT = 0.25
 DEFAULT_CPUCT = 1.5
 
-OPTIONS = (
-    UciOption("Network", "string", default=""),
-    UciOption("Simulations", "spin", default="0", min=0, max=10_000_000),
-    UciOption("CPuct", "string", default=str(DEFAULT_CPUCT)),
-    UciOption("Temperature", "string", default="0"),
-    UciOption("Noise", "check", default="false"),
-    UciOption("Batch", "spin", default="8", min=1, max=256),
-    UciOption("MultiPV", "spin", default="1", min=1, max=16),
-    UciOption("Seed", "spin", default="0", min=0, max=2**31 - 1),
-    UciOption("Move Overhead", "spin", default="100", min=0, max=5000),
-)
+NETWORK_OPTION = UciOption("Network", "string", default="")
+"""Loaded when set (a bad file is reported then), so it is not a plain field."""
+
+FIELDS = OptionFields("xqdesk zero", (
+    OptionField(UciOption("Simulations", "spin", default="0", min=0, max=10_000_000), "simulations", spin_value),
+    OptionField(UciOption("CPuct", "string", default=str(DEFAULT_CPUCT)), "cpuct", number_between(0.0, 100.0)),
+    OptionField(UciOption("Temperature", "string", default="0"), "temperature", number_between(0.0, 100.0)),
+    OptionField(UciOption("Noise", "check", default="false"), "noise", flag_value),
+    OptionField(UciOption("Batch", "spin", default="8", min=1, max=256), "batch", spin_value),
+    *TREE_SEARCH_FIELDS,
+))
+OPTIONS = (NETWORK_OPTION,) + FIELDS.options
 
 
 def load_shipped_network() -> Network:
@@ -122,30 +124,15 @@ class ZeroEngine:
         return OPTIONS
 
     def set_option(self, name: str, value: OptionValue) -> None:
-        if name == "Network":
+        if name == NETWORK_OPTION.name:
             with self._network_lock:
                 self.network_file = str(value or "")
                 self._network = None
                 self._loaded_network()  # a bad file is reported now, not at the first move
-        elif name == "Simulations":
-            self.simulations = spin_value(name, value)
-        elif name == "CPuct":
-            self.cpuct = float_value(name, value, 0.0, 100.0)
-        elif name == "Temperature":
-            self.temperature = float_value(name, value, 0.0, 100.0)
-        elif name == "Noise":
-            self.noise = bool(value)
-        elif name == "Batch":
-            self.batch = spin_value(name, value)
-        elif name == "MultiPV":
-            self.multipv = spin_value(name, value)
-        elif name == "Seed":
-            self.seed = spin_value(name, value)
-            self._rng = np.random.default_rng(self.seed)
-        elif name == "Move Overhead":
-            self.overhead_ms = spin_value(name, value)
         else:
-            raise EngineOptionError(f"{self.name} has no option {name!r}")
+            FIELDS.apply(self, name, value)
+        if name == "Seed":
+            self._rng = np.random.default_rng(self.seed)
         self._reuse.clear()
 
     def new_game(self) -> None:

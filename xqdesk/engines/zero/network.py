@@ -22,13 +22,14 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from xqdesk.engines.zero.encoding import PLANES, POLICY_SIZE
+from xqdesk.errors import InputError
 from xqdesk.squares import FILES, RANKS
 
 FORMAT = 1
 POLICY_CHANNELS = 2
 
 
-class NetworkFileError(ValueError):
+class NetworkFileError(InputError):
     """A network file that cannot be read or does not hold a network of this format."""
 
 
