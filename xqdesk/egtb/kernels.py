@@ -13,11 +13,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from xqdesk import attack_kernel
+from xqdesk.attack_kernel import king_attackers
+from xqdesk.compiled_cache import drop_stale_compiled_code
+from xqdesk.egtb import geometry, layout
 from xqdesk.egtb.geometry import (ADVISOR_STEPS, ELEPHANT_EYES, ELEPHANT_STEPS, FLIP, HORSE_LEGS,
                                   HORSE_SOURCE_LEGS, HORSE_SOURCES, HORSE_TARGETS, KING_STEPS, MIRROR,
                                   PAWN_SOURCES, PAWN_STEPS, RAYS)
 from xqdesk.egtb.layout import BINOMIAL, KING_PAIR_INDEX, KING_PAIRS
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
+
+drop_stale_compiled_code(__file__, (geometry, layout, attack_kernel))
 
 DRAW = 0
 ILLEGAL = 1
@@ -29,44 +35,8 @@ MAX_TARGETS = 20
 @njit(cache=True, nogil=True)
 def king_attacked(board, king_sq, sign):
     """Whether the general of side ``sign`` (+1 Red, -1 Black) on ``king_sq`` can be captured,
-    the two generals facing on an open file included."""
-    enemy = -sign
-    for d in range(4):
-        k = 0
-        while k < 10:
-            target = RAYS[king_sq, d, k]
-            if target < 0 or board[target] != 0:
-                break
-            k += 1
-        if k >= 10 or RAYS[king_sq, d, k] < 0:
-            continue
-        piece = board[RAYS[king_sq, d, k]]
-        if piece == enemy * CHARIOT or piece == enemy * KING:
-            return True
-        k += 1
-        while k < 10:
-            target = RAYS[king_sq, d, k]
-            if target < 0:
-                break
-            if board[target] != 0:
-                if board[target] == enemy * CANNON:
-                    return True
-                break
-            k += 1
-    for i in range(8):
-        horse = HORSE_SOURCES[king_sq, i]
-        if horse < 0:
-            break
-        if board[horse] == enemy * HORSE and board[HORSE_SOURCE_LEGS[king_sq, i]] == 0:
-            return True
-    enemy_color = 0 if enemy == 1 else 1
-    for i in range(3):
-        pawn = PAWN_SOURCES[enemy_color, king_sq, i]
-        if pawn < 0:
-            break
-        if board[pawn] == enemy:
-            return True
-    return False
+    the two generals facing on an open file included (the shared scan of :mod:`xqdesk.attack_kernel`)."""
+    return king_attackers(board, king_sq, sign, RAYS, HORSE_SOURCES, HORSE_SOURCE_LEGS, PAWN_SOURCES, True) != 0
 
 
 @njit(cache=True, nogil=True)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from xqdesk import attack_kernel
+from xqdesk.attack_kernel import king_attackers
 from xqdesk.engines.builtin import geometry
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import (
@@ -24,7 +26,7 @@ from xqdesk.engines.builtin.geometry import (
     HORSE_TARGETS, KING_STEPS, PAWN_ATTACKERS, PAWN_STEPS, RAYS, SQUARES, zobrist_keys)
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 
-drop_stale_compiled_code(__file__, (geometry,))
+drop_stale_compiled_code(__file__, (geometry, attack_kernel))
 
 ZOBRIST_PIECES, ZOBRIST_BLACK_TO_MOVE = zobrist_keys()
 
@@ -44,48 +46,10 @@ def king_square(pos, side):
 @njit(**COMPILE_OPTIONS)
 def is_attacked_king(board, side, king_sq):
     """True when the king of ``side`` (+1/-1) on ``king_sq`` could be captured by the opponent,
-    counting the two kings facing each other on an open file."""
-    enemy = -side
-    for d in range(4):
-        k = 0
-        piece = 0
-        while k < 10:
-            target = RAYS[king_sq, d, k]
-            if target < 0:
-                break
-            piece = board[target]
-            if piece != 0:
-                break
-            k += 1
-        if k >= 10 or RAYS[king_sq, d, k] < 0:
-            continue
-        if piece == enemy * 6 or piece == enemy * 7:
-            return True
-        k += 1
-        while k < 10:
-            target = RAYS[king_sq, d, k]
-            if target < 0:
-                break
-            piece = board[target]
-            if piece != 0:
-                if piece == enemy * 5:
-                    return True
-                break
-            k += 1
-    for i in range(8):
-        horse = HORSE_ATTACKERS[king_sq, i]
-        if horse < 0:
-            break
-        if board[horse] == enemy * 4 and board[HORSE_ATTACKER_LEGS[king_sq, i]] == 0:
-            return True
-    color = 0 if enemy == 1 else 1
-    for i in range(3):
-        pawn = PAWN_ATTACKERS[color, king_sq, i]
-        if pawn < 0:
-            break
-        if board[pawn] == enemy:
-            return True
-    return False
+    counting the two kings facing each other on an open file (the shared scan of
+    :mod:`xqdesk.attack_kernel`)."""
+    return king_attackers(board, king_sq, side, RAYS, HORSE_ATTACKERS, HORSE_ATTACKER_LEGS, PAWN_ATTACKERS,
+                          True) != 0
 
 
 @njit(**COMPILE_OPTIONS)

@@ -16,78 +16,21 @@ from __future__ import annotations
 
 from numba import njit
 
+from xqdesk import attack_kernel
+from xqdesk.attack_kernel import CHECKER_BITS, CHECKER_MASK, king_attackers
 from xqdesk.engines.builtin import geometry
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import HORSE_ATTACKER_LEGS, HORSE_ATTACKERS, PAWN_ATTACKERS, RAYS
 
-drop_stale_compiled_code(__file__, (geometry,))
-
-CHECKER_BITS = 7
-"""Each checking piece is packed as its square + 1 in this many bits (0 ends the list)."""
-CHECKER_MASK = (1 << CHECKER_BITS) - 1
-MAX_CHECKERS = 8
-"""More than can ever attack one king at once (two chariots, two cannons, two horses, pawns ...)."""
-
-
-@njit(**COMPILE_OPTIONS)
-def _packed(checkers, count, sq):
-    if count >= MAX_CHECKERS:
-        return checkers
-    return checkers | ((sq + 1) << (CHECKER_BITS * count))
+drop_stale_compiled_code(__file__, (geometry, attack_kernel))
 
 
 @njit(**COMPILE_OPTIONS)
 def checking_pieces(board, side, king_sq):
     """The squares of the opponent's pieces that attack the king of ``side`` (+1/-1) on
-    ``king_sq`` (the facing king included), packed; 0 when the king is not attacked. The tests
-    are those of ``board_kernel.is_attacked_king``."""
-    enemy = -side
-    checkers = 0
-    count = 0
-    for d in range(4):
-        k = 0
-        piece = 0
-        while k < 10:
-            target = RAYS[king_sq, d, k]
-            if target < 0:
-                break
-            piece = board[target]
-            if piece != 0:
-                break
-            k += 1
-        if k >= 10 or RAYS[king_sq, d, k] < 0:
-            continue
-        if piece == enemy * 6 or piece == enemy * 7:
-            checkers = _packed(checkers, count, RAYS[king_sq, d, k])
-            count += 1
-        k += 1
-        while k < 10:
-            target = RAYS[king_sq, d, k]
-            if target < 0:
-                break
-            piece = board[target]
-            if piece != 0:
-                if piece == enemy * 5:
-                    checkers = _packed(checkers, count, target)
-                    count += 1
-                break
-            k += 1
-    for i in range(8):
-        horse = HORSE_ATTACKERS[king_sq, i]
-        if horse < 0:
-            break
-        if board[horse] == enemy * 4 and board[HORSE_ATTACKER_LEGS[king_sq, i]] == 0:
-            checkers = _packed(checkers, count, horse)
-            count += 1
-    color = 0 if enemy == 1 else 1
-    for i in range(3):
-        pawn = PAWN_ATTACKERS[color, king_sq, i]
-        if pawn < 0:
-            break
-        if board[pawn] == enemy:
-            checkers = _packed(checkers, count, pawn)
-            count += 1
-    return checkers
+    ``king_sq`` (the facing king included), packed as :mod:`xqdesk.attack_kernel` packs them;
+    0 when the king is not attacked."""
+    return king_attackers(board, king_sq, side, RAYS, HORSE_ATTACKERS, HORSE_ATTACKER_LEGS, PAWN_ATTACKERS, False)
 
 
 @njit(**COMPILE_OPTIONS)
