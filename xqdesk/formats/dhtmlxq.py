@@ -218,8 +218,8 @@ def _game_from_fields(fields: dict[str, str], source: str, number: int) -> tuple
     root.jump = root
     order, unreachable = _lines_in_order(branches)
     for line in order:
-        parent = branches[line.parent] if line.number else root
-        line.holder = root if line.start == 1 else _holder_of(parent, line.start - 1)
+        above = branches[line.parent] if line.number else root
+        line.holder = root if line.start == 1 else _holder_of(above, line.start - 1)
         _link(line)
         line.holder.hanging[line.start - 1] = line.holder.hanging.get(line.start - 1, 0) + 1
     for line in order:
