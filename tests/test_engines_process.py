@@ -17,7 +17,8 @@ from xqdesk.engines.host import UciHost
 from xqdesk.engines.hosted.baselines import GreedyEngine
 from xqdesk.engines.transport.process import SHIELDED, LineProcess, live_process_groups
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.engines.spec import EngineSpec, load_engines_file, parse_spec
+from xqdesk.engines.registry import load_engines_file
+from xqdesk.engines.spec import EngineSpec, parse_spec
 from xqdesk.engines.transport.uci import UciDialect
 from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.fen import STARTING_FEN
@@ -183,7 +184,7 @@ def test_host_answers_in_the_pikafish_dialect():
 def test_engines_file_errors_name_the_entry(tmp_path):
     path = tmp_path / "engines.json"
     path.write_text('[{"name": "a", "command": "fsf --flag"}, {"name": "b"}]')
-    with pytest.raises(EngineStartError, match="entry 2: needs a 'name' and a 'command'"):
+    with pytest.raises(EngineStartError, match="entry 2: 'kind' must be one of .* \\(or give a 'command'\\)"):
         load_engines_file(path)
     path.write_text('[{"name": "a", "command": "fsf --flag", "protocol": "xboard"}]')
     with pytest.raises(EngineStartError, match="protocol 'xboard' is not supported"):

@@ -19,7 +19,8 @@ from xqdesk.engines.contests.match import PlayedGame, ScheduledGame, to_game
 from xqdesk.engines.transport.protocol import ProtocolName, UciProtocol, UcciProtocol
 from xqdesk.engines.play.referee import play_game
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.engines.spec import EngineSpec, host_command, host_environment, load_engines_file, parse_spec
+from xqdesk.engines.registry import load_engines_file
+from xqdesk.engines.spec import EngineSpec, host_command, host_environment, parse_spec
 from xqdesk.engines.transport.uci import UciDialect, UciOption, network_file_problem, pikafish_fen
 from xqdesk.engines.transport.ucci import (format_banmoves, format_go, format_position, format_setoption,
                                            parse_bestmove, parse_info, parse_option, position_after_last_capture)

@@ -37,7 +37,11 @@ def test_tally_and_standings():
     table = standings(["zero", "one", "two"], games)
     assert [(row.rank, row.name) for row in table] == [(1, "zero"), (2, "one"), (3, "two")]
     text = format_standings(table).splitlines()
-    assert text[1].split() == ["1", "zero", "3", "2.5", "2", "1", "0", "83.3%"]
+    assert text[1].split()[:8] == ["1", "zero", "3", "2.5", "2", "1", "0", "83.3%"]
+    assert text[1].split()[8:] == [f"{elo_from_score(2.5 / 3):+.0f}", "inf"]  # the upper bound is infinite
+    one = elo_difference(1, 0, 2)
+    assert one.lower is None and text[2].split()[8:] == [f"{one.difference:+.0f}", "inf"]
+    assert text[-1].startswith("Elo: against the field")
 
 
 def test_elo_difference_and_interval():

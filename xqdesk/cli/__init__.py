@@ -39,14 +39,43 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "explore": ("xqdesk.cli.explore", "the moves played from a position in a position index, with results"),
     "image": ("xqdesk.cli.image", "draw a position of a game as a PNG or SVG picture"),
     "gif": ("xqdesk.cli.gif", "draw a game (or a line of it) as an animated GIF"),
+    "engines": ("xqdesk.cli.engines", "list, add or remove the engines of the registry the window shares"),
 }
 """name -> (module, one-line help)."""
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_CANNOT_WRITE, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 3, 70, 130
 """The exit codes (see the table above)."""
 
-GUI_OPTIONS = ("--screenshot", "--language", "--ply", "--install-desktop-entry", "--remove-desktop-entry")
+GUI_OPTIONS = ("--screenshot", "--language", "--ply", "--theme", "--analyse", "--multipv", "--size", "--wait",
+               "--install-desktop-entry", "--remove-desktop-entry")
 """Options that, before any command, mean "start the window" (``xqdesk --screenshot out.png``)."""
+
+
+def plural(count: int, word: str, words: Optional[str] = None) -> str:
+    """``1 game``, ``2 games`` (``words``: an irregular plural, ``ply``/``plies``)."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a number above zero (seconds, e.g. ``--movetime``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1 (games, depth, concurrency)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
+    return value
 
 
 def encoding_argument(text: str) -> str:
@@ -59,10 +88,21 @@ def encoding_argument(text: str) -> str:
     return text
 
 
+WINDOW_USAGE = """xqdesk [FILE]
+       xqdesk COMMAND [OPTIONS]"""
+WINDOW_HELP = """Without a COMMAND, xqdesk opens the window; with a FILE (a game record: .pgn, .xqf, .fen,
+a course match folder …) the window opens it. Window options: --ply N (the position shown),
+--language en|zh_CN, --theme wood|contrast|traditional, --analyse, --screenshot OUT.png (render the
+window to a picture and exit; with --size WxH, --wait S). 'xqdesk COMMAND --help' explains a command."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     from xqdesk import __version__
 
-    parser = argparse.ArgumentParser(prog="xqdesk", description="Xiangqi: play, analyse and replay.")
+    parser = argparse.ArgumentParser(prog="xqdesk", usage=WINDOW_USAGE, epilog=WINDOW_HELP,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     description="Xiangqi: play, analyse and replay. 'xqdesk [FILE]' opens the "
+                                                 "window (on FILE); 'xqdesk COMMAND …' runs a command:")
     parser.add_argument("--version", action="version", version=f"xqdesk {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():

@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 
+from xqdesk.cli import positive_float, positive_int
 from xqdesk.cli.protocol_log import add_log_argument
 
 
@@ -14,8 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fen", default=None, help="the position (default: the start position)")
     parser.add_argument("--moves", nargs="*", default=(), metavar="MOVE",
                         help="ICCS moves played from the FEN before analysing")
-    parser.add_argument("--movetime", type=float, default=2.0, metavar="S", help="thinking time (default 2)")
-    parser.add_argument("--depth", type=int, default=None, help="stop at this depth instead")
+    parser.add_argument("--movetime", type=positive_float, default=2.0, metavar="S", help="thinking time (default 2)")
+    parser.add_argument("--depth", type=positive_int, default=None, help="stop at this depth instead")
     parser.add_argument("--multipv", type=int, default=1, metavar="K", help="principal variations (default 1)")
     parser.add_argument("--notation", choices=("iccs", "wxf", "chinese"), default="iccs",
                         help="how to write the variations (default iccs)")
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from xqdesk.engines.errors import EngineError
     from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
     from xqdesk.engines.search_types import SearchInfo, SearchLimits
-    from xqdesk.engines.spec import parse_spec
+    from xqdesk.engines.registry import engine_spec
     from xqdesk.fen import STARTING_FEN
     from xqdesk.notation import Notation, format_line
     from xqdesk.pieces import RED
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     limits = SearchLimits(movetime=None if args.depth else args.movetime, depth=args.depth, multipv=args.multipv)
     engine = None
     try:
-        spec = parse_spec(args.engine, args.engines)
+        spec = engine_spec(args.engine, args.engines)
         engine = spec.open(memory_limit_mb=args.memory_limit or DEFAULT_MEMORY_LIMIT_MB)
         identity = engine.identity
         print(f"Engine: {identity.name or spec.name} ({identity.protocol_name})  Position: {board.fen()}")

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from xqdesk.engines.errors import EngineError
     from xqdesk.engines.play.game_player import GamePlayer
     from xqdesk.engines.play.referee import play_game
-    from xqdesk.engines.spec import parse_spec
+    from xqdesk.engines.registry import engine_spec
 
     try:
         board = Board(args.fen) if args.fen else Board()
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
                 seats[color] = people[color]
                 controls[color] = args.person_tc
             else:
-                seats[color] = EnginePlayer(parse_spec(text, args.engines), None)
+                seats[color] = EnginePlayer(engine_spec(text, args.engines), None)
                 controls[color] = args.engine_tc
         for seat in seats.values():
             seat.start()

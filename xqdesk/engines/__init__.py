@@ -7,9 +7,10 @@ Its rooms, each allowed to import only the rooms below it (the ``layers`` contra
 - :mod:`~xqdesk.engines.zero`: the ``zero`` engine, its self-play and its training;
 - :mod:`~xqdesk.engines.training`: labelled positions for the learning engines;
 - :mod:`~xqdesk.engines.analysis` and :mod:`~xqdesk.engines.contests`: reviewing games with an
-  engine; matches, tournaments, Elo and the Ray cluster that runs batches of work;
+  engine; matches, tournaments, Elo, the SPRT, adjudication and the Ray cluster that runs batches of work;
 - :mod:`~xqdesk.engines.fog`: the fog-of-war agents and their referee;
 - :mod:`~xqdesk.engines.play`: the seats and the one game runner;
+- :mod:`~xqdesk.engines.registry`: the engines a user has set up, one file for the window and the CLI;
 - :mod:`~xqdesk.engines.spec`: how an engine is named and started;
 - :mod:`~xqdesk.engines.mcts`, :mod:`~xqdesk.engines.builtin`, :mod:`~xqdesk.engines.hosted`: the
   engines that run inside a host process, and the contract they implement;

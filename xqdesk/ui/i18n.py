@@ -299,6 +299,7 @@ CHINESE: Final[dict[str, str]] = {
     "Built-in engine": "内置引擎",
     "Monte-Carlo tree search engine": "蒙特卡洛树搜索引擎",
     "Zero engine (neural network)": "Zero 引擎（神经网络）",
+    "Engine command": "引擎命令",
     "Choose a course player file or folder": "选择课程棋手文件或文件夹",
     "Choose a UCI or UCCI engine executable": "选择 UCI 或 UCCI 引擎可执行文件",
     "Python files": "Python 文件",

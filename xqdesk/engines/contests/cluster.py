@@ -8,8 +8,11 @@ result reaches the driver once, so the output is that of a local run.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence, TypeVar
+import logging
+import threading
+from typing import Any, Callable, Iterable, Optional, Sequence, TypeVar
 
+from xqdesk.engines.contests.adjudication import AdjudicationRules
 from xqdesk.engines.errors import EngineStartError
 from xqdesk.engines.contests.match import Contestant, MatchRunner, PlayedGame, ScheduledGame
 from xqdesk.ruleset import COURSE, Ruleset
@@ -38,39 +41,49 @@ def connect(address: str) -> Any:
     if ray.is_initialized():
         return ray
     try:
+        # Ray's own INFO and WARNING lines ("Started a local Ray instance.") stay out of the command's output.
+        quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
         if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
+            ray.init(**quiet)
         else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            ray.init(address=address, **quiet)
     except Exception as error:  # noqa: BLE001 - Ray raises many kinds; all mean "no cluster"
         raise EngineStartError(f"cannot connect to the Ray cluster {address!r}: {error}") from None
     return ray
 
 
 def run_tasks(ray: Any, function: Callable[[ArgT], ResultT], arguments: Sequence[ArgT],
-              on_result: Optional[Callable[[int, ResultT], None]] = None) -> list[ResultT]:
+              on_result: Optional[Callable[[int, ResultT], None]] = None,
+              stop: Optional[threading.Event] = None) -> list[ResultT]:
     """Run ``function(argument)`` for each argument as a Ray task (retried when its worker is
     lost); ``on_result(index, result)`` is called in this process as each one finishes. The
-    results in the order of ``arguments``. A task's own exception is raised here."""
+    results in the order of ``arguments``. A task's own exception is raised here. Setting
+    ``stop`` cancels the tasks not yet finished: only the finished ones' results come back."""
     remote = ray.remote(max_retries=MAX_RETRIES, num_cpus=1)(function)
     pending = {remote.remote(argument): index for index, argument in enumerate(arguments)}
     results: dict[int, ResultT] = {}
     while pending:
-        done, _ = ray.wait(list(pending), num_returns=1)
+        if stop is not None and stop.is_set():
+            for reference in pending:
+                ray.cancel(reference, force=True)
+            break
+        done, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
         for reference in done:
             index = pending.pop(reference)
             results[index] = ray.get(reference)
             if on_result is not None:
                 on_result(index, results[index])
-    return [results[index] for index in range(len(arguments))]
+    return [results[index] for index in sorted(results)]
 
 
 class _GameJob:
     """One scheduled game with everything a worker needs to play it (picklable)."""
 
     def __init__(self, contestants: Sequence[Contestant], ruleset: Ruleset, move_time_limit: Optional[float],
-                 time_control: Optional[TimeControl], game: ScheduledGame) -> None:
+                 time_control: Optional[TimeControl], game: ScheduledGame,
+                 adjudication: AdjudicationRules = AdjudicationRules()) -> None:
         self.contestants = list(contestants)
+        self.adjudication = adjudication
         self.ruleset = ruleset
         self.move_time_limit = move_time_limit
         self.time_control = time_control
@@ -80,7 +93,7 @@ class _GameJob:
 def _play_job(job: _GameJob) -> PlayedGame:
     """Runs on a worker: start the two engines there, play the game, close them."""
     with MatchRunner(job.contestants, ruleset=job.ruleset, move_time_limit=job.move_time_limit,
-                     time_control=job.time_control) as runner:
+                     time_control=job.time_control, adjudication=job.adjudication) as runner:
         return runner.play([job.game])[0]
 
 
@@ -100,13 +113,26 @@ class RayMatchRunner:
 
     def __init__(self, contestants: Sequence[Contestant], address: str, *, ruleset: Ruleset = COURSE,
                  move_time_limit: Optional[float] = None, time_control: Optional[TimeControl] = None,
-                 on_game: Optional[Callable[[PlayedGame], None]] = None) -> None:
+                 on_game: Optional[Callable[[PlayedGame], None]] = None,
+                 adjudication: AdjudicationRules = AdjudicationRules()) -> None:
         self.contestants = list(contestants)
+        self.adjudication = adjudication
         self.ruleset = ruleset
         self.move_time_limit = move_time_limit
         self.time_control = time_control
         self.on_game = on_game
+        self._stop = threading.Event()
         self.ray = connect(address)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether :meth:`stop` was called."""
+        return self._stop.is_set()
+
+    def stop(self) -> None:
+        """Cancel the games not yet finished (safe from a signal handler); :meth:`play` then
+        returns the finished ones."""
+        self._stop.set()
 
     def check(self) -> None:
         """Start every contestant once on a worker (EngineStartError when one cannot start there)."""
@@ -114,16 +140,16 @@ class RayMatchRunner:
         if problem:
             raise EngineStartError(f"on the cluster: {problem}")
 
-    def play(self, games: Sequence[ScheduledGame]) -> list[PlayedGame]:
-        """Play ``games`` as Ray tasks and return them in schedule order."""
-        jobs = [_GameJob(self.contestants, self.ruleset, self.move_time_limit, self.time_control, game)
-                for game in games]
+    def play(self, games: Iterable[ScheduledGame]) -> list[PlayedGame]:
+        """Play ``games`` (a finite schedule) as Ray tasks and return them in schedule order."""
+        jobs = [_GameJob(self.contestants, self.ruleset, self.move_time_limit, self.time_control, game,
+                         self.adjudication) for game in games]
 
         def report(_index: int, played: PlayedGame) -> None:
             if self.on_game is not None:
                 self.on_game(played)
 
-        played = run_tasks(self.ray, _play_job, jobs, report)
+        played = run_tasks(self.ray, _play_job, jobs, report, self._stop)
         return sorted(played, key=lambda game: game.scheduled.number)
 
     def close(self) -> None:

@@ -3,27 +3,35 @@ course's 6-game match with its playoff.
 
 Every game runs on its own pair of engine processes; ``concurrency`` games run at once, each on
 a worker thread that owns the engine processes it started (and restarts those a game killed).
+A game may start from an opening (a position and the moves that led to it), and may be ended by
+adjudication from the engines' scores. :meth:`MatchRunner.stop` ends a match within one move: the
+searches running are cut short, no further game starts, and the unfinished games come back aborted.
 """
 from __future__ import annotations
 
 import queue
 import random
 import threading
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any, Callable, Optional, Protocol, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Optional, Protocol, Sequence
 
 from xqdesk.board import Board
+from xqdesk.engines.contests.adjudication import AdjudicationRules, Adjudicator
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.play.game_player import GamePlayer
+from xqdesk.engines.play.game_player import GamePlayer, MoveReply
 from xqdesk.engines.play.referee import GameRecord, play_game
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.course_match import PLAYOFF_GAME, CourseGameResult, CourseMatch
+from xqdesk.formats.openings import Opening
 from xqdesk.game import Game
-from xqdesk.outcome import Outcome
+from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ruleset import COURSE, FOG, Ruleset
 from xqdesk.time_control import TimeControl
+
+STOPPED_TEXT = "Game stopped before its end (the match was interrupted)"
+"""The outcome text of a game cut short by :meth:`MatchRunner.stop` (its result is ``*``)."""
 
 
 @dataclass(frozen=True)
@@ -38,17 +46,28 @@ class Contestant:
 
 @dataclass(frozen=True)
 class ScheduledGame:
-    """Game ``number`` between contestants at indexes ``red`` and ``black``."""
+    """Game ``number`` between contestants at indexes ``red`` and ``black``, from ``opening``
+    (None: the ruleset's start position). Games with the same ``pair`` start from the same
+    position with the colours swapped (what pentanomial statistics count)."""
 
     number: int
     red: int
     black: int
+    opening: Optional[Opening] = None
+    pair: Optional[int] = None
 
 
 @dataclass(frozen=True)
 class PlayedGame:
+    """A game as it ended: its ``record`` (the opening's moves first) and the schedule entry."""
+
     scheduled: ScheduledGame
     record: GameRecord
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game reached a result (it was not stopped or aborted)."""
+        return self.record.outcome.termination is not Termination.ABORTED
 
 
 @dataclass(frozen=True)
@@ -95,20 +114,52 @@ def alternating_schedule(games: int, first: int = 0, second: int = 1, start_numb
             for number in range(start_number, start_number + games)]
 
 
+def opening_schedule(openings: Iterable[Opening], games: Optional[int], repeat: int = 2, first: int = 0,
+                     second: int = 1) -> Iterable[ScheduledGame]:
+    """Games between two contestants from ``openings`` (cutechess-cli's ``-openings … -repeat``):
+    each opening is played ``repeat`` times, colours alternating every game (``first`` has Red in
+    odd-numbered games), ``games`` in all (None: without end, for a test that stops itself).
+    With ``repeat`` 2 each opening's two games form a pair."""
+    if repeat < 1:
+        raise ValueError(f"each opening is played at least once, got repeat={repeat!r}")
+    source = iter(openings)
+    number = 1
+    opening: Optional[Opening] = None
+    while games is None or number <= games:
+        index = number - 1
+        if index % repeat == 0:
+            opening = next(source)
+        red, black = (first, second) if index % 2 == 0 else (second, first)
+        yield ScheduledGame(number, red, black, opening, index // 2 if repeat == 2 else None)
+        number += 1
+
+
 class GamesRunner(Protocol):
     """Anything that plays scheduled games: :class:`MatchRunner` here, or on a Ray cluster
     :class:`xqdesk.engines.contests.cluster.RayMatchRunner`."""
 
-    def play(self, games: Sequence[ScheduledGame]) -> list[PlayedGame]: ...
+    def play(self, games: Iterable[ScheduledGame]) -> list[PlayedGame]: ...
+
+    def stop(self) -> None: ...
+
+    @property
+    def stopped(self) -> bool: ...
 
 
 class MatchRunner:
     """Plays scheduled games, ``concurrency`` at a time. Use as a context manager (it closes every
-    engine process it started)."""
+    engine process it started).
+
+    ``adjudication``: the draw and resign rules applied from the engines' scores. ``on_game`` is
+    told of each game as it ends (finished or stopped), ``on_move(game, board_after, reply)`` of
+    each move; both are called from the worker threads.
+    """
 
     def __init__(self, contestants: Sequence[Contestant], *, concurrency: int = 1, ruleset: Ruleset = COURSE,
                  move_time_limit: Optional[float] = None, time_control: Optional[TimeControl] = None,
-                 on_game: Optional[Callable[[PlayedGame], None]] = None) -> None:
+                 on_game: Optional[Callable[[PlayedGame], None]] = None,
+                 adjudication: AdjudicationRules = AdjudicationRules(),
+                 on_move: Optional[Callable[[ScheduledGame, Board, MoveReply], None]] = None) -> None:
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency!r}")
         self.contestants = list(contestants)
@@ -117,6 +168,8 @@ class MatchRunner:
         self.move_time_limit = move_time_limit
         self.time_control = time_control
         self.on_game = on_game
+        self.on_move = on_move
+        self.adjudication = adjudication
         self._seat_sets: queue.Queue[dict[int, GamePlayer]] = queue.Queue()
         self._all_sets: list[dict[int, GamePlayer]] = []
         for _ in range(concurrency):
@@ -124,6 +177,8 @@ class MatchRunner:
             self._all_sets.append(seats)
             self._seat_sets.put(seats)
         self._report_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._abandoned = False
 
     def check(self) -> None:
         """Start one seat of every contestant now, so a player that does not load or an engine that
@@ -139,10 +194,56 @@ class MatchRunner:
             seats[index] = player
         return seats[index]
 
-    def play(self, games: Sequence[ScheduledGame]) -> list[PlayedGame]:
-        """Play ``games`` and return them in schedule order."""
+    @property
+    def stopped(self) -> bool:
+        """Whether :meth:`stop` was called."""
+        return self._stop.is_set()
+
+    def stop(self) -> None:
+        """End the match within one move (safe from any thread and from a signal handler): no
+        further game starts, the searches running are told to stop now, and each game still
+        running ends after the move being made, as aborted (unless that move ends it)."""
+        self._stop.set()
+        for seats in self._all_sets:
+            for seat in list(seats.values()):
+                interrupt = getattr(seat, "interrupt", None)  # seats that can cut a search short
+                if interrupt is not None:
+                    interrupt()
+
+    def abandon(self) -> None:
+        """End the match now: :meth:`stop`, then end every engine process; the games running come
+        back aborted whatever their last move did."""
+        self._abandoned = True
+        self.stop()
+        self.close()
+
+    def play(self, games: Iterable[ScheduledGame]) -> list[PlayedGame]:
+        """Play ``games`` (taken one at a time as workers free up, so the schedule may be endless
+        when something calls :meth:`stop`) and return them in schedule order, stopped ones included."""
+        upcoming = iter(games)
+        played: list[PlayedGame] = []
         with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="match-game") as pool:
-            played = list(pool.map(self._play_one, games))
+            running: set[Future[PlayedGame]] = set()
+
+            def start_next() -> bool:
+                game = None if self._stop.is_set() else next(upcoming, None)
+                if game is not None:
+                    running.add(pool.submit(self._play_one, game))
+                return game is not None
+
+            try:
+                while len(running) < self.concurrency and start_next():
+                    pass
+                while running:
+                    # A timeout, so that signal handlers run promptly in this (the main) thread.
+                    done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        running.discard(future)
+                        played.append(future.result())
+                        start_next()
+            except BaseException:
+                self.abandon()
+                raise
         return sorted(played, key=lambda game: game.scheduled.number)
 
     def _play_one(self, game: ScheduledGame) -> PlayedGame:
@@ -151,6 +252,8 @@ class MatchRunner:
             record = self._play_with(seats, game)
         finally:
             self._seat_sets.put(seats)
+        if self._abandoned and record.outcome.termination is not Termination.ABORTED:
+            record = replace(record, outcome=Outcome.aborted(STOPPED_TEXT))
         played = PlayedGame(game, record)
         if self.on_game is not None:
             with self._report_lock:
@@ -159,28 +262,41 @@ class MatchRunner:
 
     def _play_with(self, seats: dict[int, GamePlayer], game: ScheduledGame) -> GameRecord:
         names = (self.contestants[game.red].name, self.contestants[game.black].name)
+        opening = game.opening or Opening()
         players = []
         for colour, index in ((RED, game.red), (BLACK, game.black)):
             try:
                 players.append(self._seat(seats, index))
             except EngineError as error:
                 seats.pop(index, None)
-                return GameRecord(red=names[0], black=names[1], start_fen=STARTING_FEN, moves=(), history=(),
-                                  outcome=Outcome.illegal_move(colour, f"could not start: {error}"))
+                return GameRecord(red=names[0], black=names[1], start_fen=opening.start_fen, moves=opening.moves,
+                                  history=(), outcome=Outcome.illegal_move(colour, f"could not start: {error}"))
         if self.ruleset.name == FOG.name:
             return self._play_fog(players, names)
         controls = None if self.time_control is None else {RED: self.time_control, BLACK: self.time_control}
+        adjudicator = Adjudicator(self.adjudication) if self.adjudication else None
+
+        def judge_move(board: Board, reply: MoveReply) -> Optional[Outcome]:
+            if self.on_move is not None:
+                self.on_move(game, board, reply)
+            return adjudicator.observe(board, reply.score) if adjudicator is not None else None
+
         record = play_game(players[0], players[1], ruleset=self.ruleset, move_time_limit=self.move_time_limit,
-                           time_controls=controls)
-        return GameRecord(red=names[0], black=names[1], start_fen=record.start_fen, moves=record.moves,
-                          history=record.history, outcome=record.outcome, move_times=record.move_times,
-                          remarks=record.remarks)
+                           time_controls=controls, board=opening.board(self.ruleset), stop=self._stop,
+                           judge_move=judge_move)
+        outcome = record.outcome
+        if outcome.termination is Termination.ABORTED:
+            outcome = Outcome.aborted(STOPPED_TEXT)
+        book = len(opening.moves)
+        return GameRecord(red=names[0], black=names[1], start_fen=opening.start_fen, moves=opening.moves + record.moves,
+                          history=record.history, outcome=outcome, move_times=record.move_times,
+                          remarks=tuple((index + book, text) for index, text in record.remarks))
 
     def _play_fog(self, players: list, names: tuple[str, str]) -> GameRecord:
         """A fog-of-war game (the seats are fog players: they are shown observations only)."""
         from xqdesk.engines.fog.referee import play_fog_game
 
-        fog = play_fog_game(players[0], players[1], move_time_limit=self.move_time_limit)
+        fog = play_fog_game(players[0], players[1], move_time_limit=self.move_time_limit, stop=self._stop)
         board = Board(fog.start_fen, ruleset=FOG)
         for move in fog.moves:
             board.push(move)
@@ -189,7 +305,7 @@ class MatchRunner:
 
     def close(self) -> None:
         for seats in self._all_sets:
-            for player in seats.values():
+            for player in list(seats.values()):
                 player.close()
             seats.clear()
 

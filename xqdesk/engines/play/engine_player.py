@@ -19,6 +19,7 @@ from xqdesk.engines.spec import EngineSpec
 from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, SearchResult, UciEngine
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import RED, Color
+from xqdesk.score import PovScore
 
 
 class EnginePlayer:
@@ -37,6 +38,8 @@ class EnginePlayer:
         self.engine: Optional[UciEngine] = None
         self.color: Color = RED
         self.restarts = 0
+        self._interrupted = False
+        """Set by :meth:`interrupt` until the next game: every search is then cut short."""
 
     def start(self) -> None:
         """Start the process and do the handshake (EngineStartError says why it failed)."""
@@ -58,6 +61,7 @@ class EnginePlayer:
 
     def new_game(self, color: Color) -> None:
         self.color = color
+        self._interrupted = False
         self._running_engine().new_game()
 
     def request_move(self, board: Board, time_limit: Optional[float],
@@ -74,6 +78,8 @@ class EnginePlayer:
             engine.wait_ready(self.handshake_timeout)
             started = time.monotonic()
             engine.go(limits)
+            if self._interrupted:  # asked to stop before this search began: stop it now
+                engine.stop()
             result = engine.wait_bestmove(None if time_limit is None else started + time_limit, self.on_info)
         except EngineTimeoutError:
             return MoveReply(timed_out=True, elapsed=time.monotonic() - started)
@@ -86,7 +92,16 @@ class EnginePlayer:
             reason = result.error or f"engine {self.name!r} answered {answer}" + (
                 " (also when asked again without the history)" if result.asked_again else "")
             return MoveReply(error=reason, elapsed=result.elapsed)
-        return MoveReply(move=result.move, elapsed=result.elapsed, remark=search_remark(self.name, result))
+        return MoveReply(move=result.move, elapsed=result.elapsed, remark=search_remark(self.name, result),
+                         score=final_score(result))
+
+    def interrupt(self) -> None:
+        """Cut the search in progress short (its move still comes back), and every search until the
+        next game; safe from any thread."""
+        self._interrupted = True  # before the stop: a search that starts after it sees the flag
+        engine = self.engine
+        if engine is not None:
+            engine.stop()
 
     def game_over(self, outcome: Outcome) -> None:
         """A seat that lost by a fault (a timeout, a crash, no or an illegal move) has its process
@@ -100,6 +115,14 @@ class EnginePlayer:
         if self.engine is not None:
             self.engine.quit(grace=0.5)
             self.engine = None
+
+
+def final_score(result: SearchResult) -> Optional[PovScore]:
+    """The last main-line score a search reported (None when it reported none)."""
+    for info in reversed(result.infos):
+        if info.score is not None and info.multipv == 1:
+            return info.score
+    return None
 
 
 def search_remark(name: str, result: SearchResult) -> Optional[str]:

@@ -10,6 +10,7 @@ from xqdesk.engines.search_types import SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import Color
+from xqdesk.score import PovScore
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,8 @@ class MoveReply:
     - otherwise it gave no move, and ``error`` says why (exception, crash, garbage …).
     ``elapsed`` is the thinking time in seconds as measured by the asker. ``remark`` is what the
     seat said besides its move (a UCCI engine's draw offer or resignation wish), for the record.
+    ``score`` is the seat's own evaluation of its move when it gave one (an engine's last main-line
+    score, from the mover's view): what adjudication and progress displays read.
     """
 
     move: Optional[Move] = None
@@ -30,6 +33,7 @@ class MoveReply:
     error: Optional[str] = None
     elapsed: float = 0.0
     remark: Optional[str] = None
+    score: Optional[PovScore] = None
 
 
 class GamePlayer(Protocol):

@@ -12,7 +12,7 @@ from typing import Callable, Mapping, Optional
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.play.game_player import GamePlayer
+from xqdesk.engines.play.game_player import GamePlayer, MoveReply
 from xqdesk.engines.play.game_runner import GameRunner
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
@@ -45,7 +45,8 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
               move_time_limit: Optional[float] = None, board: Optional[Board] = None,
               on_move: Optional[Callable[[Board, Move, float], None]] = None,
               stop: Optional[threading.Event] = None,
-              time_controls: Optional[Mapping[Color, TimeControl]] = None) -> GameRecord:
+              time_controls: Optional[Mapping[Color, TimeControl]] = None,
+              judge_move: Optional[Callable[[Board, MoveReply], Optional[Outcome]]] = None) -> GameRecord:
     """Play one game through a :class:`~xqdesk.engines.play.game_runner.GameRunner` and return its
     record. The seats must be started.
 
@@ -53,7 +54,8 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
     ``move_time_limit`` seconds (default: the ruleset's, 10 s for the course; None with no ruleset
     limit: no clock). ``board`` is the start position (and history) to play from;
     ``on_move(board_after, move, seconds)`` observes each move; setting ``stop`` aborts the game
-    before the next move.
+    before the next move. ``judge_move(board_after, reply)`` sees each legal move with the seat's
+    reply (its score included); an outcome it returns ends the game there (adjudication).
     """
     if time_controls is None:
         limit = ruleset.move_time_limit if move_time_limit is None else move_time_limit
@@ -72,9 +74,13 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
             runner.finish(Outcome.aborted("Game aborted"), 0.0)
             break
         reply = seats[turn.color].request_move(runner.board(), turn.time_limit, turn.limits)
-        if runner.submit(reply, reply.elapsed) is None and on_move is not None:
+        if runner.submit(reply, reply.elapsed) is None:
             after = runner.board()
-            on_move(after, after.move_stack[-1], reply.elapsed)
+            if on_move is not None:
+                on_move(after, after.move_stack[-1], reply.elapsed)
+            verdict = judge_move(after, reply) if judge_move is not None else None
+            if verdict is not None:
+                runner.finish(verdict, 0.0)
     final = runner.outcome or Outcome.aborted("Game aborted")
     for seat in seats.values():
         seat.game_over(final)
