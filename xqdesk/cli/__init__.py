@@ -46,7 +46,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_CANNOT_WRITE, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 3, 70, 130
 """The exit codes (see the table above)."""
 
-GUI_OPTIONS = ("--screenshot", "--language", "--ply", "--theme", "--analyse", "--multipv", "--size", "--wait")
+GUI_OPTIONS = ("--screenshot", "--language", "--ply", "--theme", "--analyse", "--multipv", "--size", "--wait",
+               "--install-desktop-entry", "--remove-desktop-entry")
 """Options that, before any command, mean "start the window" (``xqdesk --screenshot out.png``)."""
 
 
@@ -96,10 +97,13 @@ window to a picture and exit; with --size WxH, --wait S). 'xqdesk COMMAND --help
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from xqdesk import __version__
+
     parser = argparse.ArgumentParser(prog="xqdesk", usage=WINDOW_USAGE, epilog=WINDOW_HELP,
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      description="Xiangqi: play, analyse and replay. 'xqdesk [FILE]' opens the "
                                                  "window (on FILE); 'xqdesk COMMAND …' runs a command:")
+    parser.add_argument("--version", action="version", version=f"xqdesk {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         commands.add_parser(name, help=help_text, description=help_text)
@@ -133,6 +137,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_CANNOT_WRITE
     with trace:
         try:
+            from xqdesk.cli.compiled_code import prepare_engines
+
+            prepare_engines(name, args)  # the first run after an install compiles the engines, with progress
             return int(module.run(args) or 0)
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED

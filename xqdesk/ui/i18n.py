@@ -97,6 +97,10 @@ CHINESE: Final[dict[str, str]] = {
     # --- whole-game review ----------------------------------------------------------------------
     "Review game…": "复盘分析…",
     "Cancel review": "取消复盘",
+    "Preparing the built-in engine for this computer (first start only)": "正在为本机准备内置引擎（仅首次启动）",
+    "about {seconds} s left": "约剩 {seconds} 秒",
+    "The built-in engine is ready.": "内置引擎已就绪。",
+    "Could not prepare the built-in engine ahead: {reason}": "未能预先准备内置引擎：{reason}",
     "Next mistake": "下一个错着",
     "Seconds per move": "每步秒数",
     "Depth per move": "每步深度",
