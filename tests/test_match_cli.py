@@ -324,3 +324,23 @@ def test_a_log_that_cannot_be_written_is_refused_before_any_engine_starts(tmp_pa
     done = xqdesk("analyse", "--engine", "random", "--log", str(tmp_path / "missing" / "trace.txt"))
     assert done.returncode == 3
     assert "cannot write the log" in done.stderr
+
+
+def test_the_pgn_gets_each_game_as_it_ends_and_schedule_order_at_the_end(tmp_path):
+    from xqdesk.cli.match_report import PgnAppender
+    from xqdesk.engines.contests.match import PlayedGame, ScheduledGame
+    from xqdesk.engines.play.referee import GameRecord
+    from xqdesk.fen import STARTING_FEN
+    from xqdesk.move import Move
+    from xqdesk.outcome import Outcome
+    from xqdesk.pieces import BLACK
+    from xqdesk.ruleset import COURSE
+
+    pgn = PgnAppender(tmp_path / "out" / "games.pgn", "test", COURSE)
+    for number in (2, 1):  # game 2 ends first
+        record = GameRecord("a", "b", STARTING_FEN, (Move.from_iccs("h2e2"),), (), Outcome.timeout(BLACK))
+        pgn.append(PlayedGame(ScheduledGame(number, 0, 1), record))
+        assert len(read_pgn(pgn.path).games) == pgn.written  # on disk at once
+    assert [game.headers["Round"] for game in read_pgn(pgn.path).games] == ["2", "1"]
+    pgn.finish()
+    assert [game.headers["Round"] for game in read_pgn(pgn.path).games] == ["1", "2"]
