@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from xqdesk import compat
+from xqdesk.ecco import classify_game
 from xqdesk.formats import read_games
 from xqdesk.game import Game
 from xqdesk.formats.course_match import CourseGameResult, CourseMatch, write_course_match
@@ -113,6 +114,13 @@ def test_a_chinese_pgn_opens_with_a_game_table_and_replays(qtbot, window):
     assert info.red_label.text() == "Red: ZHAO GuoRong" and info.black_label.text() == "Black: KE YongQing"
     assert info.event_label.text() == "Zhongli Cup TV fast game Champion 1997"
     assert not info.result_label.isVisibleTo(window)  # the record gives no result
+    # the Opening column: the ECCO code classified from the moves, named in the interface language
+    opening = classify_game(controller.game())
+    column = table.COLUMNS.index("Opening")
+    assert table.text(0, column) == f"{opening.code} {opening.english}"
+    window.set_language(Language.CHINESE)
+    assert table.text(0, column) == f"{opening.code} {opening.name}"
+    assert all(table.text(row, column)[:1] in "ABCDE" for row in range(table.row_count()))
 
 
 def test_a_course_history_names_nobody_and_shows_the_end_by_the_rules(qtbot, window, master_games):

@@ -1,7 +1,8 @@
 """The game list: every game of a record file or match folder in a sortable, filterable table.
 
 Columns: the game's number in the file, event, date, round, Red, Black, result, plies, opening
-(where the record names one: its ``Opening`` or ``ECCO`` tag) and the result's reason. A click on a
+(its ECCO code and name, classified from the moves — see :mod:`xqdesk.ecco` — or, for a game from
+a set-up position, what its ``Opening`` tag says) and the result's reason. A click on a
 header sorts; the fields above filter by player (either side), event and result. Double-click (or
 Enter) opens a game in the window. When every game is between the same two players (a match
 folder, a match's PGN), the match score is shown above the table.
@@ -17,9 +18,10 @@ from PySide6.QtCore import (QAbstractTableModel, QModelIndex, QPersistentModelIn
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDialog, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QTableView, QVBoxLayout, QWidget)
 
+from xqdesk.ecco import classify_game, opening_named
 from xqdesk.formats.game_file import GameFile
 from xqdesk.game import Game
-from xqdesk.ui.i18n import follow_language, tr, tr_outcome
+from xqdesk.ui.i18n import Language, current_language, follow_language, tr, tr_outcome
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
@@ -39,6 +41,15 @@ class GameRow:
     opening: str
     reason: str  # the outcome's text in English (translated when shown)
     damaged: bool
+    ecco: str = ""
+    """The ECCO code of the game's opening ("" for a game from another position)."""
+
+    def opening_text(self) -> str:
+        """The Opening column as shown: the ECCO code and its name in the interface language."""
+        if not self.ecco:
+            return self.opening
+        opening = opening_named(self.ecco)
+        return opening.label(chinese=current_language() is Language.CHINESE)
 
 
 def game_row(number: int, game: Game, damaged: bool = False) -> GameRow:
@@ -47,10 +58,11 @@ def game_row(number: int, game: Game, damaged: bool = False) -> GameRow:
     outcome = game.outcome
     result = outcome.result() if outcome is not None else headers.get("Result", "*") or "*"
     opening = " ".join(part for part in (headers.get("ECCO", "").strip(), headers.get("Opening", "").strip()) if part)
+    classified = classify_game(game)
     return GameRow(number, headers.get("Event", "").strip(), headers.get("Date", "").strip(),
                    (headers.get("Round") or headers.get("Game") or "").strip(), headers.get("Red", "").strip(),
                    headers.get("Black", "").strip(), result, len(game.mainline_moves()), opening,
-                   outcome.text if outcome is not None else "", damaged)
+                   outcome.text if outcome is not None else "", damaged, classified.code if classified else "")
 
 
 def game_rows(record: GameFile) -> list[GameRow]:
@@ -104,7 +116,7 @@ class GameListModel(QAbstractTableModel):
         """The raw value of a cell (for sorting and filtering)."""
         item = self.rows[row]
         return (item.number, item.event, item.date, item.round, item.red, item.black, item.result, item.plies,
-                item.opening, item.reason)[column]
+                item.ecco or item.opening, item.reason)[column]
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -114,6 +126,8 @@ class GameListModel(QAbstractTableModel):
             if index.column() == len(self.COLUMNS) - 1:
                 return tr_outcome(value) + ("  ⚠" if self.rows[index.row()].damaged else "") if value or \
                     self.rows[index.row()].damaged else ""
+            if self.COLUMNS[index.column()] == "Opening":
+                return self.rows[index.row()].opening_text()
             return str(value)
         if role == Qt.ItemDataRole.UserRole:
             return value
@@ -255,6 +269,9 @@ class GameTable(QDialog):
         self.result_caption.setText(tr("Result"))
         self.result_filter.setItemText(0, tr("All"))
         self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.COLUMNS) - 1)
+        if self.model.rows:  # the opening names and reasons are shown in the interface language
+            self.model.dataChanged.emit(self.model.index(0, 0),
+                                        self.model.index(len(self.model.rows) - 1, len(self.COLUMNS) - 1))
         score = match_score(self.model.rows)
         self.score_label.setVisible(score is not None)
         if score is not None:

@@ -373,6 +373,7 @@ CHINESE: Final[dict[str, str]] = {
     "{side} pawn on {square} is behind its start": "{side}兵（卒）在 {square}，位于起始位置之后",
     "the two kings face each other on file {file}": "双方将帅在 {file} 线照面",
     "{mover} is to move but the other king is in check": "轮到{mover}走棋，但对方的将（帅）正被将军",
+    "Choose…": "选择…",
 }
 
 _TABLES: Final[dict[Language, dict[str, str]]] = {Language.CHINESE: CHINESE}
