@@ -6,7 +6,7 @@ quiet positions predicts a teacher's judgement or the games' results; prints the
         [--write xqdesk/engines/builtin/eval_weights.json]
 
 Positions: every position from ply 6 on of the game records given (results: the ``Result`` header,
-else the end position judged as ``xqdesk train supervised`` does, see ``xqdesk.engines.zero.dataset``)
+else the end position judged as ``xqdesk.engines.zero.dataset`` does)
 and of ``--selfplay`` games of the built-in engine against itself at ``--selfplay-nodes`` nodes a
 move, from openings of 2–6 random plies. Only quiet positions are kept: not in check, and no capture
 sequence changes the static score (a quiescence search returns the static score itself).

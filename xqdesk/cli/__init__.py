@@ -33,7 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "annotate": ("xqdesk.cli.annotate", "review every game of a file or folder with an engine and write them "
                                         "annotated (scores, ?!/?/??, better moves), with a summary per player"),
     "egtb": ("xqdesk.cli.egtb", "endgame tablebases: 'egtb build SIG… --out DIR', 'egtb probe --dir DIR --fen F'"),
-    "train": ("xqdesk.cli.train", "train the zero engine's network: 'train supervised' on game records, 'train distill' (teacher positions), 'train selfplay'"),
+    "train": ("xqdesk.cli.train", "labelled positions (train data) and the learning engines' networks (train zero, train selfplay)"),
     "fog": ("xqdesk.cli.fog", "fog-of-war Xiangqi: 'fog see' prints what a side sees of a position"),
     "index": ("xqdesk.cli.index", "build or update a position index (opening explorer) from record files"),
     "explore": ("xqdesk.cli.explore", "the moves played from a position in a position index, with results"),
