@@ -31,6 +31,7 @@ from xqdesk.ui.message_banner import BannerKind
 from xqdesk.ui.settings import EngineKind, EngineProfile, load_settings, open_store
 from xqdesk.ui.sounds import SoundEvent, SoundPlayer
 from datafiles import DATA
+from window_files import open_file
 
 BIG_FILE = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
@@ -122,7 +123,7 @@ def test_save_as_offers_each_format_and_pgn_notation(qtbot, window, tmp_path):
 
 def test_save_on_a_file_xqdesk_cannot_write_offers_save_as(qtbot, window, tmp_path):
     original = READ_ONLY_GAME.read_bytes()
-    assert window.files.open_path(READ_ONLY_GAME)
+    assert open_file(qtbot, window, READ_ONLY_GAME)
     iccs = next(choice for choice in SAVE_FORMATS if choice.suffix == ".pgn" and choice.notation is Notation.ICCS)
     seen = answer_question(qtbot, window, QMessageBox.StandardButton.Save,
                            then=lambda: fill_save_dialog(window, tmp_path / "copy.pgn", iccs.filter_text()))
@@ -141,14 +142,14 @@ def test_opening_or_closing_over_unsaved_changes_asks(qtbot, tmp_path):
         window.start_game(None, None)
         play(window, "h2e2")
         seen = answer_question(qtbot, window, QMessageBox.StandardButton.Cancel)
-        assert not window.files.open_path_asking(XQF_GAME)
+        assert not open_file(qtbot, window, XQF_GAME, asking=True)
         assert "unsaved changes" in seen[0]
         assert window.controller.game().mainline_moves() == [Move.from_iccs("h2e2")]  # kept
         answer_question(qtbot, window, QMessageBox.StandardButton.Cancel)
         window.close()
         assert window.isVisible()  # cancelled: the window stays
         answer_question(qtbot, window, QMessageBox.StandardButton.Discard)
-        assert window.files.open_path_asking(XQF_GAME)
+        assert open_file(qtbot, window, XQF_GAME, asking=True)
         assert window.controller.mode() is Mode.REPLAY
         assert not window.files.has_unsaved_changes()  # a record just opened has nothing to save
         window.close()  # nothing unsaved: no question
@@ -166,7 +167,7 @@ def test_game_ends_and_failures_stay_in_a_banner_until_dismissed(qtbot, window, 
     assert window.banner.isVisible()
     window.banner.close_button.click()
     assert window.banner.text() == "" and not window.banner.isVisible()
-    assert not window.files.open_path(tmp_path / "missing.pgn")
+    assert not open_file(qtbot, window, tmp_path / "missing.pgn")
     assert "missing.pgn" in window.banner.text() and window.banner.kind() is BannerKind.ERROR
     window.start_game(None, None)  # a new game: the stale message goes
     assert window.banner.text() == "" and window.statusBar().currentMessage() == ""
@@ -228,8 +229,31 @@ def test_a_big_file_loads_in_the_background_into_a_sortable_filterable_list(qtbo
     assert files.game_table is table and table.isVisible()
 
 
+def test_every_file_is_read_in_the_background_and_cancel_keeps_the_game_on_show(qtbot, window, tmp_path):
+    files = window.files
+    window.controller.play_move(Move.from_iccs("h2e2"))
+    before = window.controller.game()
+    # a small XQF is read off the window's thread too, with the progress bar and its Cancel button
+    assert files.open_path(XQF_GAME)
+    assert files.is_loading() and files.progress_bar is not None and files.progress_bar.cancel_button.isEnabled()
+    assert window.controller.game() is before  # nothing replaced until the reading has ended
+    with qtbot.waitSignal(files.loading_finished, timeout=30000) as finished:
+        pass
+    assert finished.args == [True] and window.controller.game() is not before
+    shown = window.controller.game()
+    # Cancel stops a big file's reading and keeps the game on show
+    assert files.open_path(BIG_FILE)
+    qtbot.waitUntil(lambda: files.progress_bar is not None and files.progress_bar.bar.value() > 0, timeout=30000)
+    with qtbot.waitSignal(files.loading_finished, timeout=30000) as finished:
+        qtbot.mouseClick(files.progress_bar.cancel_button, Qt.MouseButton.LeftButton)
+    assert finished.args == [False]
+    assert window.controller.game() is shown and files.game_table is None
+    assert not files.is_loading() and files.progress_bar is None and QGuiApplication.overrideCursor() is None
+    assert "Stopped reading Hu_Ronghua_1391_UCI_games.pgn" in window.statusBar().currentMessage()
+
+
 def test_a_bug_while_loading_ends_the_load_with_an_error(qtbot, window, monkeypatch):
-    def broken(record):
+    def broken(record, progress=None):
         raise RuntimeError("listing broke")
 
     monkeypatch.setattr("xqdesk.ui.game_loader.game_rows", broken)

@@ -23,6 +23,7 @@ from xqdesk.ui.i18n import Language
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import open_store
 from datafiles import DATA
+from window_files import open_file
 
 MASTER_GAMES = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 CHINESE_PGN = DATA / "games" / "notation_15" / "chinese.pgn"
@@ -60,7 +61,7 @@ def user_dirs(tmp_path, monkeypatch):
 
 
 def test_match_folder_opens_as_a_table_and_a_game_steps_to_its_result(qtbot, window, match_folder, master_games):
-    assert window.files.open_path(match_folder)
+    assert open_file(qtbot, window, match_folder)
     table = window.files.game_table
     qtbot.addWidget(table)
     assert table.row_count() == 7
@@ -102,7 +103,7 @@ def test_autoplay_runs_a_game_to_its_end(qtbot, window, master_games):
 
 
 def test_a_chinese_pgn_opens_with_a_game_table_and_replays(qtbot, window):
-    assert window.files.open_path(CHINESE_PGN)
+    assert open_file(qtbot, window, CHINESE_PGN)
     table = window.files.game_table
     qtbot.addWidget(table)
     assert table.row_count() == 15
@@ -138,10 +139,10 @@ def test_a_course_history_names_nobody_and_shows_the_end_by_the_rules(qtbot, win
 def test_a_bad_file_is_reported_not_raised(qtbot, window, tmp_path):
     bad = tmp_path / "broken.txt"
     bad.write_text("[(9, 7, 7, 6, 0), (0, 1, 2, 2, 0), (9, 9, 5, 9, 0)]", encoding="utf-8")
-    window.files.open_path(bad)
+    open_file(qtbot, window, bad)
     message = window.statusBar().currentMessage()
     assert "broken.txt" in message
-    assert window.files.open_path(tmp_path / "missing.pgn") is False
+    assert open_file(qtbot, window, tmp_path / "missing.pgn") is False
 
 
 def test_autosave_keeps_the_game_and_restores_it(qtbot, window, tmp_path):
@@ -275,6 +276,6 @@ def test_a_played_game_saves_and_opens_again(qtbot, window, tmp_path, suffix):
     assert window.files.save_to(path)
     window.start_game(None, None)
     assert window.controller.length() == 0
-    assert window.files.open_path(path)
+    assert open_file(qtbot, window, path)
     assert [move.iccs() for move in window.controller.game().mainline_moves()] == ["h2e2", "h9g7", "h0g2", "i9h9"]
     assert window.settings.recent_files[0] == str(path)

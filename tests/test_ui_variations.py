@@ -12,6 +12,7 @@ from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
 from datafiles import DATA
+from window_files import open_file
 
 UNIT_TEST_XQF = DATA / "games" / "xqf" / "cchess_UnitTest.xqf"
 MAIN_LINE = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]
@@ -28,7 +29,7 @@ def click_row(qtbot, variation_list, row: int) -> None:
 
 
 def test_comments_show_per_move_and_edits_are_saved_with_the_game(qtbot, window, tmp_path):
-    assert window.files.open_path(UNIT_TEST_XQF)
+    assert open_file(qtbot, window, UNIT_TEST_XQF)
     comment = window.comment_editor
     assert comment.text() == "棋局注解"  # the game's opening comment at the start
     window.controller.forward()
@@ -51,7 +52,7 @@ def test_comments_show_per_move_and_edits_are_saved_with_the_game(qtbot, window,
 
 
 def test_the_variations_pane_steps_into_a_recorded_variation_and_back(qtbot, window):
-    assert window.files.open_path(UNIT_TEST_XQF)
+    assert open_file(qtbot, window, UNIT_TEST_XQF)
     panes = window.variation_list
     controller = window.controller
     assert panes.isVisibleTo(window)
@@ -83,7 +84,7 @@ def test_the_variations_pane_steps_into_a_recorded_variation_and_back(qtbot, win
 
 
 def test_a_new_move_in_analysis_becomes_a_variation_and_keeps_the_main_line(qtbot, window):
-    assert window.files.open_path(UNIT_TEST_XQF)
+    assert open_file(qtbot, window, UNIT_TEST_XQF)
     controller = window.controller
     controller.set_mode(Mode.ANALYSIS)
     controller.go_to(2)
@@ -124,7 +125,7 @@ def test_the_move_list_menu_promotes_deletes_cuts_and_copies(qtbot, window):
     from PySide6.QtGui import QGuiApplication
 
     controller = window.controller
-    assert window.files.open_path(UNIT_TEST_XQF)
+    assert open_file(qtbot, window, UNIT_TEST_XQF)
     controller.set_mode(Mode.ANALYSIS)
     controller.go_to(2)
     assert controller.play_move(Move.from_iccs("b0c2"))  # a new variation at ply 3

@@ -85,6 +85,18 @@ def screenshot(window, out: str | Path, size: tuple[int, int] = SCREENSHOT_SIZE)
     return out
 
 
+def open_and_wait(window: MainWindow, path: str) -> bool:
+    """Open ``path`` (read in the background) and wait for the reading, before the window is on
+    screen: the command line's file is shown at the move asked for. Whether a game was shown."""
+    shown: list[bool] = []
+    loop = QEventLoop()
+    window.files.loading_finished.connect(lambda ok: (shown.append(ok), loop.quit()))
+    window.files.open_path(path)
+    if not shown:
+        loop.exec()
+    return bool(shown and shown[0])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Start the window; returns the exit code."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
@@ -107,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.theme:
         window.set_theme(args.theme)
     if args.file:
-        if window.files.open_path(args.file) and args.ply is None:
+        if open_and_wait(window, args.file) and args.ply is None:
             window.controller.to_end()
         elif args.ply is not None:
             window.controller.go_to(args.ply)

@@ -65,10 +65,21 @@ def game_row(number: int, game: Game, damaged: bool = False) -> GameRow:
                    outcome.text if outcome is not None else "", damaged, classified.code if classified else "")
 
 
-def game_rows(record: GameFile) -> list[GameRow]:
-    """The rows of every game of ``record`` (Qt-free work: a loader thread may do it)."""
+ROWS_PER_REPORT = 25
+"""``game_rows`` calls its ``progress`` after this many rows."""
+
+
+def game_rows(record: GameFile, progress: Callable[[int, int], None] | None = None) -> list[GameRow]:
+    """The rows of every game of ``record`` (Qt-free work: a loader thread does it), calling
+    ``progress(done, total)`` every ROWS_PER_REPORT rows (it may raise to stop)."""
     damaged = record.damaged_game_numbers
-    return [game_row(number, game, number in damaged) for number, game in enumerate(record.games, start=1)]
+    rows = []
+    total = len(record.games)
+    for number, game in enumerate(record.games, start=1):
+        rows.append(game_row(number, game, number in damaged))
+        if progress is not None and (number % ROWS_PER_REPORT == 0 or number == total):
+            progress(number, total)
+    return rows
 
 
 def match_score(rows: list[GameRow]) -> tuple[tuple[str, float], tuple[str, float]] | None:

@@ -374,6 +374,9 @@ CHINESE: Final[dict[str, str]] = {
     "the two kings face each other on file {file}": "双方将帅在 {file} 线照面",
     "{mover} is to move but the other king is in check": "轮到{mover}走棋，但对方的将（帅）正被将军",
     "Choose…": "选择…",
+    "Reading {name}…": "正在读取 {name}…",
+    "Stopped reading {name}": "已停止读取 {name}",
+    "Cancelling…": "正在取消…",
 }
 
 _TABLES: Final[dict[Language, dict[str, str]]] = {Language.CHINESE: CHINESE}
