@@ -90,7 +90,12 @@ def open_and_wait(window: MainWindow, path: str) -> bool:
     screen: the command line's file is shown at the move asked for. Whether a game was shown."""
     shown: list[bool] = []
     loop = QEventLoop()
-    window.files.loading_finished.connect(lambda ok: (shown.append(ok), loop.quit()))
+
+    def ended(ok: bool) -> None:
+        shown.append(ok)
+        loop.quit()
+
+    window.files.loading_finished.connect(ended)
     window.files.open_path(path)
     if not shown:
         loop.exec()
