@@ -136,7 +136,9 @@ def test_picture_actions_of_the_window(qtbot, window, tmp_path, monkeypatch):
     window.action("Flip board").trigger()
     window.action("Export position…").trigger()
     window.action("Export position…").trigger()
-    window.action("Export game as GIF…").trigger()
+    with qtbot.waitSignal(window.exports.finished, timeout=60000):  # drawn in the background
+        window.action("Export game as GIF…").trigger()
+        assert window.exports.is_busy() and window.exports.progress_bar is not None
     with Image.open(png) as image:
         assert image.size == (720, 792)
         band = (80, 758, 640, 782)  # under the bottom rank: Red's file numbers when shown

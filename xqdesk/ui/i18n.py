@@ -377,6 +377,12 @@ CHINESE: Final[dict[str, str]] = {
     "Reading {name}…": "正在读取 {name}…",
     "Stopped reading {name}": "已停止读取 {name}",
     "Cancelling…": "正在取消…",
+    "Export game as PDF…": "导出对局为 PDF…",
+    "Writing {name}…": "正在写入 {name}…",
+    "An export is running already": "已有导出正在进行",
+    "Stopped writing {name}": "已停止写入 {name}",
+    "Diagrams after the moves ticked:": "在勾选的着法之后画局面图：",
+    "After {number}. {move}": "第 {number} 回合 {move} 之后",
 }
 
 _TABLES: Final[dict[Language, dict[str, str]]] = {Language.CHINESE: CHINESE}

@@ -34,6 +34,7 @@ from xqdesk.ui.engine_panel import EnginePanel, score_text
 from xqdesk.ui.engine_worker import SearchProgress
 from xqdesk.ui.engines_dialog import EnginesDialog
 from xqdesk.ui.explorer_panel import ExplorerPanel
+from xqdesk.ui.export_jobs import GameExports, PdfDialog
 from xqdesk.ui.index_builder import BuildResult, IndexBuilder
 from xqdesk.ui.comment_editor import CommentEditor
 from xqdesk.ui.files import FileManager
@@ -46,7 +47,7 @@ from xqdesk.ui.message_banner import BannerKind, MessageBanner
 from xqdesk.ui.sounds import SoundEvent, SoundPlayer, event_for_move
 from xqdesk.ui.themes import THEMES, theme_named
 from xqdesk.ui.move_list import MoveList
-from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, copy_picture, line_scenes, save_gif, save_picture
+from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, copy_picture, line_scenes, save_picture
 from xqdesk.ui.position_editor import PositionEditorDialog
 from xqdesk.ui.review_dialog import ReviewDialog, ReviewProgress
 from xqdesk.ui.review_worker import ReviewWorker
@@ -263,6 +264,9 @@ class MainWindow(QMainWindow):
         self.score_graph = self.engine_panel.graph
         self.position_editor: PositionEditorDialog | None = None
         self.files = FileManager(self, self.controller, autosave_path=autosave_path)
+        self.exports = GameExports(self.statusBar(), self)
+        self.exports.finished.connect(lambda path: self.show_status(tr("Wrote {path}").format(path=path)))
+        self.exports.problem.connect(self.show_status)
 
         side = QWidget()
         side_layout = QVBoxLayout(side)
@@ -313,6 +317,7 @@ class MainWindow(QMainWindow):
         self._shown: tuple[str, tuple[Move, ...]] | None = None
         self._menus: dict[str, QMenu] = {}
         self.fog_window: FogGameWindow | None = None
+        self.pdf_dialog: PdfDialog | None = None
         self.index_builder: IndexBuilder | None = None
         self._build_progress: QProgressDialog | None = None
         self.review: GameReview | None = None
@@ -357,6 +362,7 @@ class MainWindow(QMainWindow):
         self._action("Save as…", self.files.choose_and_save, QKeySequence.StandardKey.SaveAs)
         self._action("Export position…", self.choose_and_export_position)
         self._action("Export game as GIF…", self.choose_and_export_gif)
+        self._action("Export game as PDF…", self.choose_and_export_pdf)
         self._action("Copy position picture", self.copy_position_picture)
         self._action("Show coordinates", self.toggle_coordinates, checkable=True)
         self._action("Opening explorer", self.toggle_explorer, "Ctrl+E", checkable=True)
@@ -481,7 +487,7 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         layout: dict[str, list[str | None]] = {
             "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", "Game list", None, "Save",
-                      "Save as…", None, "Export position…", "Export game as GIF…", None, "Quit"],
+                      "Save as…", None, "Export position…", "Export game as GIF…", "Export game as PDF…", None, "Quit"],
             "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", "Paste game", "Copy position picture",
                       None, "Edit position…"],
             "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
@@ -984,18 +990,40 @@ class MainWindow(QMainWindow):
         self.show_status(tr("Copy position picture"))
 
     def export_gif(self, path: str, delay: float) -> bool:
-        """Write the line on show, from the start to its end, as an animated GIF (``delay`` s a move)."""
+        """Write the line on show, from the start to its end, as an animated GIF (``delay`` s a
+        move) in the background; ``exports.finished`` says when it is written. False when it
+        could not start."""
         controller = self.controller
         scene = self.board_view.scene()
         try:
             scenes = line_scenes(controller.game(), controller.line_moves(), flipped=scene.flipped,
                                  coordinates=scene.coordinates)
-            save_gif(scenes, path, PICTURE_WIDTH, delay)
-        except (OSError, XqdeskError) as error:
+        except XqdeskError as error:
             self.show_status(tr("Could not save {path}: {reason}").format(path=path, reason=error))
             return False
-        self.show_status(tr("Wrote {path}").format(path=path))
-        return True
+        return self.exports.export_gif(scenes, path, PICTURE_WIDTH, delay)
+
+    def export_pdf(self, path: str, diagram_plies: list[int], notation: Notation | None = None) -> bool:
+        """Print the game's main line to a PDF in the background, with diagrams after
+        ``diagram_plies`` (0: the start), as the board is shown (orientation, coordinates)."""
+        scene = self.board_view.scene()
+        return self.exports.export_pdf(self.controller.game(), path, notation or self.move_list.notation(),
+                                       diagram_plies, flipped=scene.flipped, coordinates=scene.coordinates)
+
+    def choose_and_export_pdf(self) -> None:
+        dialog = PdfDialog(self.controller.game(), self.controller.ply(), self.move_list.notation(), self)
+        self.pdf_dialog = dialog
+        try:
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return
+            plies, notation = dialog.diagram_plies(), dialog.notation()
+        finally:
+            self.pdf_dialog = None
+            dialog.deleteLater()
+        path, _filter = QFileDialog.getSaveFileName(self, tr("Export game as PDF…"), self.settings.last_directory,
+                                                    "PDF (*.pdf)")
+        if path:
+            self.export_pdf(path if path.lower().endswith(".pdf") else path + ".pdf", plies, notation)
 
     def choose_and_export_gif(self) -> None:
         delay, accepted = QInputDialog.getDouble(self, tr("Export game as GIF…"), tr("Seconds between moves"),
@@ -1119,6 +1147,7 @@ class MainWindow(QMainWindow):
             self.review_worker.shutdown()
             self.review_worker = None
         self.files.autosave_now()
+        self.exports.shutdown()
         if self.index_builder is not None:
             self.index_builder.cancel()
             self.index_builder.wait()
