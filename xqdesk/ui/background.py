@@ -12,6 +12,7 @@ never floods the window's thread with signals.
 """
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Callable
@@ -26,6 +27,29 @@ REPORT_INTERVAL_S = 0.05
 """At most this often a job's progress reaches the window."""
 
 Result = TypeVar("Result")
+
+_collector_rests = 0
+_collector_lock = threading.Lock()
+
+
+def rest_collector() -> None:
+    """While a job makes many objects (reading games, indexing them), Python's cyclic collector,
+    walking all of them as they grow, would hold the interpreter for a fifth of a second at a
+    time and freeze the window: it rests until every job that asked has called
+    :func:`wake_collector`."""
+    global _collector_rests
+    with _collector_lock:
+        _collector_rests += 1
+        gc.disable()
+
+
+def wake_collector() -> None:
+    """The job that called :func:`rest_collector` is done; the last one lets the collector run."""
+    global _collector_rests
+    with _collector_lock:
+        _collector_rests = max(0, _collector_rests - 1)
+        if not _collector_rests:
+            gc.enable()
 
 
 class JobCancelled(Exception):

@@ -24,7 +24,7 @@ from xqdesk.formats import record_kind
 from xqdesk.formats.encoding import decode_record
 from xqdesk.formats.game_file import GameFile, GameReadError, source_name
 from xqdesk.formats.pgn import parse_pgn
-from xqdesk.ui.background import JobProgress
+from xqdesk.ui.background import JobProgress, rest_collector, wake_collector
 from xqdesk.ui.game_list import GameRow, game_rows
 
 GAMES_PER_SLICE = 10
@@ -103,11 +103,11 @@ def load_record(path: Path, progress: JobProgress) -> tuple[GameFile, list[GameR
 def pause_collector() -> None:
     """Before reading: give the last file's games back to the collector and let it rest."""
     gc.unfreeze()
-    gc.disable()
+    rest_collector()
 
 
 def resume_collector() -> None:
     """After reading: keep what exists now (the games just read) out of the collector's walks,
     and let it run again."""
     gc.freeze()
-    gc.enable()
+    wake_collector()
