@@ -70,7 +70,7 @@ def test_match_folder_opens_as_a_table_and_a_game_steps_to_its_result(qtbot, win
     assert table.text(3, columns.index("Reason")) == "Red loses the game. Black wins!"
     assert table.score_label.text().startswith("Match score: Player 1 ")  # the match's score above the list
     qtbot.waitExposed(table)
-    table.table.scrollTo(table.proxy.index(3, 0))
+    table.table.scrollTo(table.model.index(3, 0))
     qtbot.mouseClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(3))
     qtbot.mouseDClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(3))
     controller = window.controller

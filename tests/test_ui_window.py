@@ -229,7 +229,7 @@ def test_a_xiangqi_bridge_library_opens_as_a_table_of_games(qtbot, window):
     columns = table.COLUMNS
     assert table.text(0, columns.index("Red")) == "保定邓裕如" and table.text(0, columns.index("Result")) == "0-1"
     qtbot.waitExposed(table)
-    table.table.scrollTo(table.proxy.index(2, 0))
+    table.table.scrollTo(table.model.index(2, 0))
     qtbot.mouseClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(2))
     qtbot.mouseDClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(2))
     assert len(window.controller.game().mainline_moves()) == 93
