@@ -48,6 +48,13 @@ def test_person_plays_red_by_clicks_and_the_engine_replies(qtbot, window):
     assert window.board_view.movable_colors() == {RED}
     assert len(window.move_list.move_texts()) == 2
     assert window.move_list.move_texts()[0] == "炮二平五"
+    # the engine's column keeps the search of the move it just played (depth, score, line, time)
+    view = next(view for view in window.engine_panel.views if view.engine_name)
+    reply = window.move_list.move_texts()[1]
+    assert view.progress is None and view.last_search is not None
+    assert view.figures_text().startswith(f"Last search ({reply})") and "Depth" in view.figures_text()
+    rows = view.row_texts()
+    assert rows and rows[0][3].startswith(reply)  # its principal variation starts with the move played
     # and a second round: the person moves again, the engine answers again
     click_square(qtbot, window, "b0")
     with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=20000):

@@ -383,6 +383,17 @@ CHINESE: Final[dict[str, str]] = {
     "Stopped writing {name}": "已停止写入 {name}",
     "Diagrams after the moves ticked:": "在勾选的着法之后画局面图：",
     "After {number}. {move}": "第 {number} 回合 {move} 之后",
+    "The game is on: only its own moves can be shown": "对局进行中：只能查看本局的着法",
+    "Click a move to show its position": "点击着法显示其局面",
+    "Accuracy": "准确率",
+    "Inaccuracies": "欠佳",
+    "Mistakes": "错着",
+    "Blunders": "败着",
+    "Evaluation: {score} from Red's view": "局面评分：{score}（红方视角）",
+    "Evaluation: no engine score for this position": "局面评分：此局面尚无引擎评分",
+    "Last search ({move})": "上一步的搜索（{move}）",
+    "Last search": "上一步的搜索",
+    "Variation tree": "变着树",
 }
 
 _TABLES: Final[dict[Language, dict[str, str]]] = {Language.CHINESE: CHINESE}

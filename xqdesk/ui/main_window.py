@@ -14,7 +14,8 @@ from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFileDialog, QFormLayout,
-    QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QToolBar, QVBoxLayout, QWidget,
+    QHBoxLayout, QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QTabWidget, QToolBar,
+    QVBoxLayout, QWidget,
 )
 
 from xqdesk.errors import XqdeskError
@@ -27,12 +28,13 @@ from xqdesk.outcome import Outcome
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.review import GameReview, read_review, write_review
-from xqdesk.score import PovScore
+from xqdesk.score import PovScore, Score
 from xqdesk.ui.board_view import Arrow, BoardView
 from xqdesk.ui.clock import ClockDisplay
 from xqdesk.ui.engine_panel import EnginePanel, score_text
 from xqdesk.ui.engine_worker import SearchProgress
 from xqdesk.ui.engines_dialog import EnginesDialog
+from xqdesk.ui.eval_bar import EvalBar
 from xqdesk.ui.explorer_panel import ExplorerPanel
 from xqdesk.ui.export_jobs import GameExports, PdfDialog
 from xqdesk.ui.index_builder import BuildResult, IndexBuilder
@@ -53,7 +55,9 @@ from xqdesk.ui.review_dialog import ReviewDialog, ReviewProgress
 from xqdesk.ui.review_worker import ReviewWorker
 from xqdesk.ui.score_graph import red_view_pawns
 from xqdesk.ui.tablebase_pane import TablebasePane
+from xqdesk.ui.review_summary import ReviewSummary
 from xqdesk.ui.variation_list import VariationList
+from xqdesk.ui.variation_tree import VariationTree
 from xqdesk.ui.settings import (
     EngineKind, EngineProfile, ScoreView, Settings, load_settings, open_store, save_settings,
 )
@@ -251,6 +255,12 @@ class MainWindow(QMainWindow):
             self.move_list.set_notation(Notation.CHINESE)
         self.variation_list = VariationList(self.controller)
         self.variation_list.set_notation(self.move_list.notation())
+        self.variation_tree = VariationTree(self.controller)
+        self.variation_tree.set_notation(self.move_list.notation())
+        self.review_summary = ReviewSummary()
+        self.review_summary.ply_chosen.connect(self.controller.go_to)
+        self.eval_bar = EvalBar()
+        self.eval_bar.set_flipped(self.settings.flip_board)
         self.board_view.set_notation(self.move_list.notation())
         self.controller.notation = self.move_list.notation()
         self.comment_editor = CommentEditor(self.controller)
@@ -273,12 +283,23 @@ class MainWindow(QMainWindow):
         side_layout.setContentsMargins(4, 4, 4, 4)
         side_layout.addWidget(self.clock_display)
         side_layout.addWidget(self.game_info)
-        side_layout.addWidget(self.move_list, 1)
+        side_layout.addWidget(self.review_summary)
+        self.moves_tabs = QTabWidget()
+        self.moves_tabs.setDocumentMode(True)
+        self.moves_tabs.addTab(self.move_list, "")
+        self.moves_tabs.addTab(self.variation_tree, "")
+        side_layout.addWidget(self.moves_tabs, 1)
         side_layout.addWidget(self.variation_list)
         side_layout.addWidget(self.comment_editor)
         side_layout.addWidget(self.tablebase_pane)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.board_view)
+        board_area = QWidget()
+        board_layout = QHBoxLayout(board_area)
+        board_layout.setContentsMargins(0, 0, 0, 0)
+        board_layout.setSpacing(2)
+        board_layout.addWidget(self.eval_bar)
+        board_layout.addWidget(self.board_view, 1)
+        self.splitter.addWidget(board_area)
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
@@ -556,6 +577,8 @@ class MainWindow(QMainWindow):
         """Set every text again in the current language."""
         self.setWindowTitle(tr("xqdesk"))
         self.explorer_dock.setWindowTitle(tr("Opening explorer"))
+        self.moves_tabs.setTabText(0, tr("Moves"))
+        self.moves_tabs.setTabText(1, tr("Variation tree"))
         for key, action in self._actions.items():
             action.setText(tr(key))
         for key, menu in self._menus.items():
@@ -578,6 +601,7 @@ class MainWindow(QMainWindow):
             self._engine_arrows.clear()
             self._engine_progress.clear()
             self.engine_panel.set_position(*shown)
+            self.eval_bar.show_score(self._review_score(controller.ply()))
             self.explorer_panel.set_position(*shown)
             self.tablebase_pane.show_board(controller.board())
         self.board_view.set_movable_colors(controller.movable_colors())
@@ -592,6 +616,13 @@ class MainWindow(QMainWindow):
         self._refresh_game_actions()
         title = f"{tr('xqdesk')} — {self._players_text()}"
         self.setWindowTitle(title)
+
+    def _review_score(self, ply: int) -> Score | None:
+        """The review's score (Red's view) of the position on show, when the main line is shown."""
+        review = self.review
+        if review is None or self.controller.variation_depth() or ply > len(review.moves):
+            return None
+        return review.start.score if ply == 0 else review.moves[ply - 1].after
 
     def _person_colors(self) -> set[Color]:
         return {color for color in (RED, BLACK) if self.controller.seat(color) is None}
@@ -659,6 +690,9 @@ class MainWindow(QMainWindow):
     def _show_review(self, review: GameReview | None) -> None:
         self.review = review
         self.score_graph.set_review(review)
+        self.review_summary.set_review(review)
+        if not self._engine_progress:
+            self.eval_bar.show_score(self._review_score(self.controller.ply()))
         self.move_list.refresh_marks()
         self._refresh()
 
@@ -719,6 +753,10 @@ class MainWindow(QMainWindow):
                       for row in rows[:1]]
         self._engine_progress[index] = progress
         self._engine_arrows[index] = arrows
+        if index == 0 or 0 not in self._engine_progress:  # the first engine's score, else the second's
+            best = progress.rows[0].score if progress.rows else progress.latest.score
+            if best is not None:
+                self.eval_bar.show_score(best.red())
         self.show_engine_lines(self._engine_arrows.get(0, []) + self._engine_arrows.get(1, []))
 
     def _on_score_view_changed(self, view: ScoreView) -> None:
@@ -733,6 +771,7 @@ class MainWindow(QMainWindow):
         self.board_view.set_notation(notation)
         self.controller.notation = notation
         self.variation_list.set_notation(notation)
+        self.variation_tree.set_notation(notation)
         self.tablebase_pane.set_notation(notation)
         self.update_settings(notation=notation.value)
 
@@ -858,6 +897,7 @@ class MainWindow(QMainWindow):
 
     def set_flipped(self, flipped: bool) -> None:
         self.board_view.set_flipped(flipped)
+        self.eval_bar.set_flipped(flipped)
         self._actions["Flip board"].setChecked(flipped)
         self.update_settings(flip_board=flipped)
 
