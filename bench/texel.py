@@ -50,7 +50,7 @@ from xqdesk.engines.builtin.eval_kernel import evaluate  # noqa: E402
 from xqdesk.engines.builtin.eval_tables import (  # noqa: E402
     FULL_MATERIAL, SHIPPED_PARAMS, TERM_ORDER, WEIGHTS, midgame_share, phase_material, read_weights)
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
-from xqdesk.engines.uci_engine import UciEngine  # noqa: E402
+from xqdesk.engines.transport.uci_engine import UciEngine  # noqa: E402
 from xqdesk.engines.zero.dataset import red_result  # noqa: E402
 from xqdesk.fen import format_fen  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from xqdesk.engines.training.tasks import is_held_out  # noqa: E402
 from xqdesk.engines.zero.encoding import mover_codes, planes_from_codes, policy_index  # noqa: E402
-from xqdesk.engines.zero.engine import shipped_network_path  # noqa: E402
+from xqdesk.engines.zero.engine import load_shipped_network  # noqa: E402
 from xqdesk.engines.zero.network import Network  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402
 
@@ -34,7 +34,7 @@ def main() -> int:
     parser.add_argument("--games", nargs="+", default=[str(DEFAULT_GAMES)])
     parser.add_argument("--holdout", type=int, default=10)
     args = parser.parse_args()
-    network = Network.load(args.network or shipped_network_path())
+    network = Network.load(args.network) if args.network else load_shipped_network()
     started = time.perf_counter()
     agree = positions = 0
     chance = 0.0

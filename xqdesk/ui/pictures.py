@@ -150,10 +150,12 @@ def gif_palette(frames: Sequence[Image.Image]) -> Image.Image:
 
 
 def save_gif(scenes: Sequence[BoardScene], path: str | Path, width: int = DEFAULT_WIDTH,
-             delay: float = DEFAULT_GIF_DELAY, progress: Callable[[int, int], None] | None = None) -> Path:
+             delay: float = DEFAULT_GIF_DELAY, progress: Callable[[int, int], None] | None = None, *,
+             on_frame: Callable[[], None] | None = None) -> Path:
     """Write ``scenes`` as an animated GIF (one frame each, ``delay`` seconds apart, looping).
     ``progress(done, total)`` hears of each frame drawn and may raise to stop (nothing is written
-    then). Frames share one palette (small files, and no per-frame colour search)."""
+    then); ``on_frame()`` is told of each frame drawn too (the command line's progress). Frames
+    share one palette (small files, and no per-frame colour search)."""
     if not scenes:
         raise PictureError("an animated GIF needs at least one position")
     if not 0.02 <= delay <= 60:
@@ -167,6 +169,8 @@ def save_gif(scenes: Sequence[BoardScene], path: str | Path, width: int = DEFAUL
         frames.append(to_pillow(render_image(scene, width)))
         if progress is not None:
             progress(index + 1, total)
+        if on_frame is not None:
+            on_frame()
     palette = gif_palette(frames)
     quantized = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
     quantized[0].save(path, format="GIF", save_all=True, append_images=quantized[1:], duration=round(delay * 1000),
