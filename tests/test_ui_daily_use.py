@@ -477,6 +477,36 @@ def test_clocks_say_what_they_are_and_none_is_stale_after_a_timeout(qtbot, windo
     assert display.text(RED).endswith("–") and display.text(BLACK).endswith("–")
 
 
+def test_byo_yomi_counts_down_on_the_clock_once_the_game_time_is_spent(qtbot, window):
+    """读秒: from the moment the main time runs out (in the middle of a move too) the clock shows
+    the period counting down, not a stuck 0.0."""
+    now = [1000.0]
+    clock = window.controller.clock()
+    clock.now = lambda: now[0]
+    window.start_game(None, None, time_controls={RED: TimeControl.byo_yomi(5.0, 30.0),
+                                                 BLACK: TimeControl.byo_yomi(5.0, 30.0)})
+    display = window.clock_display
+    assert display.text(RED) == "Red  5.0"
+    now[0] += 3.0
+    clock.refresh()
+    assert display.text(RED) == "Red  2.0"
+    now[0] += 7.0  # the game time ran out 5 s ago: 25 s of the 30 s period are left
+    clock.refresh()
+    assert display.text(RED) == "Red  byo-yomi 25.0"
+    now[0] += 10.0
+    clock.refresh()
+    assert display.text(RED) == "Red  byo-yomi 15.0" and display.text(BLACK) == "Black  5.0"
+    play(window, "h2e2")  # in time: Red's next move has a fresh period
+    assert window.controller.outcome() is None
+    now[0] += 1.0
+    play(window, "h9g7")
+    now[0] += 12.0
+    clock.refresh()
+    assert display.text(RED) == "Red  byo-yomi 18.0" and display.text(BLACK) == "Black  4.0"
+    window.set_language(Language.CHINESE)
+    assert display.text(RED) == "红方  读秒 18.0"
+
+
 def test_stepping_back_in_a_live_game_browses_and_a_move_there_is_refused_with_the_reason(qtbot, window):
     window.start_game(None, None)
     play(window, "h2e2", "h9g7")

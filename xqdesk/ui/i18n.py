@@ -399,6 +399,7 @@ CHINESE: Final[dict[str, str]] = {
     "Last search ({move})": "上一步的搜索（{move}）",
     "Last search": "上一步的搜索",
     "Variation tree": "变着树",
+    "byo-yomi": "读秒",
 }
 
 _TABLES: Final[dict[Language, dict[str, str]]] = {Language.CHINESE: CHINESE}
