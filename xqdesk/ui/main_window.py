@@ -55,6 +55,7 @@ from xqdesk.ui.review_dialog import ReviewDialog, ReviewProgress
 from xqdesk.ui.review_worker import ReviewWorker
 from xqdesk.ui.score_graph import red_view_pawns
 from xqdesk.ui.tablebase_pane import TablebasePane
+from xqdesk.ui.tournament_window import TournamentWindow
 from xqdesk.ui.review_summary import ReviewSummary
 from xqdesk.ui.variation_list import VariationList
 from xqdesk.ui.variation_tree import VariationTree
@@ -339,6 +340,7 @@ class MainWindow(QMainWindow):
         self._menus: dict[str, QMenu] = {}
         self.fog_window: FogGameWindow | None = None
         self.pdf_dialog: PdfDialog | None = None
+        self.tournament_window: TournamentWindow | None = None
         self.index_builder: IndexBuilder | None = None
         self._build_progress: QProgressDialog | None = None
         self.review: GameReview | None = None
@@ -404,6 +406,7 @@ class MainWindow(QMainWindow):
         self._action("Play Black against the engine", lambda: self.start_game(self.default_engine(), None))
         self._action("Engine vs engine", lambda: self.start_game(self.default_engine(), self.default_engine()))
         self._action("Fog of war…", self.open_fog_window)
+        self._action("Engine tournament…", self.open_tournament_window)
         self._action("Analysis", lambda: self.start_analysis(self.analysis_engines()))
         self._action("Stop analysis", self.stop_analysis)
         self._action("Replay", lambda: controller.set_mode(Mode.REPLAY))
@@ -512,7 +515,7 @@ class MainWindow(QMainWindow):
             "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", "Paste game", "Copy position picture",
                       None, "Edit position…"],
             "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
-                      "Engine vs engine", "Fog of war…", "Analysis", "Stop analysis", "Replay", None, "Take back",
+                      "Engine vs engine", "Engine tournament…", "Fog of war…", "Analysis", "Stop analysis", "Replay", None, "Take back",
                       "Hint", "Resign", None, "Review game…", "Cancel review", "Next mistake", None, "Pause", "Resume",
                       "Stop game"],
             "E&ngines": ["Manage engines…", "Analysis engines…", "Tablebase directory…"],
@@ -1183,12 +1186,23 @@ class MainWindow(QMainWindow):
         self.fog_window.raise_()
         return self.fog_window
 
+    def open_tournament_window(self) -> TournamentWindow:
+        """*Game → Engine tournament…*: the tournament window (one, kept while the main window lives)."""
+        if self.tournament_window is None:
+            self.tournament_window = TournamentWindow(available_engines(self.settings), self.settings.last_directory,
+                                                      self)
+        self.tournament_window.show()
+        self.tournament_window.raise_()
+        return self.tournament_window
+
     def shutdown(self) -> None:
         """Stop engines and timers and write the autosave (safe to call more than once; the
         window then closes without asking about unsaved changes)."""
         self._shut_down = True
         if self.fog_window is not None:
             self.fog_window.shutdown()
+        if self.tournament_window is not None:
+            self.tournament_window.shutdown()
         if self.review_worker is not None:
             self.review_worker.shutdown()
             self.review_worker = None
