@@ -7,6 +7,8 @@ from __future__ import annotations
 import gc
 import math
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import miniaudio
@@ -342,6 +344,21 @@ def test_sound_without_a_device_stays_silent_and_says_why(qtbot):
         pytest.skip("a sound device is present")
     assert player.unavailable_reason and player.played == []
     assert player.play(SoundEvent.CHECK) is False  # asked again: still quiet, no error
+
+
+def test_a_missing_sound_card_does_not_fill_stderr_with_alsa_messages():
+    """ALSA prints some forty lines when it finds no card; the player silences them (the reason is
+    kept in ``unavailable_reason``). Run in a fresh process: the messages go to its stderr."""
+    code = ("import miniaudio\n"
+            "from xqdesk.ui.sounds import SoundEvent, SoundPlayer\n"
+            "player = SoundPlayer(backends=[miniaudio.Backend.ALSA])\n"
+            "played = player.play(SoundEvent.MOVE)\n"
+            "player.close()\n"
+            "print('played' if played else 'silent')\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    if result.stdout.strip() == "played":
+        pytest.skip("a sound device is present")
+    assert result.stdout.strip() == "silent" and "ALSA lib" not in result.stderr, result.stderr[:500]
 
 
 def test_arrows_start_off_their_piece_thin_out_by_rank_and_the_second_engine_stands_apart(qtbot, window):
