@@ -254,6 +254,24 @@ def test_every_file_is_read_in_the_background_and_cancel_keeps_the_game_on_show(
     assert "Stopped reading Hu_Ronghua_1391_UCI_games.pgn" in window.statusBar().currentMessage()
 
 
+def test_json_or_random_bytes_are_refused_not_opened_as_an_empty_game(qtbot, window, tmp_path):
+    window.controller.play_move(Move.from_iccs("h2e2"))
+    before = window.controller.game()
+    json_file = tmp_path / "settings.json"
+    json_file.write_text('{"a": [1,2,3], "name": "x"}', encoding="utf-8")
+    noise = tmp_path / "noise.pgn"
+    noise.write_bytes(bytes((index * 7919 + 13) % 256 for index in range(3000)))
+    assert not open_file(qtbot, window, json_file)
+    assert window.banner.text().startswith("Could not open settings.json: nothing in it reads as a game record")
+    assert not open_file(qtbot, window, noise)
+    assert window.banner.text().splitlines()[-1].startswith("Could not open noise.pgn: ")
+    assert window.controller.game() is before and window.files.game_table is None
+    QGuiApplication.clipboard().setText('{"not": "a game"}')
+    assert not window.files.paste_game()
+    assert "Could not paste a game: nothing in it reads as a game record" in window.statusBar().currentMessage()
+    assert window.controller.game() is before
+
+
 def test_a_bug_while_loading_ends_the_load_with_an_error(qtbot, window, monkeypatch):
     def broken(record, progress=None):
         raise RuntimeError("listing broke")

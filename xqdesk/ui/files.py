@@ -28,7 +28,7 @@ from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.game_list import GameRow, GameTable
 from xqdesk.ui.background import BackgroundJob, JobProgressBar
-from xqdesk.ui.game_loader import load_record, pause_collector, resume_collector
+from xqdesk.ui.game_loader import blank_record_problem, load_record, pause_collector, resume_collector
 from xqdesk.ui.i18n import tr
 from xqdesk.ui.message_banner import BannerKind
 
@@ -231,8 +231,9 @@ class FileManager(QObject):
         from xqdesk.formats import read_games_text  # the formats package finds the format
 
         record = read_games_text(QGuiApplication.clipboard().text(), tr("clipboard"))
-        if not record.games:
-            reason = record.errors[0] if record.errors else tr("no game in it")
+        blank = blank_record_problem(record)
+        if not record.games or blank:
+            reason = blank or (record.errors[0] if record.errors else tr("no game in it"))
             self._window.show_status(tr("Could not paste a game: {reason}").format(reason=reason))
             return False
         shown = self.show_record(record)

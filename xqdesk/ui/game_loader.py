@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from xqdesk.errors import XqdeskError
+from xqdesk.fen import STARTING_FEN
 from xqdesk.formats import record_kind
 from xqdesk.formats.encoding import decode_record
 from xqdesk.formats.game_file import GameFile, GameReadError, source_name
@@ -80,15 +81,43 @@ def read_pgn_in_slices(path: Path, progress: JobProgress | None = None) -> GameF
     return result
 
 
+MOVE_LIST_FORMAT = "FEN and moves / move list"
+"""The reader a text in no other format falls to: what it cannot read becomes a comment."""
+
+
+def blank_record_problem(record: GameFile) -> str:
+    """Why ``record`` holds no game at all although a reader returned one ('' : it holds one).
+
+    A JSON file or random bytes read as text give one game with no move, no tag and the standard
+    start: nothing of the file was a record. (A record file that is really an empty game, an
+    XQF with no move, is read without errors by its own reader and is not refused.)"""
+    if not record.games:
+        return ""
+    start = STARTING_FEN.split()[:2]
+    blank = all(not game.variations and not game.headers and game.start_fen.split()[:2] == start
+                for game in record.games)
+    if not blank:
+        return ""
+    if record.errors:
+        return str(record.errors[0])
+    if record.format == MOVE_LIST_FORMAT:
+        return "nothing in it reads as a game record (no tags, no moves, no position)"
+    return ""
+
+
 def load_record(path: Path, progress: JobProgress) -> tuple[GameFile, list[GameRow]]:
     """The games at ``path`` (a record file of any format, or a course match folder) and their
-    game list rows; XqdeskError or OSError when it cannot be read at all."""
+    game list rows; XqdeskError or OSError when it cannot be read at all (a file in which no
+    game was found — JSON, random bytes — included)."""
     from xqdesk.ui.files import read_record  # the window's reader (files.py imports this module)
 
     if path.is_file() and record_kind(path) == "pgn":
         record = read_pgn_in_slices(path, progress)
     else:
         record = read_record(path)
+    problem = blank_record_problem(record)
+    if problem:
+        raise XqdeskError(problem)
     progress.check()
     games = len(record.games)
 
