@@ -19,13 +19,8 @@ RANDOM = EngineProfile("Random mover", EngineKind.COMMAND, sys.executable,
 
 def open_tournament(window, engines=(STRONG, RANDOM)):
     tournament = window.open_tournament_window()
-    tournament._engines = tuple(engines)  # the engines offered (the window's own list has no random mover)
-    tournament.engine_list.clear()
-    for profile in engines:
-        tournament.engine_list.addItem(profile.name)
-        item = tournament.engine_list.item(tournament.engine_list.count() - 1)
-        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-        item.setCheckState(Qt.CheckState.Unchecked)
+    assert [profile.name for profile in tournament.chosen_engines()] == []
+    tournament.set_engines(engines)  # the window's own list has no random mover
     return tournament
 
 

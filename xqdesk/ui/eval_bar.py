@@ -2,22 +2,27 @@
 score of the position on show (or the review's score there), as a red and a dark part of a
 vertical bar, with the score written at the leading side's end.
 
-Red's part grows from Red's side of the board (the bottom unless the board is flipped). The share
+The bar lies in the board picture's left margin (:meth:`EvalBar.attach`), beside the ranks, so it
+moves and scales with the board. Red's part grows from Red's side of the board (the bottom unless
+the board is flipped). The share
 is the review's win probability of the score (:func:`xqdesk.review.win_probability`), so the bar
 and the review's accuracy speak the same language; with no score the bar shows an even split,
 greyed, without text.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from xqdesk.review import win_probability
 from xqdesk.score import MateGiven, Score
+from xqdesk.ui.board_view import BoardView
 from xqdesk.ui.i18n import tr
 
 BAR_WIDTH = 22
+MARGIN_SHARE = 0.42
+"""At most this share of a cell wide: the left margin of the board picture is free for 0.55 cell."""
 RED_PART = QColor(200, 40, 30)
 BLACK_PART = QColor(45, 45, 48)
 UNKNOWN_PART = QColor(150, 150, 150)
@@ -40,9 +45,33 @@ class EvalBar(QWidget):
         super().__init__(parent)
         self._score: Score | None = None
         self._flipped = False
+        self._board: BoardView | None = None
         self.setFixedWidth(BAR_WIDTH)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
         self._describe()
+
+    def attach(self, board_view: BoardView) -> None:
+        """Lie in ``board_view``'s left margin, from the top rank to the bottom one, following its size."""
+        self._board = board_view
+        self.setParent(board_view)
+        board_view.installEventFilter(self)
+        self._place()
+        self.show()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if watched is self._board and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+            self._place()
+        return False
+
+    def _place(self) -> None:
+        board = self._board
+        if board is None:
+            return
+        geometry = board.geometry_model()
+        cell, origin = geometry.cell, geometry.origin
+        width = max(4, min(BAR_WIDTH, int(cell * MARGIN_SHARE)))
+        self.setFixedSize(width, max(10, int(cell * 9)))
+        self.move(int(origin.x() - cell + cell * 0.06), int(origin.y()))
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         return QSize(BAR_WIDTH, 300)

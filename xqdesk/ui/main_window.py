@@ -14,7 +14,7 @@ from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFileDialog, QFormLayout,
-    QHBoxLayout, QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QTabWidget, QToolBar,
+    QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QTabWidget, QToolBar,
     QVBoxLayout, QWidget,
 )
 
@@ -294,13 +294,8 @@ class MainWindow(QMainWindow):
         side_layout.addWidget(self.comment_editor)
         side_layout.addWidget(self.tablebase_pane)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        board_area = QWidget()
-        board_layout = QHBoxLayout(board_area)
-        board_layout.setContentsMargins(0, 0, 0, 0)
-        board_layout.setSpacing(2)
-        board_layout.addWidget(self.eval_bar)
-        board_layout.addWidget(self.board_view, 1)
-        self.splitter.addWidget(board_area)
+        self.splitter.addWidget(self.board_view)
+        self.eval_bar.attach(self.board_view)  # in the board's left margin
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)

@@ -58,11 +58,8 @@ class TournamentWindow(QWidget):
         self._shown: tuple[list[str], list[PlayedGame]] = ([], [])  # the names and games the tables show
 
         self.engine_list = QListWidget()
-        for profile in self._engines:
-            item = QListWidgetItem(profile.name)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Unchecked)
-            self.engine_list.addItem(item)
+        self.engine_list.setMaximumHeight(self.engine_list.fontMetrics().height() * 10)
+        self.set_engines(self._engines)
         self.engine_list.itemChanged.connect(lambda _item: self._show_results() if self.run is None else None)
         self.clock_box = QComboBox()
         self.clock_box.setEditable(True)
@@ -130,10 +127,15 @@ class TournamentWindow(QWidget):
         right = QSplitter(Qt.Orientation.Horizontal)
         right.addWidget(live)
         right.addWidget(results)
-        right.setStretchFactor(0, 3)
-        right.setStretchFactor(1, 2)
+        right.setStretchFactor(0, 1)
+        right.setStretchFactor(1, 1)
+        right.setSizes([560, 480])
+        self.setup_box.setMaximumWidth(330)
+        setup_column = QVBoxLayout()
+        setup_column.addWidget(self.setup_box)
+        setup_column.addStretch(1)
         layout = QHBoxLayout(self)
-        layout.addWidget(self.setup_box)
+        layout.addLayout(setup_column)
         layout.addWidget(right, 1)
         self.resize(1200, 720)
         follow_language(self, self.retranslate)
@@ -154,6 +156,16 @@ class TournamentWindow(QWidget):
         self.games_view.setHorizontalHeaderLabels([tr("#"), tr("Red"), tr("Black"), tr("Result"), tr("Reason")])
         self._show_results()
         self._show_lines()
+
+    def set_engines(self, engines: Sequence[EngineProfile]) -> None:
+        """Offer ``engines`` (none chosen yet)."""
+        self._engines = tuple(engines)
+        self.engine_list.clear()
+        for profile in self._engines:
+            item = QListWidgetItem(profile.name)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.engine_list.addItem(item)
 
     # --- reading it (tests, tools) -----------------------------------------------------------
     def chosen_engines(self) -> list[EngineProfile]:
@@ -256,8 +268,9 @@ class TournamentWindow(QWidget):
         score = "" if info.score is None else str(info.score.red())
         seconds = "" if info.time_ms is None else tr("{seconds} s").format(seconds=f"{info.time_ms / 1000:.1f}")
         line = pv_text(board, info.pv, self._notation) if board is not None else ""
-        self._lines[index] = (f"{tr('Depth')} {info.depth if info.depth is not None else ''} · {score} · "
-                              f"{count_text(info.nodes)} · {seconds}  {line}")
+        parts = [f"{tr('Depth')} {info.depth}" if info.depth is not None else "", score,
+                 count_text(info.nodes), seconds]
+        self._lines[index] = " · ".join(part for part in parts if part) + (f"  {line}" if line else "")
         self._show_lines()
 
     def _on_ended(self, played: list[PlayedGame], reason: str) -> None:
