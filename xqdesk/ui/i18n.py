@@ -420,6 +420,7 @@ CHINESE: Final[dict[str, str]] = {
     "Elo": "等级分",
     "#": "#",
     "Score %": "得分率",
+    "Starting the agents… {side}: {name} ({done} of {total} ready, {seconds} s)": "正在启动智能体… {side}：{name}（已就绪 {done}/{total}，{seconds} 秒）",
 }
 
 _TABLES: Final[dict[Language, dict[str, str]]] = {Language.CHINESE: CHINESE}
