@@ -1,0 +1,224 @@
+"""Select the positions of ``bench/tactics.epd``: where one move is clearly best and a shallow
+built-in search plays another. CPU-heavy (hours on one core); run once, in the background.
+
+    python bench/select_tactics.py [--out bench/tactics.epd] [--target 240] [--probe-depth 7]
+        [--shallow-depth 9] [--deep-depth 16] [--margin 150] [--seed 1]
+
+Candidates are the positions from ply ``--min-ply`` on of every game record under
+``tests/data/games`` (master PGNs, the 象棋桥 libraries, the GB18030 championship games, XQF …),
+each position once, taken one game at a time in a shuffled order (one position of every game, then
+a second of every game …). A candidate is kept when
+
+1. Fairy-Stockfish at ``--shallow-depth`` with MultiPV 2 prefers one move by at least
+   ``--shallow-margin`` (a cheap filter: the deep search is 20 times dearer);
+2. the built-in engine, searching it to ``--probe-depth`` from a new game, plays another move M;
+3. Fairy-Stockfish at ``--deep-depth`` with MultiPV 2 finds a best move B ≠ M at least ``--margin``
+   centipawns above the second best (a mate counts as 20,000 cp minus its moves), and the position is
+   not won whatever is played (second best below ``--won``).
+
+Each kept position is written at once (the file is rewritten, so an interrupted run keeps what it
+found; the header counts the candidates examined, and a second run with the same options resumes
+after them). The format is EPD-like, one position a line::
+
+    FEN; bm B; margin CP; ce CP; second MOVE CP; probe M; source "FILE game N ply P"
+
+``ce`` is the best move's deep score (side to move's view), ``second`` the runner-up and its score,
+``probe`` the built-in engine's move at the probe depth; moves are ICCS (ranks 0–9).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from xqdesk.board import Board  # noqa: E402
+from xqdesk.engines.builtin import BuiltinEngine  # noqa: E402
+from xqdesk.engines.search_types import SearchLimits  # noqa: E402
+from xqdesk.engines.uci_engine import UciEngine  # noqa: E402
+from xqdesk.formats import read_games  # noqa: E402
+from xqdesk.move import Move  # noqa: E402
+
+GAMES_DIR = ROOT / "tests" / "data" / "games"
+OUT_FILE = Path(__file__).resolve().parent / "tactics.epd"
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
+MATE_CP = 20000
+SEARCH_TIMEOUT = 600.0
+
+
+@dataclass(frozen=True)
+class Candidate:
+    fen: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Fairy-Stockfish's two best moves at one depth and their scores (side to move's view)."""
+
+    best: Move
+    best_cp: int
+    second: Move
+    second_cp: int
+
+    @property
+    def margin(self) -> int:
+        return self.best_cp - self.second_cp
+
+
+def candidates(games_dir: Path, min_ply: int, seed: int) -> list[Candidate]:
+    """Every position from ``min_ply`` on of every readable game under ``games_dir``, each once,
+    ordered one game at a time (games shuffled, each game's positions shuffled)."""
+    per_game: list[list[Candidate]] = []
+    seen: set[str] = set()
+    for path in sorted(p for p in games_dir.rglob("*") if p.is_file()):
+        try:
+            record = read_games(path)
+        except Exception as error:  # noqa: BLE001 - a file no reader takes is simply skipped
+            print(f"skipped {path.relative_to(games_dir)}: {error}", file=sys.stderr)
+            continue
+        for number, game in enumerate(record.games, start=1):
+            board = game.start_board()
+            positions: list[Candidate] = []
+            for ply, move in enumerate(game.mainline_moves()):
+                if ply >= min_ply and len(board.legal_moves) > 1:
+                    fen = board.fen()
+                    placement = " ".join(fen.split()[:2])
+                    if placement not in seen:
+                        seen.add(placement)
+                        positions.append(Candidate(fen, f"{path.relative_to(games_dir)} game {number} ply {ply}"))
+                if not board.is_legal(move):
+                    break
+                board.push(move)
+            if positions:
+                per_game.append(positions)
+    rng = random.Random(seed)
+    rng.shuffle(per_game)
+    for positions in per_game:
+        rng.shuffle(positions)
+    ordered: list[Candidate] = []
+    for round_index in range(max((len(p) for p in per_game), default=0)):
+        ordered += [positions[round_index] for positions in per_game if round_index < len(positions)]
+    return ordered
+
+
+class Teacher:
+    """Fairy-Stockfish with MultiPV 2, one thread."""
+
+    def __init__(self, command: str) -> None:
+        self.engine = UciEngine([command], options={"Threads": "1", "Hash": "64", "MultiPV": "2"})
+        self.engine.start()
+
+    def verdict(self, fen: str, depth: int) -> Optional[Verdict]:
+        """The two best moves at ``depth`` (None with one legal move or no score)."""
+        self.engine.new_game()
+        result = self.engine.search(fen, [], SearchLimits(depth=depth), deadline=time.monotonic() + SEARCH_TIMEOUT)
+        final = max((info.depth or 0 for info in result.infos if info.pv and info.score is not None), default=0)
+        lines: dict[int, tuple[Move, int]] = {}
+        for info in result.infos:
+            if info.depth == final and info.pv and info.score is not None:
+                cp = info.score.relative.score(mate_score=MATE_CP)
+                if cp is not None:
+                    lines[info.multipv] = (info.pv[0], cp)
+        if 1 not in lines or 2 not in lines:
+            return None
+        (best, best_cp), (second, second_cp) = sorted(lines.values(), key=lambda line: -line[1])[:2]
+        return Verdict(best, best_cp, second, second_cp)
+
+    def close(self) -> None:
+        self.engine.quit()
+
+
+def probe_move(engine: BuiltinEngine, fen: str, depth: int) -> Optional[Move]:
+    engine.new_game()
+    return engine.search(Board(fen), SearchLimits(depth=depth), threading.Event(), lambda info: None)
+
+
+def epd_line(candidate: Candidate, deep: Verdict, probe: Move) -> str:
+    return (f"{candidate.fen}; bm {deep.best.iccs()}; margin {deep.margin}; ce {deep.best_cp}; "
+            f"second {deep.second.iccs()} {deep.second_cp}; probe {probe.iccs()}; source \"{candidate.source}\"")
+
+
+def read_progress(path: Path, header: str) -> tuple[int, int, list[str]]:
+    """(candidates examined, candidates that passed both filters, kept lines) of an earlier
+    run with the same header, else (0, 0, [])."""
+    if not path.exists():
+        return 0, 0, []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines or lines[0] != header:
+        return 0, 0, []
+    counts = next((line.split() for line in lines if line.startswith("# examined ")), None)
+    examined, passed = (int(counts[2]), int(counts[4])) if counts else (0, 0)
+    return examined, passed, [line for line in lines if line and not line.startswith("#")]
+
+
+def write(path: Path, header: str, examined: int, passed: int, kept: list[str], commit: str) -> None:
+    text = [header, f"# examined {examined} candidates, {passed} passed both filters, "
+                    f"{len(kept)} kept; built-in engine of commit {commit}", *kept]
+    path.write_text("\n".join(text) + "\n", encoding="utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT_FILE)
+    parser.add_argument("--target", type=int, default=240, help="stop after this many positions (default 240)")
+    parser.add_argument("--probe-depth", type=int, default=7, help="the built-in engine's depth (default 7)")
+    parser.add_argument("--shallow-depth", type=int, default=9)
+    parser.add_argument("--shallow-margin", type=int, default=80)
+    parser.add_argument("--deep-depth", type=int, default=16)
+    parser.add_argument("--margin", type=int, default=150, help="best minus second best, cp (default 150)")
+    parser.add_argument("--won", type=int, default=500,
+                        help="skip positions whose second best scores this much or more (default 500)")
+    parser.add_argument("--min-ply", type=int, default=10, help="skip the first plies of each game (default 10)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH)
+    args = parser.parse_args()
+    header = (f"# bench/select_tactics.py --probe-depth {args.probe_depth} --shallow-depth {args.shallow_depth} "
+              f"--shallow-margin {args.shallow_margin} --deep-depth {args.deep_depth} --margin {args.margin} "
+              f"--won {args.won} --min-ply {args.min_ply} --seed {args.seed}")
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    pool = candidates(GAMES_DIR, args.min_ply, args.seed)
+    examined, passed, kept = read_progress(args.out, header)
+    print(f"{len(pool)} candidate positions; resuming after {examined}, {len(kept)} kept", flush=True)
+    engine = BuiltinEngine()
+    engine.warm_up()
+    teacher = Teacher(args.fairy_stockfish)
+    started = time.monotonic()
+    try:
+        for candidate in pool[examined:]:
+            if len(kept) >= args.target:
+                break
+            examined += 1
+            shallow = teacher.verdict(candidate.fen, args.shallow_depth)
+            probe = None
+            if shallow is not None and shallow.margin >= args.shallow_margin:
+                probe = probe_move(engine, candidate.fen, args.probe_depth)
+            if probe is None or shallow is None or shallow.best == probe:
+                if examined % 100 == 0:
+                    write(args.out, header, examined, passed, kept, commit)
+                continue
+            passed += 1
+            deep = teacher.verdict(candidate.fen, args.deep_depth)
+            if deep is not None and deep.best != probe and deep.margin >= args.margin and deep.second_cp < args.won:
+                kept.append(epd_line(candidate, deep, probe))
+                print(f"[{time.monotonic() - started:.0f} s] {examined} examined, {passed} passed, "
+                      f"{len(kept)} kept: {kept[-1]}", flush=True)
+            write(args.out, header, examined, passed, kept, commit)
+    finally:
+        teacher.close()
+        write(args.out, header, examined, passed, kept, commit)
+    print(f"done: {examined} examined, {len(kept)} kept ({time.monotonic() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
