@@ -212,6 +212,9 @@ def main() -> int:
                 kept.append(epd_line(candidate, deep, probe))
                 print(f"[{time.monotonic() - started:.0f} s] {examined} examined, {passed} passed, "
                       f"{len(kept)} kept: {kept[-1]}", flush=True)
+            else:
+                print(f"[{time.monotonic() - started:.0f} s] rejected {candidate.fen}: probe {probe.iccs()}, "
+                      f"shallow {shallow}, deep {deep}", flush=True)
             write(args.out, header, examined, passed, kept, commit)
     finally:
         teacher.close()

@@ -12,18 +12,20 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from xqdesk.engines.builtin import board_kernel, eval_kernel, eval_tables, geometry, perpetual_kernel
+from xqdesk.engines.builtin import board_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, perpetual_kernel
 from xqdesk.engines.builtin.board_kernel import (
     MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
     make_null_move, unmake_move, unmake_null_move)
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
+from xqdesk.engines.builtin.exchange_kernel import loses_material
 from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
 
-drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel))
+drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
+                                   exchange_kernel))
 
 INFINITY = 32000
 MATE = 31000
@@ -152,6 +154,7 @@ CHECK_EXTENSION_PLY_FACTOR, CHECK_EXTENSION_PLY_SLACK = 2, 4
 MOVE_HASH = 1 << 30
 MOVE_CAPTURE = 1 << 25
 MOVE_KILLER = 1 << 24
+MOVE_LOSING_CAPTURE = -(1 << 12)
 HISTORY_CAP = 1 << 22
 
 
@@ -186,7 +189,9 @@ def _history_slot(move):
 
 
 @njit(**COMPILE_OPTIONS)
-def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, history):
+def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, history, losing_last):
+    """Order keys: the hash move, captures by MVV-LVA, killers, quiet moves by history; with
+    ``losing_last``, captures that lose material by SEE come after every other move."""
     for i in range(count):
         move = moves[i]
         target_piece = board[move & MOVE_TO_MASK]
@@ -197,6 +202,8 @@ def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, his
             attacker = board[move >> MOVE_FROM_SHIFT]
             attacker = attacker if attacker > 0 else -attacker
             scores[i] = MOVE_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
+            if losing_last and loses_material(board, move):
+                scores[i] = MOVE_LOSING_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
         elif move == killer_a:
             scores[i] = MOVE_KILLER + 1
         elif move == killer_b:
@@ -345,9 +352,9 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
 
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
 def quiesce(ctx, ply, alpha, beta, checked):
-    """Captures (all moves when ``checked``) until the position is quiet. The table is probed
-    (any stored depth answers here, outside principal-variation nodes) and the result stored at
-    depth 0."""
+    """Captures (all moves when ``checked``) until the position is quiet; captures that lose
+    material by SEE are skipped. The table is probed (any stored depth answers
+    here, outside principal-variation nodes) and the result stored at depth 0."""
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, history, move_buf = ctx.psq, ctx.params, ctx.history, ctx.move_buf
     score_buf, counters, stop = ctx.score_buf, ctx.counters, ctx.stop
@@ -392,7 +399,7 @@ def quiesce(ctx, ply, alpha, beta, checked):
             if best > alpha:
                 alpha = best
         count = generate_moves(board, side, moves, True)
-    _score_moves(board, moves, scores, count, hash_move, 0, 0, history)
+    _score_moves(board, moves, scores, count, hash_move, 0, 0, history, False)
     stand_pat = best
     best_move = 0
     for i in range(count):
@@ -402,6 +409,8 @@ def quiesce(ctx, ply, alpha, beta, checked):
             victim = victim if victim > 0 else -victim
             if victim != KING and stand_pat + CAPTURE_GAIN[victim] + DELTA_MARGIN <= alpha:
                 continue  # delta pruning: even winning this piece cannot reach alpha
+            if loses_material(board, move):
+                continue  # the exchange on the target square loses: not a way to get quiet
         captured = make_move(board, pos, keys, clocks, psq, params, move)
         if is_attacked_king(board, side, king_square(pos, side)):
             unmake_move(board, pos, move, captured)
@@ -485,7 +494,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     moves = move_buf[ply]
     scores = score_buf[ply]
     count = generate_moves(board, side, moves, False)
-    _score_moves(board, moves, scores, count, hash_move, killers[ply, 0], killers[ply, 1], history)
+    _score_moves(board, moves, scores, count, hash_move, killers[ply, 0], killers[ply, 1], history, allowed)
     best = -INFINITY
     best_move = 0
     legal = 0
