@@ -123,6 +123,22 @@ def loses_material(board, move):
 
 
 @njit(**COMPILE_OPTIONS)
+def quiet_move_loses(board, move):
+    """Whether the piece that makes the quiet ``move`` can be won on its target square (the
+    exchange started there by the opponent gains it something)."""
+    origin = move >> 7
+    target = move & 127
+    code = board[origin]
+    side = 1 if code > 0 else -1
+    board[origin] = 0
+    board[target] = code
+    loss = _recapture_gain(board, target, EXCHANGE_VALUE[code * side], -side)
+    board[target] = 0
+    board[origin] = code
+    return loss > 0
+
+
+@njit(**COMPILE_OPTIONS)
 def is_attacked(board, sq, side):
     """Whether a piece of ``side`` could capture a piece standing on ``sq`` (pseudo-legal)."""
     return least_valuable_attacker(board, sq, side) >= 0

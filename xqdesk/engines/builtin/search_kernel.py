@@ -19,7 +19,7 @@ from xqdesk.engines.builtin.board_kernel import (
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
-from xqdesk.engines.builtin.exchange_kernel import loses_material
+from xqdesk.engines.builtin.exchange_kernel import loses_material, quiet_move_loses
 from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
@@ -116,7 +116,7 @@ CONTEXT_TYPE = types.NamedTuple((
     types.uint64[::1], _INT64_1D,  # transposition table
     _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
 ), SearchContext)
-QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean)
+QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean, types.boolean)
 ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
                                   types.boolean, types.boolean)
 SEARCH_ROOT_SIGNATURE = types.int64(CONTEXT_TYPE, _INT64_1D, types.int64, types.int64, types.int64, types.int64)
@@ -351,14 +351,16 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
 
 
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
-def quiesce(ctx, ply, alpha, beta, checked):
-    """Captures (all moves when ``checked``) until the position is quiet; captures that lose
-    material by SEE are skipped. The table is probed (any stored depth answers
+def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
+    """Captures (all moves when ``checked``) until the position is quiet; with ``quiet_checks``
+    (the first quiescence ply) also the quiet moves that give check without losing the piece.
+    Captures that lose material by SEE are skipped. The table is probed (any stored depth answers
     here, outside principal-variation nodes) and the result stored at depth 0."""
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, history, move_buf = ctx.psq, ctx.params, ctx.history, ctx.move_buf
     score_buf, counters, stop = ctx.score_buf, ctx.counters, ctx.stop
     tt_keys, tt_data = ctx.tt_keys, ctx.tt_data
+    never = ply < 0  # a run-time False (see alphabeta)
     if _tick(counters, stop):
         return 0
     if ply > counters[C_SELDEPTH]:
@@ -416,7 +418,7 @@ def quiesce(ctx, ply, alpha, beta, checked):
             unmake_move(board, pos, move, captured)
             continue
         gives_check = is_attacked_king(board, -side, king_square(pos, -side))
-        score = -quiesce(ctx, ply + 1, -beta, -alpha, gives_check)
+        score = -quiesce(ctx, ply + 1, -beta, -alpha, gives_check, never)
         unmake_move(board, pos, move, captured)
         if counters[C_STOPPED] != 0:
             return 0
@@ -427,6 +429,28 @@ def quiesce(ctx, ply, alpha, beta, checked):
                 best_move = move
                 if score >= beta:
                     break
+    if quiet_checks and not checked and best < beta:
+        count = generate_moves(board, side, moves, False)
+        for i in range(count):
+            move = moves[i]
+            if board[move & MOVE_TO_MASK] != 0 or quiet_move_loses(board, move):
+                continue
+            captured = make_move(board, pos, keys, clocks, psq, params, move)
+            if is_attacked_king(board, side, king_square(pos, side)) \
+                    or not is_attacked_king(board, -side, king_square(pos, -side)):
+                unmake_move(board, pos, move, captured)
+                continue
+            score = -quiesce(ctx, ply + 1, -beta, -alpha, not never, never)  # the reply is in check
+            unmake_move(board, pos, move, captured)
+            if counters[C_STOPPED] != 0:
+                return 0
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    best_move = move
+                    if score >= beta:
+                        break
     flag = TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER)
     _tt_store(tt_keys, tt_data, key, best_move, 0, flag, best, ply, counters[C_GENERATION])
     return best
@@ -446,7 +470,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     allowed = depth > -INFINITY
     forbidden = not allowed
     if depth <= 0:
-        return quiesce(ctx, ply, alpha, beta, checked)
+        return quiesce(ctx, ply, alpha, beta, checked, allowed)
     if _tick(counters, stop):
         return 0
     pv_len[ply] = ply
