@@ -2,7 +2,7 @@
 built-in search plays another. CPU-heavy (hours on one core); run once, in the background.
 
     python bench/select_tactics.py [--out bench/tactics.epd] [--target 240] [--probe-depth 7]
-        [--shallow-depth 9] [--deep-depth 16] [--margin 150] [--seed 1]
+        [--shallow-depth 9] [--middle-depth 13] [--deep-depth 16] [--margin 150] [--seed 1]
 
 Candidates are the positions from ply ``--min-ply`` on of every game record under
 ``tests/data/games`` (master PGNs, the 象棋桥 libraries, the GB18030 championship games, XQF …),
@@ -10,11 +10,13 @@ each position once, taken one game at a time in a shuffled order (one position o
 a second of every game …). A candidate is kept when
 
 1. Fairy-Stockfish at ``--shallow-depth`` with MultiPV 2 prefers one move by at least
-   ``--shallow-margin`` (a cheap filter: the deep search is 20 times dearer);
+   ``--shallow-margin`` (a cheap filter: the deep search is 30 times dearer);
 2. the built-in engine, searching it to ``--probe-depth`` from a new game, plays another move M;
-3. Fairy-Stockfish at ``--deep-depth`` with MultiPV 2 finds a best move B ≠ M at least ``--margin``
-   centipawns above the second best (a mate counts as 20,000 cp minus its moves), and the position is
-   not won whatever is played (second best below ``--won``).
+3. Fairy-Stockfish at ``--middle-depth`` prefers a move ≠ M by at least ``--middle-margin`` (the
+   shallow margins are noisy: most of them vanish deeper);
+4. Fairy-Stockfish at ``--deep-depth`` with MultiPV 2 (its hash table kept from step 3) finds a best
+   move B ≠ M at least ``--margin`` centipawns above the second best (a mate counts as 20,000 cp
+   minus its moves), and the position is not won whatever is played (second best below ``--won``).
 
 Each kept position is written at once (the file is rewritten, so an interrupted run keeps what it
 found; the header counts the candidates examined, and a second run with the same options resumes
@@ -117,9 +119,11 @@ class Teacher:
         self.engine = UciEngine([command], options={"Threads": "1", "Hash": "64", "MultiPV": "2"})
         self.engine.start()
 
-    def verdict(self, fen: str, depth: int) -> Optional[Verdict]:
-        """The two best moves at ``depth`` (None with one legal move or no score)."""
-        self.engine.new_game()
+    def verdict(self, fen: str, depth: int, fresh: bool = True) -> Optional[Verdict]:
+        """The two best moves at ``depth`` (None with one legal move or no score); ``fresh``
+        clears the hash table first (else what an earlier search of the position left helps)."""
+        if fresh:
+            self.engine.new_game()
         result = self.engine.search(fen, [], SearchLimits(depth=depth), deadline=time.monotonic() + SEARCH_TIMEOUT)
         final = max((info.depth or 0 for info in result.infos if info.pv and info.score is not None), default=0)
         lines: dict[int, tuple[Move, int]] = {}
@@ -147,23 +151,35 @@ def epd_line(candidate: Candidate, deep: Verdict, probe: Move) -> str:
             f"second {deep.second.iccs()} {deep.second_cp}; probe {probe.iccs()}; source \"{candidate.source}\"")
 
 
-def read_progress(path: Path, header: str) -> tuple[int, int, list[str]]:
-    """(candidates examined, candidates that passed both filters, kept lines) of an earlier
-    run with the same header, else (0, 0, [])."""
+@dataclass
+class Progress:
+    """How many candidates were examined and how many passed each stage."""
+
+    examined: int = 0
+    shallow: int = 0
+    probe: int = 0
+    middle: int = 0
+
+    def line(self, kept: int, commit: str) -> str:
+        return (f"# examined {self.examined}; passed: shallow {self.shallow}, probe {self.probe}, "
+                f"middle {self.middle}; kept {kept}; built-in engine of commit {commit}")
+
+
+def read_progress(path: Path, header: str) -> tuple[Progress, list[str]]:
+    """The progress and kept lines of an earlier run with the same header, else a fresh start."""
     if not path.exists():
-        return 0, 0, []
+        return Progress(), []
     lines = path.read_text(encoding="utf-8").splitlines()
     if not lines or lines[0] != header:
-        return 0, 0, []
-    counts = next((line.split() for line in lines if line.startswith("# examined ")), None)
-    examined, passed = (int(counts[2]), int(counts[4])) if counts else (0, 0)
-    return examined, passed, [line for line in lines if line and not line.startswith("#")]
+        return Progress(), []
+    words = next((line.replace(";", "").replace(",", "").split() for line in lines
+                  if line.startswith("# examined ")), None)
+    progress = Progress(int(words[2]), int(words[5]), int(words[7]), int(words[9])) if words else Progress()
+    return progress, [line for line in lines if line and not line.startswith("#")]
 
 
-def write(path: Path, header: str, examined: int, passed: int, kept: list[str], commit: str) -> None:
-    text = [header, f"# examined {examined} candidates, {passed} passed both filters, "
-                    f"{len(kept)} kept; built-in engine of commit {commit}", *kept]
-    path.write_text("\n".join(text) + "\n", encoding="utf-8")
+def write(path: Path, header: str, progress: Progress, kept: list[str], commit: str) -> None:
+    path.write_text("\n".join([header, progress.line(len(kept), commit), *kept]) + "\n", encoding="utf-8")
 
 
 def main() -> int:
@@ -173,6 +189,8 @@ def main() -> int:
     parser.add_argument("--probe-depth", type=int, default=7, help="the built-in engine's depth (default 7)")
     parser.add_argument("--shallow-depth", type=int, default=9)
     parser.add_argument("--shallow-margin", type=int, default=80)
+    parser.add_argument("--middle-depth", type=int, default=13)
+    parser.add_argument("--middle-margin", type=int, default=120)
     parser.add_argument("--deep-depth", type=int, default=16)
     parser.add_argument("--margin", type=int, default=150, help="best minus second best, cp (default 150)")
     parser.add_argument("--won", type=int, default=500,
@@ -182,44 +200,52 @@ def main() -> int:
     parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH)
     args = parser.parse_args()
     header = (f"# bench/select_tactics.py --probe-depth {args.probe_depth} --shallow-depth {args.shallow_depth} "
-              f"--shallow-margin {args.shallow_margin} --deep-depth {args.deep_depth} --margin {args.margin} "
+              f"--shallow-margin {args.shallow_margin} --middle-depth {args.middle_depth} "
+              f"--middle-margin {args.middle_margin} --deep-depth {args.deep_depth} --margin {args.margin} "
               f"--won {args.won} --min-ply {args.min_ply} --seed {args.seed}")
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip() or "unknown"
     pool = candidates(GAMES_DIR, args.min_ply, args.seed)
-    examined, passed, kept = read_progress(args.out, header)
-    print(f"{len(pool)} candidate positions; resuming after {examined}, {len(kept)} kept", flush=True)
+    progress, kept = read_progress(args.out, header)
+    print(f"{len(pool)} candidate positions; resuming after {progress.examined}, {len(kept)} kept", flush=True)
     engine = BuiltinEngine()
     engine.warm_up()
     teacher = Teacher(args.fairy_stockfish)
     started = time.monotonic()
+
+    def log(text: str) -> None:
+        print(f"[{time.monotonic() - started:.0f} s, {progress.examined} examined] {text}", flush=True)
+
     try:
-        for candidate in pool[examined:]:
+        for candidate in pool[progress.examined:]:
             if len(kept) >= args.target:
                 break
-            examined += 1
+            progress.examined += 1
+            if progress.examined % 100 == 0:
+                write(args.out, header, progress, kept, commit)
             shallow = teacher.verdict(candidate.fen, args.shallow_depth)
-            probe = None
-            if shallow is not None and shallow.margin >= args.shallow_margin:
-                probe = probe_move(engine, candidate.fen, args.probe_depth)
-            if probe is None or shallow is None or shallow.best == probe:
-                if examined % 100 == 0:
-                    write(args.out, header, examined, passed, kept, commit)
+            if shallow is None or shallow.margin < args.shallow_margin:
                 continue
-            passed += 1
-            deep = teacher.verdict(candidate.fen, args.deep_depth)
+            progress.shallow += 1
+            probe = probe_move(engine, candidate.fen, args.probe_depth)
+            if probe is None or probe == shallow.best:
+                continue
+            progress.probe += 1
+            middle = teacher.verdict(candidate.fen, args.middle_depth)
+            if middle is None or middle.best == probe or middle.margin < args.middle_margin:
+                continue
+            progress.middle += 1
+            deep = teacher.verdict(candidate.fen, args.deep_depth, fresh=False)
             if deep is not None and deep.best != probe and deep.margin >= args.margin and deep.second_cp < args.won:
                 kept.append(epd_line(candidate, deep, probe))
-                print(f"[{time.monotonic() - started:.0f} s] {examined} examined, {passed} passed, "
-                      f"{len(kept)} kept: {kept[-1]}", flush=True)
+                log(f"kept {len(kept)}: {kept[-1]}")
             else:
-                print(f"[{time.monotonic() - started:.0f} s] rejected {candidate.fen}: probe {probe.iccs()}, "
-                      f"shallow {shallow}, deep {deep}", flush=True)
-            write(args.out, header, examined, passed, kept, commit)
+                log(f"rejected {candidate.fen}: probe {probe.iccs()}, middle {middle}, deep {deep}")
+            write(args.out, header, progress, kept, commit)
     finally:
         teacher.close()
-        write(args.out, header, examined, passed, kept, commit)
-    print(f"done: {examined} examined, {len(kept)} kept ({time.monotonic() - started:.0f} s)")
+        write(args.out, header, progress, kept, commit)
+    print(f"done: {progress.line(len(kept), commit)} ({time.monotonic() - started:.0f} s)")
     return 0
 
 
