@@ -11,7 +11,8 @@ a second of every game …). A candidate is kept when
 
 1. Fairy-Stockfish at ``--shallow-depth`` with MultiPV 2 prefers one move by at least
    ``--shallow-margin`` (a cheap filter: the deep search is 30 times dearer);
-2. the built-in engine, searching it to ``--probe-depth`` from a new game, plays another move M;
+2. the engine ``--probe`` (the built-in engine, or one of a git revision: ``rev:REV``), searching it
+   to ``--probe-depth`` from a new game, plays another move M;
 3. Fairy-Stockfish at ``--middle-depth`` prefers a move ≠ M by at least ``--middle-margin`` (the
    shallow margins are noisy: most of them vanish deeper);
 4. Fairy-Stockfish at ``--deep-depth`` with MultiPV 2 (its hash table kept from step 3) finds a best
@@ -25,15 +26,14 @@ after them). The format is EPD-like, one position a line::
     FEN; bm B; margin CP; ce CP; second MOVE CP; probe M; source "FILE game N ply P"
 
 ``ce`` is the best move's deep score (side to move's view), ``second`` the runner-up and its score,
-``probe`` the built-in engine's move at the probe depth; moves are ICCS (ranks 0–9).
+``probe`` the probe engine's move; moves are ICCS (ranks 0–9).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
-import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,9 +41,10 @@ from typing import Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
-from xqdesk.board import Board  # noqa: E402
-from xqdesk.engines.builtin import BuiltinEngine  # noqa: E402
+from strength import opponent_spec  # noqa: E402
+
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.engines.uci_engine import UciEngine  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402
@@ -141,9 +142,22 @@ class Teacher:
         self.engine.quit()
 
 
-def probe_move(engine: BuiltinEngine, fen: str, depth: int) -> Optional[Move]:
-    engine.new_game()
-    return engine.search(Board(fen), SearchLimits(depth=depth), threading.Event(), lambda info: None)
+class Probe:
+    """The engine whose shallow search a position must fool: a process, told ``go depth`` from a
+    new game."""
+
+    def __init__(self, name: str, args: argparse.Namespace) -> None:
+        spec = opponent_spec(name, args)
+        self.engine = UciEngine(spec.command, cwd=spec.workdir, options=spec.options, env=spec.env,
+                                protocol=spec.protocol)
+        self.engine.start()
+
+    def move(self, fen: str, depth: int) -> Optional[Move]:
+        self.engine.new_game()
+        return self.engine.search(fen, [], SearchLimits(depth=depth), deadline=time.monotonic() + SEARCH_TIMEOUT).move
+
+    def close(self) -> None:
+        self.engine.quit()
 
 
 def epd_line(candidate: Candidate, deep: Verdict, probe: Move) -> str:
@@ -160,9 +174,9 @@ class Progress:
     probe: int = 0
     middle: int = 0
 
-    def line(self, kept: int, commit: str) -> str:
+    def line(self, kept: int) -> str:
         return (f"# examined {self.examined}; passed: shallow {self.shallow}, probe {self.probe}, "
-                f"middle {self.middle}; kept {kept}; built-in engine of commit {commit}")
+                f"middle {self.middle}; kept {kept}")
 
 
 def read_progress(path: Path, header: str) -> tuple[Progress, list[str]]:
@@ -178,15 +192,18 @@ def read_progress(path: Path, header: str) -> tuple[Progress, list[str]]:
     return progress, [line for line in lines if line and not line.startswith("#")]
 
 
-def write(path: Path, header: str, progress: Progress, kept: list[str], commit: str) -> None:
-    path.write_text("\n".join([header, progress.line(len(kept), commit), *kept]) + "\n", encoding="utf-8")
+def write(path: Path, header: str, progress: Progress, kept: list[str]) -> None:
+    path.write_text("\n".join([header, progress.line(len(kept)), *kept]) + "\n", encoding="utf-8")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT_FILE)
     parser.add_argument("--target", type=int, default=240, help="stop after this many positions (default 240)")
-    parser.add_argument("--probe-depth", type=int, default=7, help="the built-in engine's depth (default 7)")
+    parser.add_argument("--probe", default="builtin",
+                        help="the engine to fool, as bench/strength.py names one (default builtin; rev:REV "
+                             "for the built-in engine of a git revision)")
+    parser.add_argument("--probe-depth", type=int, default=7, help="its search depth (default 7)")
     parser.add_argument("--shallow-depth", type=int, default=9)
     parser.add_argument("--shallow-margin", type=int, default=80)
     parser.add_argument("--middle-depth", type=int, default=13)
@@ -198,18 +215,16 @@ def main() -> int:
     parser.add_argument("--min-ply", type=int, default=10, help="skip the first plies of each game (default 10)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH)
+    parser.add_argument("--eleeye", default=os.environ.get("XQDESK_ELEEYE"), help="ElephantEye, for --probe eleeye")
     args = parser.parse_args()
-    header = (f"# bench/select_tactics.py --probe-depth {args.probe_depth} --shallow-depth {args.shallow_depth} "
+    header = (f"# bench/select_tactics.py --probe {args.probe} --probe-depth {args.probe_depth} --shallow-depth {args.shallow_depth} "
               f"--shallow-margin {args.shallow_margin} --middle-depth {args.middle_depth} "
               f"--middle-margin {args.middle_margin} --deep-depth {args.deep_depth} --margin {args.margin} "
               f"--won {args.won} --min-ply {args.min_ply} --seed {args.seed}")
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "unknown"
     pool = candidates(GAMES_DIR, args.min_ply, args.seed)
     progress, kept = read_progress(args.out, header)
     print(f"{len(pool)} candidate positions; resuming after {progress.examined}, {len(kept)} kept", flush=True)
-    engine = BuiltinEngine()
-    engine.warm_up()
+    probe_engine = Probe(args.probe, args)
     teacher = Teacher(args.fairy_stockfish)
     started = time.monotonic()
 
@@ -222,12 +237,12 @@ def main() -> int:
                 break
             progress.examined += 1
             if progress.examined % 100 == 0:
-                write(args.out, header, progress, kept, commit)
+                write(args.out, header, progress, kept)
             shallow = teacher.verdict(candidate.fen, args.shallow_depth)
             if shallow is None or shallow.margin < args.shallow_margin:
                 continue
             progress.shallow += 1
-            probe = probe_move(engine, candidate.fen, args.probe_depth)
+            probe = probe_engine.move(candidate.fen, args.probe_depth)
             if probe is None or probe == shallow.best:
                 continue
             progress.probe += 1
@@ -241,11 +256,12 @@ def main() -> int:
                 log(f"kept {len(kept)}: {kept[-1]}")
             else:
                 log(f"rejected {candidate.fen}: probe {probe.iccs()}, middle {middle}, deep {deep}")
-            write(args.out, header, progress, kept, commit)
+            write(args.out, header, progress, kept)
     finally:
         teacher.close()
-        write(args.out, header, progress, kept, commit)
-    print(f"done: {progress.line(len(kept), commit)} ({time.monotonic() - started:.0f} s)")
+        probe_engine.close()
+        write(args.out, header, progress, kept)
+    print(f"done: {progress.line(len(kept))} ({time.monotonic() - started:.0f} s)")
     return 0
 
 
