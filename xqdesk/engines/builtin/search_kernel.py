@@ -12,11 +12,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from xqdesk.engines.builtin import board_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, perpetual_kernel
+from xqdesk.engines.builtin import (
+    board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, perpetual_kernel)
 from xqdesk.engines.builtin.board_kernel import (
     MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
     make_null_move, unmake_move, unmake_null_move)
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.endgame_kernel import scale_for_winning_chances
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
 from xqdesk.engines.builtin.exchange_kernel import loses_material, quiet_move_loses
@@ -25,7 +27,7 @@ from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
-                                   exchange_kernel))
+                                   exchange_kernel, endgame_kernel))
 
 INFINITY = 32000
 MATE = 31000
@@ -55,11 +57,12 @@ POLL_MASK = 1023
 """The stop flag and the node limit are polled every POLL_MASK + 1 nodes."""
 
 (C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE, C_CHECK_LIMIT,
- C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET, C_GENERATION) = range(11)
+ C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET, C_GENERATION, C_LAZY_MARGIN) = range(12)
 """C_CHECK_LIMIT and C_CHECK_MIN_HISTORY: the ruleset's perpetual-check ban (limit 0: none);
 C_HISTORY_OFFSET: the game's moves before the position's height 0 (the ban needs a long enough
-history); C_GENERATION: the search's number (mod 256), which ages the table's entries."""
-COUNTER_COUNT = 11
+history); C_GENERATION: the search's number (mod 256), which ages the table's entries;
+C_LAZY_MARGIN: quiescence's lazy-evaluation margin (0: always evaluate in full)."""
+COUNTER_COUNT = 12
 
 
 
@@ -130,7 +133,9 @@ DELTA_MARGIN = 150
 LAZY_MARGIN = 200
 """Quiescence skips the full evaluation when material and piece-square tables alone are this far
 outside the window: the other terms move the score of master-game positions by at most about
-±100 cp with the fitted weights (±210 with the earlier hand-set ones)."""
+±100 cp with the fitted weights (±210 with the earlier hand-set ones). Not in endgames (a root
+phase count of at most LAZY_MIN_PHASE): there the winning chances scale a material lead down."""
+LAZY_MIN_PHASE = 40
 FUTILITY_MARGIN = 130
 """Per ply of depth: quiet moves at depth <= FUTILITY_DEPTH this far below alpha are skipped."""
 FUTILITY_DEPTH = 2
@@ -210,6 +215,12 @@ def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, his
             scores[i] = MOVE_KILLER
         else:
             scores[i] = history[_history_slot(move)]
+
+
+@njit(**COMPILE_OPTIONS)
+def _static_score(board, pos, psq, params):
+    """The evaluation for the side to move, scaled by the winning chances of the side it favours."""
+    return scale_for_winning_chances(board, evaluate(board, pos, psq, params), pos[POS_SIDE])
 
 
 @njit(**COMPILE_OPTIONS)
@@ -369,7 +380,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     if clocks[h] >= counters[C_DRAW_PLIES]:
         return 0
     if ply >= MAX_PLY - 1:
-        return evaluate(board, pos, psq, params)
+        return _static_score(board, pos, psq, params)
     key = keys[h]
     hash_move = 0
     entry = _tt_probe(tt_keys, tt_data, key)
@@ -390,12 +401,13 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
         # Lazy evaluation: material and piece-square tables alone decide when they are further
         # outside the window than the other terms ever move a score.
         estimate = side * psq[h] + params[PARAM_TEMPO]
-        if estimate - LAZY_MARGIN >= beta:
-            return estimate - LAZY_MARGIN
-        if estimate + LAZY_MARGIN <= alpha:
-            best = estimate + LAZY_MARGIN  # at most this; stand pat cannot raise alpha
+        lazy = counters[C_LAZY_MARGIN]
+        if lazy > 0 and estimate - lazy >= beta:
+            return estimate - lazy
+        if lazy > 0 and estimate + lazy <= alpha:
+            best = estimate + lazy  # at most this; stand pat cannot raise alpha
         else:
-            best = evaluate(board, pos, psq, params)
+            best = _static_score(board, pos, psq, params)
             if best >= beta:
                 return best
             if best > alpha:
@@ -478,7 +490,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     if clocks[h] >= counters[C_DRAW_PLIES] or _drawn_repetition(keys, clocks, trail_checkers, counters, h):
         return 0
     if ply >= MAX_PLY - 1:
-        return evaluate(board, pos, psq, params)
+        return _static_score(board, pos, psq, params)
     if alpha < -MATE + ply:
         alpha = -MATE + ply
     if beta > MATE - ply - 1:
@@ -499,7 +511,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
 
     static = -INFINITY
     if not checked and not is_pv:
-        static = evaluate(board, pos, psq, params)
+        static = _static_score(board, pos, psq, params)
         if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
                 and beta > -MATE_BOUND and beta < MATE_BOUND:
             return static

@@ -17,6 +17,7 @@ from typing import Generator, Iterator, Sequence
 import numpy as np
 
 from xqdesk.engines.builtin import board_kernel, search_kernel
+from xqdesk.engines.builtin.eval_tables import phase_material
 from xqdesk.engines.builtin.search_kernel import SearchContext
 from xqdesk.engines.builtin.position import Position
 from xqdesk.errors import XqdeskError
@@ -184,6 +185,8 @@ class Searcher:
         settings[search_kernel.C_CHECK_MIN_HISTORY] = perpetual_check_min_history
         settings[search_kernel.C_HISTORY_OFFSET] = history_offset
         settings[search_kernel.C_GENERATION] = self.generation
+        midgame = phase_material(int(code) for code in position.board) > search_kernel.LAZY_MIN_PHASE
+        settings[search_kernel.C_LAZY_MARGIN] = search_kernel.LAZY_MARGIN if midgame else 0
         for worker in workers:
             worker.prepare(settings)
         order = np.array(root_moves, np.int64)
