@@ -123,3 +123,16 @@ def test_a_capture_of_an_unguarded_piece_wins_its_value() -> None:
                 else:
                     assert value <= victim
                     assert value >= victim - ek.EXCHANGE_VALUE[abs(int(mover))]
+
+
+@pytest.mark.parametrize("pieces, square, expected", [
+    ({"e5": HORSE, "e9": -CHARIOT, "d9": -KING}, "e5", True),                 # attacked, unguarded
+    ({"e5": HORSE, "e4": PAWN, "e9": -CHARIOT, "d9": -KING}, "e5", False),    # guarded against a chariot
+    ({"e5": CHARIOT, "e4": PAWN, "d7": -HORSE}, "e5", True),                  # guarded, but a horse takes a chariot
+    ({"e5": -HORSE, "a5": CHARIOT}, "e5", True),                              # Black's piece, Red's chariot
+])
+def test_a_piece_is_en_prise_when_taking_it_wins_material(pieces: dict[str, int], square: str, expected: bool) -> None:
+    board = _board(pieces)
+    before = board.copy()
+    assert bool(ek.is_en_prise(board, parse_square(square))) == expected
+    assert np.array_equal(board, before)

@@ -139,6 +139,15 @@ def quiet_move_loses(board, move):
 
 
 @njit(**COMPILE_OPTIONS)
+def is_en_prise(board, sq):
+    """Whether the opponent wins material by capturing the piece on ``sq`` (the exchange it
+    starts there gains it something)."""
+    code = board[sq]
+    side = 1 if code > 0 else -1
+    return _recapture_gain(board, sq, EXCHANGE_VALUE[code * side], -side) > 0
+
+
+@njit(**COMPILE_OPTIONS)
 def is_attacked(board, sq, side):
     """Whether a piece of ``side`` could capture a piece standing on ``sq`` (pseudo-legal)."""
     return least_valuable_attacker(board, sq, side) >= 0

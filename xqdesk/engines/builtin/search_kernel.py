@@ -21,7 +21,7 @@ from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled
 from xqdesk.engines.builtin.endgame_kernel import scale_for_winning_chances
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
-from xqdesk.engines.builtin.exchange_kernel import loses_material, quiet_move_loses
+from xqdesk.engines.builtin.exchange_kernel import is_en_prise, loses_material, quiet_move_loses
 from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
@@ -510,6 +510,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                 return score
 
     static = -INFINITY
+    threat_square = -1  # the square the opponent's best reply to a null move goes to
     if not checked and not is_pv:
         static = _static_score(board, pos, psq, params)
         if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
@@ -526,6 +527,9 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                 return 0
             if score >= beta:
                 return beta if score > MATE_BOUND else score
+            threat = _tt_probe(tt_keys, tt_data, keys[h + 1])
+            if threat != 0 and (threat & TT_MOVE_MASK) != 0:
+                threat_square = threat & MOVE_TO_MASK
 
     moves = move_buf[ply]
     scores = score_buf[ply]
@@ -545,6 +549,12 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     for i in range(count):
         move = _pick(moves, scores, i, count)
         is_quiet = board[move & MOVE_TO_MASK] == 0
+        # A quiet move of a piece the opponent threatens (it is en prise, or the null move showed
+        # the threat) is not reduced: it may be the one that saves the piece.
+        escaping = False
+        if depth >= LMR_MIN_DEPTH and is_quiet and not checked and legal >= LMR_FIRST_MOVES:
+            origin = move >> MOVE_FROM_SHIFT
+            escaping = origin == threat_square or is_en_prise(board, origin)
         captured = make_move(board, pos, keys, clocks, psq, params, move)
         if is_attacked_king(board, side, king_square(pos, side)):
             unmake_move(board, pos, move, captured)
@@ -569,7 +579,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         else:
             reduction = 0
             if depth >= LMR_MIN_DEPTH and is_quiet and not checked and not gives_check and legal > LMR_FIRST_MOVES \
-                    and move != killers[ply, 0] and move != killers[ply, 1]:
+                    and not escaping and move != killers[ply, 0] and move != killers[ply, 1]:
                 reduction = 1
                 if legal > LMR_MORE_MOVES:
                     reduction += 1
