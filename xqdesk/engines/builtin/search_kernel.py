@@ -107,6 +107,8 @@ class SearchContext(NamedTuple):
     """Nodes, selective depth, limits and flags, indexed by the C_* constants."""
     stop: np.ndarray
     """``stop[0]`` != 0 asks the search to stop (set by the watchdog thread)."""
+    excluded: np.ndarray
+    """The move a node's search leaves out, by ply (0: none): the singular-extension test."""
 
 
 # The context's type, spelled out so the recursive functions are compiled for exactly one
@@ -118,6 +120,7 @@ CONTEXT_TYPE = types.NamedTuple((
     types.int32[::1],  # evaluation
     types.uint64[::1], _INT64_1D,  # transposition table
     _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
+    _INT64_1D,  # excluded moves
 ), SearchContext)
 QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean, types.boolean)
 ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
@@ -154,7 +157,13 @@ LMR_MORE_MOVES = 8
 """... one more ply after this many moves, and one more at LMR_DEEP_DEPTH after LMR_DEEP_MOVES."""
 LMR_DEEP_DEPTH, LMR_DEEP_MOVES = 8, 16
 CHECK_EXTENSION_PLY_FACTOR, CHECK_EXTENSION_PLY_SLACK = 2, 4
-"""Checks are extended while ply < factor * root depth + slack (so extensions cannot run away)."""
+"""Checks (and singular moves) are extended while ply < factor * root depth + slack (so extensions
+cannot run away)."""
+SINGULAR_MIN_DEPTH = 6
+"""From this depth, a hash move whose stored lower bound is at most SINGULAR_TT_SLACK plies
+shallower is searched one ply deeper when every other move, searched to half the depth, stays
+SINGULAR_MARGIN per ply below its score (it is singular)."""
+SINGULAR_TT_SLACK, SINGULAR_MARGIN = 3, 2
 
 MOVE_HASH = 1 << 30
 MOVE_CAPTURE = 1 << 25
@@ -500,18 +509,21 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     is_pv = beta - alpha > 1
     side = pos[POS_SIDE]
     key = keys[h]
+    excluded = ctx.excluded[ply]
     hash_move = 0
+    stored_depth = 0
+    flag = 0
+    tt_score = 0
     entry = _tt_probe(tt_keys, tt_data, key)
     if entry != 0:
-        hash_move, stored_depth, flag, score = _tt_unpack(entry)
-        if stored_depth >= depth and not is_pv:
-            score = _tt_score_at(score, ply)
-            if _tt_decides(flag, score, alpha, beta):
-                return score
+        hash_move, stored_depth, flag, tt_score = _tt_unpack(entry)
+        tt_score = _tt_score_at(tt_score, ply)
+        if stored_depth >= depth and not is_pv and excluded == 0 and _tt_decides(flag, tt_score, alpha, beta):
+            return tt_score
 
     static = -INFINITY
     threat_square = -1  # the square the opponent's best reply to a null move goes to
-    if not checked and not is_pv:
+    if not checked and not is_pv and excluded == 0:
         static = _static_score(board, pos, psq, params)
         if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
                 and beta > -MATE_BOUND and beta < MATE_BOUND:
@@ -531,6 +543,23 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             if threat != 0 and (threat & TT_MOVE_MASK) != 0:
                 threat_square = threat & MOVE_TO_MASK
 
+    extension_room = ply < CHECK_EXTENSION_PLY_FACTOR * counters[C_ROOT_DEPTH] + CHECK_EXTENSION_PLY_SLACK
+    # Singular extension: is the hash move far better than every other? Tested before this node's
+    # move list is made, since the test searches the same ply.
+    singular_move = 0
+    if depth >= SINGULAR_MIN_DEPTH and excluded == 0 and hash_move != 0 and extension_room \
+            and (flag == TT_LOWER or flag == TT_EXACT) and stored_depth >= depth - SINGULAR_TT_SLACK \
+            and tt_score > -MATE_BOUND and tt_score < MATE_BOUND:
+        singular_beta = tt_score - SINGULAR_MARGIN * depth
+        ctx.excluded[ply] = hash_move
+        score = alphabeta(ctx, (depth - 1) // 2, ply, singular_beta - 1, singular_beta, checked, forbidden)
+        ctx.excluded[ply] = 0
+        if counters[C_STOPPED] != 0:
+            return 0
+        if score < singular_beta:
+            singular_move = hash_move
+        pv_len[ply] = ply
+
     moves = move_buf[ply]
     scores = score_buf[ply]
     count = generate_moves(board, side, moves, False)
@@ -539,7 +568,6 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     best_move = 0
     legal = 0
     original_alpha = alpha
-    extension_room = ply < CHECK_EXTENSION_PLY_FACTOR * counters[C_ROOT_DEPTH] + CHECK_EXTENSION_PLY_SLACK
     # Frontier nodes far below alpha: quiet moves that give no check are skipped (futility), and
     # at small depths only the first quiet moves in order are tried (late-move pruning).
     futile = static > -INFINITY and depth <= FUTILITY_DEPTH and static + FUTILITY_MARGIN * depth <= alpha \
@@ -548,6 +576,8 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         if (depth <= LATE_MOVE_PRUNING_DEPTH and static > -INFINITY) else NO_LATE_MOVE_LIMIT
     for i in range(count):
         move = _pick(moves, scores, i, count)
+        if move == excluded:
+            continue
         is_quiet = board[move & MOVE_TO_MASK] == 0
         # A quiet move of a piece the opponent threatens (it is en prise, or the null move showed
         # the threat) is not reduced: it may be the one that saves the piece.
@@ -572,7 +602,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             unmake_move(board, pos, move, captured)
             continue
         new_depth = depth - 1
-        if gives_check and extension_room:
+        if (gives_check and extension_room) or move == singular_move:
             new_depth += 1
         if legal == 1:
             score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
@@ -616,7 +646,11 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                                 history[j] >>= 1
                     break
     if legal == 0:
-        return -MATE + ply  # no legal move: the side to move loses (checkmate, stalemate or the ban)
+        # no legal move: the side to move loses (checkmate, stalemate or the ban); with a move left
+        # out, that move was the only one
+        return -MATE + ply
+    if excluded != 0:
+        return best  # a singular-extension test: not this node's value, so not stored
     if best >= beta:
         flag = TT_LOWER
     elif best > original_alpha:

@@ -61,6 +61,7 @@ class _Worker:
         self.pv = np.zeros((board_kernel.MAX_PLY + 1, board_kernel.MAX_PLY + 1), np.int64)
         self.pv_len = np.zeros(board_kernel.MAX_PLY + 1, np.int64)
         self.counters = np.zeros(search_kernel.COUNTER_COUNT, np.int64)
+        self.excluded = np.zeros(board_kernel.MAX_PLY + 1, np.int64)
 
     def clear(self) -> None:
         self.killers[:] = 0
@@ -73,7 +74,7 @@ class _Worker:
             psq=position.psq, trail_moves=position.trail_moves, trail_checkers=position.trail_checkers,
             params=position.params, tt_keys=tt_keys, tt_data=tt_data,
             killers=self.killers, history=self.history, move_buf=self.move_buf, score_buf=self.score_buf,
-            pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=stop)
+            pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=stop, excluded=self.excluded)
 
     def prepare(self, settings: np.ndarray) -> None:
         """Start a search: ``settings`` are the counters' initial values (limits, rules)."""
