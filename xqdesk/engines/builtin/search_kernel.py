@@ -157,8 +157,8 @@ LMR_MORE_MOVES = 8
 """... one more ply after this many moves, and one more at LMR_DEEP_DEPTH after LMR_DEEP_MOVES."""
 LMR_DEEP_DEPTH, LMR_DEEP_MOVES = 8, 16
 CHECK_EXTENSION_PLY_FACTOR, CHECK_EXTENSION_PLY_SLACK = 2, 4
-"""Checks (and singular moves) are extended while ply < factor * root depth + slack (so extensions
-cannot run away)."""
+"""Checks, the moves of a node whose null move is mated (a mate threat) and singular moves are
+extended while ply < factor * root depth + slack (so extensions cannot run away)."""
 SINGULAR_MIN_DEPTH = 6
 """From this depth, a hash move whose stored lower bound is at most SINGULAR_TT_SLACK plies
 shallower is searched one ply deeper when every other move, searched to half the depth, stays
@@ -523,6 +523,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
 
     static = -INFINITY
     threat_square = -1  # the square the opponent's best reply to a null move goes to
+    mate_threat = False  # that reply mates
     if not checked and not is_pv and excluded == 0:
         static = _static_score(board, pos, psq, params)
         if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
@@ -542,6 +543,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             threat = _tt_probe(tt_keys, tt_data, keys[h + 1])
             if threat != 0 and (threat & TT_MOVE_MASK) != 0:
                 threat_square = threat & MOVE_TO_MASK
+            mate_threat = score < -MATE_BOUND
 
     extension_room = ply < CHECK_EXTENSION_PLY_FACTOR * counters[C_ROOT_DEPTH] + CHECK_EXTENSION_PLY_SLACK
     # Singular extension: is the hash move far better than every other? Tested before this node's
@@ -602,7 +604,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             unmake_move(board, pos, move, captured)
             continue
         new_depth = depth - 1
-        if (gives_check and extension_room) or move == singular_move:
+        if (gives_check or mate_threat) and extension_room or move == singular_move:
             new_depth += 1
         if legal == 1:
             score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
