@@ -6,8 +6,11 @@ built-in search plays another. CPU-heavy (hours on one core); run once, in the b
 
 Candidates are the positions from ply ``--min-ply`` on of every game record under
 ``tests/data/games`` (master PGNs, the 象棋桥 libraries, the GB18030 championship games, XQF …),
-each position once, taken one game at a time in a shuffled order (one position of every game, then
-a second of every game …). A candidate is kept when
+each position once, taken one game at a time in a shuffled order of games: the last position of
+every game, then the one before it … (``--order end``: a master game's decisive moments come near
+its end, and a clearly best move is rare earlier — about one candidate in 200 from anywhere in a
+game makes it), or one random position of every game, then a second … (``--order shuffle``).
+A candidate is kept when
 
 1. Fairy-Stockfish at ``--shallow-depth`` with MultiPV 2 prefers one move by at least
    ``--shallow-margin`` (a cheap filter: the deep search is 30 times dearer);
@@ -77,9 +80,10 @@ class Verdict:
         return self.best_cp - self.second_cp
 
 
-def candidates(games_dir: Path, min_ply: int, seed: int) -> list[Candidate]:
+def candidates(games_dir: Path, min_ply: int, seed: int, from_end: bool) -> list[Candidate]:
     """Every position from ``min_ply`` on of every readable game under ``games_dir``, each once,
-    ordered one game at a time (games shuffled, each game's positions shuffled)."""
+    ordered one game at a time (games shuffled): the last position of every game, then the one
+    before it … with ``from_end``, else each game's positions shuffled."""
     per_game: list[list[Candidate]] = []
     seen: set[str] = set()
     for path in sorted(p for p in games_dir.rglob("*") if p.is_file()):
@@ -106,7 +110,10 @@ def candidates(games_dir: Path, min_ply: int, seed: int) -> list[Candidate]:
     rng = random.Random(seed)
     rng.shuffle(per_game)
     for positions in per_game:
-        rng.shuffle(positions)
+        if from_end:
+            positions.reverse()
+        else:
+            rng.shuffle(positions)
     ordered: list[Candidate] = []
     for round_index in range(max((len(p) for p in per_game), default=0)):
         ordered += [positions[round_index] for positions in per_game if round_index < len(positions)]
@@ -210,18 +217,21 @@ def main() -> int:
     parser.add_argument("--middle-margin", type=int, default=120)
     parser.add_argument("--deep-depth", type=int, default=16)
     parser.add_argument("--margin", type=int, default=150, help="best minus second best, cp (default 150)")
-    parser.add_argument("--won", type=int, default=500,
-                        help="skip positions whose second best scores this much or more (default 500)")
+    parser.add_argument("--won", type=int, default=1000,
+                        help="skip positions whose second best scores this much or more: any move wins (default 1000)")
     parser.add_argument("--min-ply", type=int, default=10, help="skip the first plies of each game (default 10)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--order", choices=("end", "shuffle"), default="end",
+                        help="each game's positions from its end backwards (default: decisive moments "
+                             "come at the end of master games) or shuffled")
     parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH)
     parser.add_argument("--eleeye", default=os.environ.get("XQDESK_ELEEYE"), help="ElephantEye, for --probe eleeye")
     args = parser.parse_args()
     header = (f"# bench/select_tactics.py --probe {args.probe} --probe-depth {args.probe_depth} --shallow-depth {args.shallow_depth} "
               f"--shallow-margin {args.shallow_margin} --middle-depth {args.middle_depth} "
               f"--middle-margin {args.middle_margin} --deep-depth {args.deep_depth} --margin {args.margin} "
-              f"--won {args.won} --min-ply {args.min_ply} --seed {args.seed}")
-    pool = candidates(GAMES_DIR, args.min_ply, args.seed)
+              f"--won {args.won} --min-ply {args.min_ply} --seed {args.seed} --order {args.order}")
+    pool = candidates(GAMES_DIR, args.min_ply, args.seed, args.order == "end")
     progress, kept = read_progress(args.out, header)
     print(f"{len(pool)} candidate positions; resuming after {progress.examined}, {len(kept)} kept", flush=True)
     probe_engine = Probe(args.probe, args)

@@ -2,12 +2,14 @@
 
     python bench/strength.py [--engine builtin] [--movetime 1] [--games 4] [--jobs 1]
         [--opponents random greedy minimax fsf:-20 fsf:0 eleeye rev:HEAD~1 …] [--pgn DIR] [--verbose]
+        [--openings FILE] [--sprt ELO0 ELO1]
 
 Every game runs through the real referee (:func:`xqdesk.engines.referee.play_game`) with both sides
 as engine processes, told ``--movetime`` seconds per move (or ``--nodes`` nodes, which does not
 depend on the machine's load) and judged on the course's clock (``--clock``, default 10 s). Games
-come in pairs from the same opening with colours swapped; the openings are ``bench/openings.fen``
-(balanced master-game positions after eight plies, see ``bench/make_openings.py``), taken in order.
+come in pairs from the same opening with colours swapped; the openings are ``--openings`` (default
+``bench/openings.fen``: balanced master-game positions after eight plies, see
+``bench/make_openings.py``), taken in order.
 ``--jobs N`` plays N games at once, each job with its own two engine processes (on a 2-core machine,
 2 jobs keep both cores busy since the two engines of a game think in turn).
 
@@ -24,10 +26,17 @@ Opponents (and ``--engine``, the side under test, default ``builtin``):
 
 For each opponent it prints the engine's wins/draws/losses, score, Elo difference with its 95%
 interval, its illegal moves, time losses and slowest move, and the mean game length.
+
+``--sprt ELO0 ELO1`` runs a sequential probability ratio test (α = β = 0.05) of H0 "the engine is
+ELO0 stronger" against H1 "ELO1 stronger" over the games (``--games`` is then the most it plays):
+after each game the log-likelihood ratio of the results is computed with the normal approximation
+of the generalised SPRT (the score's mean and variance from the games' results, as fishtest's
+first version did), and the match stops once it leaves [log(β/(1−α)), log((1−β)/α)].
 """
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import subprocess
 import sys
@@ -54,6 +63,29 @@ FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
 OPENINGS_FILE = Path(__file__).resolve().parent / "openings.fen"
 
 
+SPRT_ALPHA = SPRT_BETA = 0.05
+
+
+def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """The log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``) for these results, by the
+    normal approximation of the generalised SPRT: ``n (s1 − s0)(2ŝ − s0 − s1) / (2σ²)`` with ŝ the
+    mean score, σ² its per-game variance and s0, s1 the scores the two Elo differences expect."""
+    games = wins + draws + losses
+    if games == 0:
+        return 0.0
+    score = (wins + 0.5 * draws) / games
+    variance = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / games
+    if variance <= 0.0:
+        variance = 0.25 / games  # one kind of result so far: a prior of one game's worth of spread
+    s0, s1 = (1 / (1 + 10 ** (-elo / 400)) for elo in (elo0, elo1))
+    return games * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance)
+
+
+def sprt_bounds() -> tuple[float, float]:
+    """(lower, upper): the LLR accepts H0 at or below lower, H1 at or above upper."""
+    return math.log(SPRT_BETA / (1 - SPRT_ALPHA)), math.log((1 - SPRT_BETA) / SPRT_ALPHA)
+
+
 def read_openings(path: Path = OPENINGS_FILE) -> list[str]:
     """The FENs of an openings file (one a line; ``#`` starts a comment)."""
     fens = [line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines()]
@@ -61,6 +93,7 @@ def read_openings(path: Path = OPENINGS_FILE) -> list[str]:
 
 
 OPENINGS = read_openings()
+
 DEFAULT_OPPONENTS = ["random", "greedy", "minimax", "fsf:-20", "fsf:-10", "fsf:0", "fsf:5", "fsf:10"]
 
 
@@ -119,9 +152,13 @@ class Tally:
     slowest: float = 0.0
     plies: list[int] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    stop: threading.Event = field(default_factory=threading.Event)
+    """Set when an SPRT has decided: no new game starts."""
 
-    def add(self, record: GameRecord, engine_colour: int, own_times: tuple[float, ...]) -> None:
-        """Count one game; ``own_times``: the engine's seconds for each of its moves."""
+    def add(self, record: GameRecord, engine_colour: int, own_times: tuple[float, ...],
+            sprt: tuple[float, float] | None = None) -> None:
+        """Count one game; ``own_times``: the engine's seconds for each of its moves. With ``sprt``
+        (ELO0, ELO1), print the test's progress and set :attr:`stop` once it has decided."""
         outcome = record.outcome
         with self.lock:
             self.slowest = max([self.slowest, *own_times])
@@ -134,6 +171,13 @@ class Tally:
                 self.losses += 1
                 self.illegal += outcome.termination == Termination.ILLEGAL_MOVE
                 self.timeouts += outcome.termination == Termination.TIMEOUT
+            if sprt is not None:
+                llr = sprt_llr(self.wins, self.draws, self.losses, *sprt)
+                lower, upper = sprt_bounds()
+                print(f"  {self.wins + self.draws + self.losses} games: +{self.wins} ={self.draws} -{self.losses}, "
+                      f"LLR {llr:.2f} ({lower:.2f} .. {upper:.2f})", flush=True)
+                if llr <= lower or llr >= upper:
+                    self.stop.set()
 
 
 def play_games(engine: EngineSpec, opponent: EngineSpec, indexes: list[int], tally: Tally,
@@ -146,12 +190,14 @@ def play_games(engine: EngineSpec, opponent: EngineSpec, indexes: list[int], tal
         ours.start()
         theirs.start()
         for index in indexes:
+            if tally.stop.is_set():
+                break
             engine_colour = RED if index % 2 == 0 else BLACK
             red, black = (ours, theirs) if engine_colour == RED else (theirs, ours)
-            start = Board(OPENINGS[(index // 2) % len(OPENINGS)])
+            start = Board(args.opening_fens[(index // 2) % len(args.opening_fens)])
             record = play_game(red, black, move_time_limit=args.clock, board=start)
             first_own_ply = 0 if engine_colour == start.turn else 1
-            tally.add(record, engine_colour, record.move_times[first_own_ply::2])
+            tally.add(record, engine_colour, record.move_times[first_own_ply::2], args.sprt)
             if args.pgn:
                 save_game(Path(args.pgn) / f"{opponent.name.replace(':', '_')}-{index + 1:03d}.pgn",
                           record, red.name, black.name, start)
@@ -192,6 +238,12 @@ def play_match(engine: EngineSpec, name: str, args: argparse.Namespace) -> None:
           f"{elo_difference(tally.wins, tally.draws, tally.losses)}  illegal {tally.illegal} "
           f"timeouts {tally.timeouts}  slowest move {tally.slowest:.2f} s  mean {mean_plies:.0f} plies  "
           f"({time.monotonic() - started:.0f} s)", flush=True)
+    if args.sprt is not None:
+        llr = sprt_llr(tally.wins, tally.draws, tally.losses, *args.sprt)
+        lower, upper = sprt_bounds()
+        verdict = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else "undecided"
+        print(f"SPRT elo0 {args.sprt[0]:g} elo1 {args.sprt[1]:g}: LLR {llr:.2f} ({lower:.2f} .. {upper:.2f}), "
+              f"{verdict}", flush=True)
 
 
 def main() -> int:
@@ -208,11 +260,15 @@ def main() -> int:
     parser.add_argument("--eleeye", default=os.environ.get("XQDESK_ELEEYE"), help="the ElephantEye executable")
     parser.add_argument("--pgn", default=None, metavar="DIR", help="write every game as PGN into DIR")
     parser.add_argument("--verbose", action="store_true", help="print every game")
+    parser.add_argument("--openings", type=Path, default=OPENINGS_FILE, help="a FEN a line (default bench/openings.fen)")
+    parser.add_argument("--sprt", type=float, nargs=2, default=None, metavar=("ELO0", "ELO1"),
+                        help="stop when an SPRT of ELO0 against ELO1 decides (α = β = 0.05)")
     args = parser.parse_args()
+    args.opening_fens = read_openings(args.openings)
     engine = opponent_spec(args.engine, args)
     budget = f"{args.nodes} nodes" if args.nodes else f"{args.movetime:g} s"
     print(f"{engine.name} vs opponents, {budget} per move, {args.games} games each, {args.jobs} at once, "
-          f"referee clock {args.clock or 10:g} s, openings {OPENINGS_FILE.name} ({len(OPENINGS)})")
+          f"referee clock {args.clock or 10:g} s, openings {args.openings.name} ({len(args.opening_fens)})")
     for name in args.opponents:
         play_match(engine, name, args)
     return 0
