@@ -13,7 +13,8 @@ import numpy as np
 from numba import njit, types
 
 from xqdesk.engines.builtin import (
-    board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, perpetual_kernel)
+    board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, perpetual_kernel,
+    table_kernel)
 from xqdesk.engines.builtin.board_kernel import (
     MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
     make_null_move, unmake_move, unmake_null_move)
@@ -24,10 +25,11 @@ from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
 from xqdesk.engines.builtin.exchange_kernel import is_en_prise, loses_material, quiet_move_loses
 from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
+from xqdesk.engines.builtin.table_kernel import table_score
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
-                                   exchange_kernel, endgame_kernel))
+                                   exchange_kernel, endgame_kernel, table_kernel))
 
 INFINITY = 32000
 MATE = 31000
@@ -109,6 +111,12 @@ class SearchContext(NamedTuple):
     """``stop[0]`` != 0 asks the search to stop (set by the watchdog thread)."""
     excluded: np.ndarray
     """The move a node's search leaves out, by ply (0: none): the singular-extension test."""
+    table_meta: np.ndarray
+    """The endgame tables captures can lead into (``table_kernel``; no rows: none): their rows, ..."""
+    table_positions: np.ndarray
+    """... their index layouts ..."""
+    table_values: np.ndarray
+    """... and their values."""
 
 
 # The context's type, spelled out so the recursive functions are compiled for exactly one
@@ -121,6 +129,7 @@ CONTEXT_TYPE = types.NamedTuple((
     types.uint64[::1], _INT64_1D,  # transposition table
     _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
     _INT64_1D,  # excluded moves
+    _INT64_2D, types.int16[:, ::1], types.uint16[::1],  # endgame tables
 ), SearchContext)
 QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean, types.boolean)
 ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
@@ -230,6 +239,17 @@ def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, his
 def _static_score(board, pos, psq, params):
     """The evaluation for the side to move, scaled by the winning chances of the side it favours."""
     return scale_for_winning_chances(board, evaluate(board, pos, psq, params), pos[POS_SIDE])
+
+
+@njit(**COMPILE_OPTIONS)
+def _probe_tables(ctx, ply):
+    """``(found, score)`` of the position from the endgame tables, probed only right after a
+    capture (the material is the root's until one, and the root's own balance is not packed)."""
+    h = ctx.pos[POS_HEIGHT]
+    if len(ctx.table_meta) == 0 or ply == 0 or ctx.clocks[h] != 0:
+        return False, 0
+    return table_score(ctx.board, ctx.pos[POS_SIDE], ply, ctx.table_meta, ctx.table_positions, ctx.table_values,
+                       ctx.counters[C_DRAW_PLIES] - ctx.clocks[h], MATE)
 
 
 @njit(**COMPILE_OPTIONS)
@@ -388,6 +408,9 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     h = pos[POS_HEIGHT]
     if clocks[h] >= counters[C_DRAW_PLIES]:
         return 0
+    in_table, table_value = _probe_tables(ctx, ply)
+    if in_table:
+        return table_value
     if ply >= MAX_PLY - 1:
         return _static_score(board, pos, psq, params)
     key = keys[h]
@@ -498,6 +521,9 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     h = pos[POS_HEIGHT]
     if clocks[h] >= counters[C_DRAW_PLIES] or _drawn_repetition(keys, clocks, trail_checkers, counters, h):
         return 0
+    in_table, table_value = _probe_tables(ctx, ply)
+    if in_table:
+        return table_value
     if ply >= MAX_PLY - 1:
         return _static_score(board, pos, psq, params)
     if alpha < -MATE + ply:
