@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from strength import opponent_spec  # noqa: E402
 
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
-from xqdesk.engines.uci_engine import UciEngine  # noqa: E402
+from xqdesk.engines.transport.uci_engine import UciEngine  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402
 from xqdesk.move import Move  # noqa: E402
 

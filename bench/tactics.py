@@ -37,7 +37,7 @@ from strength import FAIRY_STOCKFISH, opponent_spec  # noqa: E402
 
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.engines.spec import EngineSpec, parse_spec  # noqa: E402
-from xqdesk.engines.uci_engine import UciEngine  # noqa: E402
+from xqdesk.engines.transport.uci_engine import UciEngine  # noqa: E402
 from xqdesk.errors import XqdeskError  # noqa: E402
 from xqdesk.move import Move  # noqa: E402
 

@@ -3,10 +3,10 @@ import math
 
 import pytest
 
-from xqdesk.engines.elo import elo_difference, elo_from_score, performance_rating
-from xqdesk.engines.match import PlayedGame, ScheduledGame, alternating_schedule, tally
-from xqdesk.engines.referee import GameRecord
-from xqdesk.engines.tournament import format_standings, round_robin_schedule, standings
+from xqdesk.engines.contests.elo import elo_difference, elo_from_score, performance_rating
+from xqdesk.engines.contests.match import PlayedGame, ScheduledGame, alternating_schedule, tally
+from xqdesk.engines.play.referee import GameRecord
+from xqdesk.engines.contests.tournament import format_standings, round_robin_schedule, standings
 from xqdesk.fen import STARTING_FEN
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
@@ -37,7 +37,11 @@ def test_tally_and_standings():
     table = standings(["zero", "one", "two"], games)
     assert [(row.rank, row.name) for row in table] == [(1, "zero"), (2, "one"), (3, "two")]
     text = format_standings(table).splitlines()
-    assert text[1].split() == ["1", "zero", "3", "2.5", "2", "1", "0", "83.3%"]
+    assert text[1].split()[:8] == ["1", "zero", "3", "2.5", "2", "1", "0", "83.3%"]
+    assert text[1].split()[8:] == [f"{elo_from_score(2.5 / 3):+.0f}", "inf"]  # the upper bound is infinite
+    one = elo_difference(1, 0, 2)
+    assert one.lower is None and text[2].split()[8:] == [f"{one.difference:+.0f}", "inf"]
+    assert text[-1].startswith("Elo: against the field")
 
 
 def test_elo_difference_and_interval():
@@ -60,7 +64,7 @@ def test_performance_rating_is_the_seed_formula():
 
 
 def test_round_robin_ratings_fit_every_game_at_once():
-    from xqdesk.engines.elo import fit_ratings, rating_intervals
+    from xqdesk.engines.contests.elo import fit_ratings, rating_intervals
 
     games = [(0, 1, 1.0)] * 75 + [(0, 1, 0.0)] * 25
     assert fit_ratings(games, 2, prior_draws=0) == pytest.approx([0.0, elo_from_score(0.25)])

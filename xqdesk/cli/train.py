@@ -1,10 +1,14 @@
-"""``xqdesk train supervised|distill|selfplay``: train the ``zero`` engine's network (needs torch:
-``pip install xqdesk[train]``).
+"""``xqdesk train data|zero|selfplay``: make labelled positions and train the ``zero`` engine's
+network (training needs torch: ``pip install xqdesk[train]``).
 
-- ``supervised --games FILE… --out NET.npz``: learn the masters' moves and results (both mirror
-  images); prints the held-out top-1 accuracy and value loss per epoch.
-- ``distill --out DATA.npz --games N``: teacher positions (games around the built-in engine, each
-  position labelled by its search) for ``supervised --positions``; needs no torch.
+- ``data --out DIR [--records FILE…] [--teacher-games N]``: labelled positions for both learning
+  engines (:mod:`xqdesk.engines.training`): every position of the records' games and of games the
+  teacher plays against itself, labelled by the teacher's fixed-depth MultiPV search
+  (Fairy-Stockfish when installed, else the built-in engine) and the game's result; resumable;
+  needs no torch.
+- ``zero --data DIR… --out NET.npz``: train the ``zero`` network on those positions (soft policy
+  targets from the teacher's lines, value from its score and the result); prints the held-out
+  agreement with the masters' moves per epoch.
 - ``selfplay --net NET.npz --iterations K --out-dir DIR``: self-play games with the current network
   in parallel processes, training on a replay window, an arena of new vs old with a gate, a
   checkpoint per iteration, ``log.csv`` and ``log.png``.
@@ -18,39 +22,41 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     modes = parser.add_subparsers(dest="mode", metavar="MODE", required=True)
-    sup = modes.add_parser("supervised", help="train on game records (policy = the move played, value = the result)")
-    sup.add_argument("--games", nargs="+", required=True, metavar="FILE", help="game record files (PGN, XQF, …)")
-    sup.add_argument("--out", required=True, help="the network file to write (.npz; a .pt checkpoint goes beside it)")
-    sup.add_argument("--epochs", type=int, default=4)
-    sup.add_argument("--channels", type=int, default=32)
-    sup.add_argument("--blocks", type=int, default=4)
-    sup.add_argument("--hidden", type=int, default=64)
-    sup.add_argument("--batch", type=int, default=256)
-    sup.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
-    sup.add_argument("--holdout", type=int, default=10, help="hold out every N-th game (0: none)")
-    sup.add_argument("--limit-games", type=int, default=None, help="read at most this many games")
-    sup.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
-    sup.add_argument("--seed", type=int, default=0)
-    sup.add_argument("--eval-weight", type=float, default=0.0,
-                     help="blend the value target with the built-in static evaluation (0: results only)")
-    sup.add_argument("--init", default=None, help="start from this .pt checkpoint instead of a new network")
-    sup.add_argument("--positions", nargs="+", default=[], metavar="DATA",
-                     help="also train on these positions files (from 'train distill')")
-
-    dis = modes.add_parser("distill", help="teacher positions: games around the built-in engine, labelled by its search")
-    dis.add_argument("--out", required=True, help="the positions file to write (.npz)")
-    dis.add_argument("--games", type=int, default=100)
-    dis.add_argument("--nodes", type=int, default=3000, help="the teacher's search budget per position")
-    dis.add_argument("--opening-plies", type=int, default=8, help="at most this many random plies open a game")
-    dis.add_argument("--epsilon", type=float, default=0.1, help="chance of a random move by a teacher side")
-    dis.add_argument("--movers", type=float, nargs=3, default=(0.5, 0.25, 0.25), metavar=("TEACHER", "GREEDY", "RANDOM"),
-                     help="how often a side is the teacher, greedy or random")
-    dis.add_argument("--max-plies", type=int, default=300)
-    dis.add_argument("--score-weight", type=float, default=0.7,
-                     help="value target = (1 - w) * result + w * tanh(teacher score / 400)")
-    dis.add_argument("--seed", type=int, default=0)
-    dis.add_argument("--first-game", type=int, default=1_000_000,
-                     help="number of the first game (numbers decide the held-out games in 'supervised')")
+    data = modes.add_parser("data", help="labelled positions for both learning engines (no torch needed)")
+    data.add_argument("--out", required=True, metavar="DIR", help="the data folder (made, or resumed)")
+    data.add_argument("--records", nargs="+", default=[], metavar="FILE",
+                      help="record files or folders whose games' positions are labelled (PGN, XQF, CBL, …)")
+    data.add_argument("--teacher-games", type=int, default=0, metavar="N",
+                      help="games the teacher plays against itself, every position labelled")
+    data.add_argument("--teacher", default=None, metavar="SPEC",
+                      help="the labelling engine (default: Fairy-Stockfish if installed, else builtin)")
+    data.add_argument("--depth", type=int, default=7, help="the teacher's fixed search depth (default 7)")
+    data.add_argument("--multipv", type=int, default=4, help="lines labelled per position (default 4)")
+    data.add_argument("--holdout", type=int, default=10, help="hold out one master game in N (0: none)")
+    data.add_argument("--jobs", type=int, default=None, help="parallel teacher processes (default: one per core)")
+    data.add_argument("--cluster", default=None, metavar="ADDRESS", help="run the tasks on Ray (see 'match --cluster')")
+    data.add_argument("--seed", type=int, default=0)
+    data.add_argument("--shard-size", type=int, default=50_000, help="positions per shard file")
+    zero = modes.add_parser("zero", help="train the zero network on labelled positions ('train data')")
+    zero.add_argument("--data", nargs="+", required=True, metavar="DIR", help="data folders made by 'train data'")
+    zero.add_argument("--out", required=True, help="the network file to write (.npz; a .pt checkpoint goes beside it)")
+    zero.add_argument("--epochs", type=int, default=4)
+    zero.add_argument("--channels", type=int, default=32)
+    zero.add_argument("--blocks", type=int, default=4)
+    zero.add_argument("--hidden", type=int, default=64)
+    zero.add_argument("--batch", type=int, default=512)
+    zero.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (one-cycle schedule)")
+    zero.add_argument("--policy-temperature", type=float, default=60.0,
+                      help="centipawns: the teacher's lines become softmax(score / T) (default 60)")
+    zero.add_argument("--master-weight", type=float, default=0.5,
+                      help="share of a master position's policy target given to the master's move (default 0.5)")
+    zero.add_argument("--score-weight", type=float, default=0.7,
+                      help="value = w * tanh(teacher score / 400) + (1 - w) * result (default 0.7)")
+    zero.add_argument("--max-positions", type=int, default=None, help="positions read per epoch (default: all)")
+    zero.add_argument("--device", default="cpu", help="cpu, cuda or auto (default cpu)")
+    zero.add_argument("--threads", type=int, default=1, help="torch threads on the CPU (default 1)")
+    zero.add_argument("--seed", type=int, default=0)
+    zero.add_argument("--init", default=None, help="start from this .pt checkpoint instead of a new network")
 
     sp = modes.add_parser("selfplay", help="reinforcement learning by self-play with an arena gate")
     sp.add_argument("--net", required=True, help="the starting network (.npz with its .pt checkpoint beside it)")
@@ -72,16 +78,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.mode == "distill":
-        return _distill(args)
+    if args.mode == "data":
+        return _data(args)
     try:
         import torch
     except ImportError:
         print("xqdesk train: torch is not installed (pip install 'xqdesk[train]')", file=sys.stderr)
         return 2
     torch.set_num_threads(max(1, args.threads))
-    if args.mode == "supervised":
-        return _supervised(args)
+    if args.mode == "zero":
+        return _zero(args)
     from xqdesk.engines.zero.selfplay import SelfPlayConfig, run_selfplay
     config = SelfPlayConfig(games=args.games, simulations=args.simulations, max_plies=args.max_plies,
                             workers=args.workers, window=args.window, epochs=args.epochs,
@@ -95,55 +101,71 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _supervised(args: argparse.Namespace) -> int:
-    from xqdesk.engines.zero.dataset import Positions, blend_static_values, read_positions
-    from xqdesk.engines.zero.model import load_checkpoint
-    from xqdesk.engines.zero.supervised import train_supervised
+def _zero(args: argparse.Namespace) -> int:
+    from xqdesk.engines.zero.model import ZeroNet, load_checkpoint
+    from xqdesk.engines.zero.supervised import Targets, train_from_shards
     from xqdesk.errors import XqdeskError
 
+    if min(args.epochs, args.channels, args.blocks, args.hidden, args.batch) < 1 or args.policy_temperature <= 0 \
+            or not 0 <= args.master_weight <= 1 or not 0 <= args.score_weight <= 1:
+        print("xqdesk train zero: sizes must be positive, the temperature above 0, the weights within [0, 1]",
+              file=sys.stderr)
+        return 2
     try:
-        positions = blend_static_values(read_positions(args.games, args.limit_games), args.eval_weight)
-        extra = [Positions.load(path) for path in args.positions]
-        model = load_checkpoint(args.init) if args.init else None
+        model = load_checkpoint(args.init) if args.init else ZeroNet(args.channels, args.blocks, args.hidden)
+        targets = Targets(args.policy_temperature, args.master_weight, args.score_weight)
+        train_from_shards(args.data, args.out, args.epochs, model, targets, args.batch, args.lr, device=args.device,
+                          seed=args.seed, max_positions=args.max_positions,
+                          report=lambda entry: print(entry.line(), flush=True))
     except (XqdeskError, OSError, ValueError) as error:
-        print(f"xqdesk train supervised: {error}", file=sys.stderr)
+        print(f"xqdesk train zero: {error}", file=sys.stderr)
         return 1
-    games = len(set(positions.game.tolist()))
-    print(f"{len(positions)} positions from {games} games", flush=True)
-    if extra:
-        taught = Positions.concatenate(extra)
-        print(f"{len(taught)} teacher positions from {len(set(taught.game.tolist()))} games", flush=True)
-        positions = Positions.concatenate([positions, taught])
-    print(f"{len(positions)} positions in all (x2 with mirror images)", flush=True)
-    if len(positions) == 0:
-        print("xqdesk train supervised: no positions to train on", file=sys.stderr)
-        return 1
-    train_supervised(positions, args.out, args.epochs, args.channels, args.blocks, args.hidden, args.holdout,
-                     args.batch, args.lr, args.seed, report=lambda entry: print(entry.line(), flush=True),
-                     model=model)
     print(f"wrote {args.out}")
     return 0
 
 
-def _distill(args: argparse.Namespace) -> int:
+def _data(args: argparse.Namespace) -> int:
     import time
 
-    from xqdesk.engines.zero.distill import TeacherConfig, teacher_positions
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    try:
-        config = TeacherConfig(games=args.games, nodes=args.nodes, opening_plies=args.opening_plies,
-                               epsilon=args.epsilon, movers=(args.movers[0], args.movers[1], args.movers[2]), max_plies=args.max_plies,
-                               score_weight=args.score_weight, seed=args.seed, first_game_number=args.first_game)
-    except ValueError as error:
-        print(f"xqdesk train distill: {error}", file=sys.stderr)
+    from xqdesk.engines.errors import EngineError
+    from xqdesk.engines.training.pipeline import DataPlan, default_jobs, make_data
+    from xqdesk.engines.training.tasks import LabelSettings
+    from xqdesk.engines.training.teacher import default_teacher
+    from xqdesk.errors import XqdeskError
+
+    if args.depth < 1 or args.multipv < 1 or args.teacher_games < 0 or args.holdout < 0 or args.shard_size < 1:
+        print("xqdesk train data: --depth, --multipv and --shard-size must be positive, "
+              "--teacher-games and --holdout not negative", file=sys.stderr)
         return 2
+    if not args.records and not args.teacher_games:
+        print("xqdesk train data: nothing to label: give --records FILE… and/or --teacher-games N", file=sys.stderr)
+        return 2
+    settings = LabelSettings(args.teacher or default_teacher(), args.depth, args.multipv)
+    plan = DataPlan(settings, tuple(args.records), args.teacher_games, holdout=args.holdout, seed=args.seed,
+                    shard_size=args.shard_size)
+    jobs = args.jobs or default_jobs()
+    where = f"on Ray ({args.cluster})" if args.cluster else f"in {jobs} process{'es' if jobs != 1 else ''}"
+    print(f"teacher {settings.teacher}, depth {settings.depth}, MultiPV {settings.multipv}, {where}", flush=True)
     started = time.perf_counter()
-    positions = teacher_positions(config, report=lambda line: print(line, flush=True))
+    console = Console(stderr=True)
     try:
-        positions.save(args.out)
-    except OSError as error:
-        print(f"xqdesk train distill: cannot write {args.out!r}: {error}", file=sys.stderr)
+        with Progress(TextColumn("labelling"), BarColumn(), MofNCompleteColumn(), TextColumn("tasks"),
+                      TextColumn("{task.fields[positions]:,} positions"), TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=console) as bar:
+            task = bar.add_task("tasks", total=None, positions=0)
+
+            def progress(done: int, total: int, positions: int) -> None:
+                bar.update(task, completed=done, total=total, positions=positions)
+
+            summary = make_data(plan, args.out, jobs, args.cluster, report=lambda line: console.print(line),
+                                on_progress=progress)
+    except (XqdeskError, EngineError, OSError) as error:
+        print(f"xqdesk train data: {error}", file=sys.stderr)
         return 1
-    print(f"wrote {args.out}: {len(positions)} positions from {config.games} games "
-          f"({time.perf_counter() - started:.0f} s)")
+    print(f"{summary.positions_added} new positions in {time.perf_counter() - started:.0f} s "
+          f"({summary.tasks_done} tasks, {summary.tasks_skipped} done before); the set holds "
+          f"{summary.positions} positions for training and {summary.holdout_positions} held out")
     return 0

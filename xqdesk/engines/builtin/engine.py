@@ -1,4 +1,4 @@
-"""The built-in engine as an in-process engine (see :mod:`xqdesk.engines.in_process`).
+"""The built-in engine as an in-process engine (see :mod:`xqdesk.engines.hosted.in_process`).
 
 It takes the root moves from the core board (which applies every course rule, the perpetual-check
 ban included), rebuilds the recent game on its own fast :class:`Position` (so repetitions are seen),
@@ -25,19 +25,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.book import DEFAULT_MIN_GAMES, OpeningBook
+from xqdesk.engines.hosted.book import DEFAULT_MIN_GAMES, OpeningBook
 from xqdesk.engines.builtin import board_kernel
 from xqdesk.engines.builtin.eval_tables import SHIPPED_PARAMS, ParamsByPhase, PhasedWeights
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
 from xqdesk.engines.builtin.tree_tables import TreeTablesCache
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.in_process import spin_value
+from xqdesk.engines.hosted.in_process import spin_value
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.tablebase import PATH_OPTION, TablebaseCache, table_lines
+from xqdesk.engines.hosted.tablebase import PATH_OPTION, TablebaseCache, table_lines
 from xqdesk.egtb import MissingTableError
 from xqdesk.egtb.fileformat import TableFileError
-from xqdesk.engines.uci import OptionValue, UciOption
+from xqdesk.engines.transport.uci import OptionValue, UciOption
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.position_index import PositionIndexError
@@ -73,7 +73,7 @@ OPTIONS = (
 """The options the built-in engine declares (``Threads``: search threads sharing the hash table,
 lazy SMP; ``Depth`` 0: no cap; ``Move Overhead`` in ms;
 ``OwnBook`` plays from the position index ``BookFile`` the moves at least ``BookMinGames`` games
-played: see :mod:`xqdesk.engines.book`; ``TablebasePath``: a directory of endgame tables probed at
+played: see :mod:`xqdesk.engines.hosted.book`; ``TablebasePath``: a directory of endgame tables probed at
 the root)."""
 
 
@@ -183,7 +183,7 @@ class BuiltinEngine:
 
     def set_option(self, name: str, value: OptionValue) -> None:
         """Apply a checked value of one of :data:`OPTIONS` (see
-        :func:`~xqdesk.engines.in_process.apply_option`)."""
+        :func:`~xqdesk.engines.hosted.in_process.apply_option`)."""
         if name == "Clear Hash":
             if self._searcher is not None:
                 self._searcher.clear()
