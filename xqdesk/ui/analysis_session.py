@@ -1,15 +1,19 @@
 """Engines in the window: the analysis engines and the tablebase, the engine panel showing them or
-the game's engine seats, their candidate moves as arrows on the board, and the score graph."""
+the game's engine seats, their candidate moves as arrows on the board, the score graph, and the
+evaluation bar (the engines' score, else the review's)."""
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDialog, QFileDialog, QWidget
 
 from xqdesk.pieces import BLACK, RED, Color
-from xqdesk.score import PovScore
+from xqdesk.score import PovScore, Score
 from xqdesk.ui.board_view import Arrow, BoardView
 from xqdesk.ui.engine_panel import EnginePanel, score_text
 from xqdesk.ui.engine_worker import SearchProgress
+from xqdesk.ui.eval_bar import EvalBar
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.i18n import side_word, tr
 from xqdesk.ui.score_graph import red_view_pawns
@@ -28,13 +32,16 @@ class AnalysisSession(QObject):
     changed = Signal()
 
     def __init__(self, controller: GameController, settings: SavedSettings, panel: EnginePanel, board: BoardView,
-                 tablebase: TablebasePane, parent: QWidget) -> None:
+                 tablebase: TablebasePane, eval_bar: EvalBar, review_score: Callable[[], Score | None],
+                 parent: QWidget) -> None:
         super().__init__(parent)
         self._controller = controller
         self._settings = settings
         self.panel = panel
         self._board = board
         self._tablebase = tablebase
+        self._eval_bar = eval_bar
+        self._review_score = review_score
         self._window = parent
         self._arrows: dict[int, list[Arrow]] = {}
         self._progress: dict[int, SearchProgress] = {}
@@ -102,6 +109,12 @@ class AnalysisSession(QObject):
         self._arrows.clear()
         self._progress.clear()
         self.panel.set_position(start_fen, moves)
+        self.show_review_score()
+
+    def show_review_score(self) -> None:
+        """The evaluation bar shows the review's score of the position, while no engine reports one."""
+        if not self._progress:
+            self._eval_bar.show_score(self._review_score())
 
     def _on_progress(self, index: int, progress: SearchProgress) -> None:
         """Candidate moves as arrows: the first engine's MultiPV lines, the second engine's best,
@@ -117,6 +130,10 @@ class AnalysisSession(QObject):
                       for row in rows[:1]]
         self._progress[index] = progress
         self._arrows[index] = arrows
+        if index == 0 or 0 not in self._progress:  # the first engine's score, else the second's
+            best = progress.rows[0].score if progress.rows else progress.latest.score
+            if best is not None:
+                self._eval_bar.show_score(best.red())
         if self._settings.current.show_engine_arrows:
             self._board.set_arrows(self._arrows.get(0, []) + self._arrows.get(1, []))
 

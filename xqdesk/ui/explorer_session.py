@@ -99,11 +99,17 @@ class ExplorerSession(QObject):
         progress.setMinimumDuration(0)
         progress.canceled.connect(builder.cancel)
         builder.file_done.connect(self._on_file_indexed)  # a method of this object: queued to its thread
+        builder.games_done.connect(self._on_games_indexed)
         builder.finished.connect(self._on_index_built)
         self.builder, self._build_progress = builder, progress
         progress.show()
         builder.start()
         return builder
+
+    def _on_games_indexed(self, done: int, total: int) -> None:
+        if self._build_progress is not None:
+            self._build_progress.setRange(0, total)
+            self._build_progress.setValue(done)
 
     def _on_file_indexed(self, name: str, games: int) -> None:
         if self._build_progress is not None:

@@ -194,12 +194,9 @@ class GameController(QObject):
                  black: EngineProfile | None = None, start_fen: str = STARTING_FEN,
                  headers: dict[str, str] | None = None,
                  time_controls: Mapping[Color, TimeControl] | None = None) -> None:
-        """Start a game from ``start_fen`` with ``red``/``black`` engines (None: a person).
-
-        ``time_controls`` gives each side's clock; a side it leaves out gets, when an engine
-        plays it, :attr:`engine_clock` (the course's 10 s a move), and when a person does, none.
-        Raises InvalidFenError for a bad FEN (nothing changes then).
-        """
+        """Start a game from ``start_fen`` with ``red``/``black`` engines (None: a person), each
+        side's clock from ``time_controls`` (see :meth:`LiveGame.start`). Raises InvalidFenError
+        for a bad FEN (nothing changes then)."""
         start = Board(start_fen)
         self._halt()
         if mode.is_play:
@@ -217,8 +214,7 @@ class GameController(QObject):
         self.live.begin_turn()
 
     def load_game(self, game: Game, mode: Mode = Mode.REPLAY, ply: int | None = 0) -> None:
-        """Show a game record (checked first: raises IllegalMoveError naming the bad move and
-        changing nothing). ``ply`` is where to stand (None: at the end)."""
+        """Show a game record at ``ply`` (None: the end); IllegalMoveError, nothing changed, for a bad one."""
         end = game.replay()
         self._halt()
         self.live.set_seats(None, None)
@@ -244,10 +240,9 @@ class GameController(QObject):
 
     # --- moves ---------------------------------------------------------------------------------
     def play_move(self, move: Move) -> bool:
-        """A person's move on the viewed position. Refuses (status message, False) when it is not
-        legal or not a person's turn. In analysis and replay, a move before the end of the viewed
-        line that differs from the recorded one (and from its variations) becomes a new variation
-        there."""
+        """A person's move on the viewed position; refused (status message, False) when it is not
+        legal or not a person's turn. In analysis and replay a move off the record before the end
+        of the viewed line starts a variation there."""
         board = self._cursor.board
         if board.turn not in self.movable_colors():
             self.status_message.emit(tr("Illegal move: {reason}").format(reason=self.why_not_movable()))
@@ -317,6 +312,15 @@ class GameController(QObject):
         self._cursor.choose_alternative(index)
         self._changed()
 
+    def view_node(self, node: GameNode) -> None:
+        """Show the position at ``node`` (the variation tree's click; the viewed line becomes the
+        one through it). Refused in a live game (its line is the game's)."""
+        if self._mode.is_play and self.outcome() is None:
+            self.status_message.emit(tr("The game is on: only its own moves can be shown"))
+            return
+        self._cursor.view(node)
+        self._changed()
+
     def leave_variation(self) -> None:
         """Go back to the line the viewed variation branches from, at the branch point."""
         if self._cursor.leave_variation():
@@ -357,9 +361,8 @@ class GameController(QObject):
             self.status_message.emit(tr("End of the variation: {text}").format(text=tr_outcome(outcome.text)))
 
     def take_back(self) -> None:
-        """Undo the last move — or, against an engine, back to the person's previous turn. A
-        search in progress is cancelled and its late reply will be ignored. In analysis the move
-        that led to the viewed position goes, with every move after it."""
+        """Undo the last move (against an engine, back to the person's previous turn; a search in
+        progress is cancelled). In analysis the viewed move goes, with every move after it."""
         if self._mode is Mode.REPLAY or not self.length():
             return
         if self._mode is Mode.ANALYSIS:
@@ -380,10 +383,8 @@ class GameController(QObject):
             self.live.resign()
 
     def hint(self) -> bool:
-        """Ask the hint engine for a move in the viewed position; ``hint_ready`` brings it. Works
-        whenever a person is to move (in any mode, a finished game's analysis too); refused, with
-        the reason as a status message, when the position is over or an engine is to move in the
-        live game. Returns whether a hint was asked for."""
+        """Ask the hint engine for a move in the viewed position (``hint_ready`` brings it);
+        whether it was asked (else the status message says why: see :meth:`Hints.ask`)."""
         board = self._cursor.board
         engine_to_move = (self._mode.is_play and self.outcome() is None and self.at_end()
                           and self.seat(board.turn) is not None)
@@ -410,8 +411,7 @@ class GameController(QObject):
 
     # --- navigation ----------------------------------------------------------------------------
     def go_to(self, ply: int, force_signal: bool = False) -> None:
-        """Show the position after ``ply`` moves (clamped to the game). During a live game this
-        only looks back; moves are made at the end."""
+        """Show the position after ``ply`` moves of the viewed line (clamped to it)."""
         if self._cursor.go_to(ply) or force_signal:
             self.position_changed.emit()
         if self.at_end():

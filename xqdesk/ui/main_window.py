@@ -2,12 +2,14 @@
 toolbar, and hands each feature to its own object.
 
 The game is the :class:`GameController`'s; whole-game review is :attr:`MainWindow.reviews`'s
-(:mod:`xqdesk.ui.review_session`), the engine panel and analysis :attr:`MainWindow.analysis`'s
-(:mod:`xqdesk.ui.analysis_session`), the opening explorer and index building
-:attr:`MainWindow.explorer`'s (:mod:`xqdesk.ui.explorer_session`), pictures :attr:`MainWindow.exports`'s
-(:mod:`xqdesk.ui.exports`), the clipboard :attr:`MainWindow.clipboard`'s (:mod:`xqdesk.ui.clipboard`)
-and files :attr:`MainWindow.files`'s (:mod:`xqdesk.ui.files`). The window turns menu actions into
-their calls and keeps no game state of its own.
+(:mod:`xqdesk.ui.review_session`), the engine panel, analysis and the evaluation bar
+:attr:`MainWindow.analysis`'s (:mod:`xqdesk.ui.analysis_session`), the opening explorer and index
+building :attr:`MainWindow.explorer`'s (:mod:`xqdesk.ui.explorer_session`), pictures, GIF and PDF
+:attr:`MainWindow.pictures`'s (:mod:`xqdesk.ui.picture_exports`, written in the background by
+:attr:`MainWindow.exports`), the clipboard :attr:`MainWindow.clipboard`'s, files
+:attr:`MainWindow.files`'s, game starts :attr:`MainWindow.starts`'s, the board's view options
+:attr:`MainWindow.view`'s and the fog-of-war and tournament windows :attr:`MainWindow.windows`'.
+The window turns menu actions into their calls and keeps no game state of its own.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShowEvent
-from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
@@ -32,24 +34,28 @@ from xqdesk.ui.clock import ClockDisplay
 from xqdesk.ui.comment_editor import CommentEditor
 from xqdesk.ui.engine_panel import EnginePanel
 from xqdesk.ui.engines_dialog import EnginesDialog
+from xqdesk.ui.eval_bar import EvalBar
 from xqdesk.ui.explorer_panel import ExplorerPanel
 from xqdesk.ui.explorer_session import ExplorerSession
-from xqdesk.ui.exports import Exports
+from xqdesk.ui.export_jobs import GameExports
+from xqdesk.ui.extra_windows import ExtraWindows
 from xqdesk.ui.files import FileManager
-from xqdesk.ui.fog_window import FogGameWindow
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.game_info import GameInfoPanel, result_text
 from xqdesk.ui.game_starts import GameStarts
 from xqdesk.ui.i18n import Language, current_language, language_notifier, set_language, side_word, tr, tr_outcome
 from xqdesk.ui.message_banner import BannerKind, MessageBanner
 from xqdesk.ui.move_list import MoveList
+from xqdesk.ui.picture_exports import PictureExports
 from xqdesk.ui.review_session import ReviewSession
+from xqdesk.ui.review_summary import ReviewSummary
 from xqdesk.ui.seat_dialogs import engine_clock_setting
 from xqdesk.ui.settings import EngineProfile, SavedSettings, Settings, open_store
 from xqdesk.ui.sounds import SoundEvent, SoundPlayer, event_for_move
 from xqdesk.ui.tablebase_pane import TablebasePane
 from xqdesk.ui.themes import theme_named
 from xqdesk.ui.variation_list import VariationList
+from xqdesk.ui.variation_tree import VariationTree
 from xqdesk.ui.view_options import ViewOptions
 from xqdesk.ui.window_menus import build_menus, build_toolbar
 
@@ -59,6 +65,16 @@ ENGINE_DOCK_SHARE = 0.26
 """The engine dock's first height: ENGINE_DOCK_HEIGHT, or this share of a shorter window."""
 EXPLORER_DOCK_WIDTH = 430
 """The explorer dock's first width."""
+
+
+def _column(*widgets: QWidget, stretch: QWidget) -> QWidget:
+    """``widgets`` one above the other; ``stretch`` takes the height the others leave."""
+    column = QWidget()
+    layout = QVBoxLayout(column)
+    layout.setContentsMargins(4, 4, 4, 4)
+    for widget in widgets:
+        layout.addWidget(widget, 1 if widget is stretch else 0)
+    return column
 
 
 def _dock(name: str, widget: QWidget) -> QDockWidget:
@@ -83,17 +99,20 @@ class MainWindow(QMainWindow):
         self.controller.live.engine_clock = engine_clock_setting(self.settings)
         self._build_widgets()
         self.files = FileManager(self, self.controller, autosave_path=autosave_path)
-        self.reviews = ReviewSession(self.controller, self.saved_settings, self.score_graph, self.move_list, self)
+        self.reviews = ReviewSession(self.controller, self.saved_settings, self.score_graph, self.move_list,
+                                     self.review_summary, self)
         self.analysis = AnalysisSession(self.controller, self.saved_settings, self.engine_panel, self.board_view,
-                                        self.tablebase_pane, self)
-        self.exports = Exports(self.controller, self.board_view, self.saved_settings, self)
+                                        self.tablebase_pane, self.eval_bar, self.reviews.score, self)
+        self.exports = GameExports(self.statusBar(), self)
+        self.pictures = PictureExports(self.controller, self.board_view, self.move_list, self.saved_settings,
+                                       self.exports, self)
         self.clipboard = GameClipboard(self.controller, self.move_list, self)
-        self.view = ViewOptions(self.board_view, self.saved_settings, self)
+        self.view = ViewOptions(self.board_view, self.eval_bar, self.saved_settings, self)
+        self.windows = ExtraWindows(self.saved_settings, self)
         self.explorer = ExplorerSession(self.controller, self.saved_settings, self.explorer_panel, self.explorer_dock,
                                         self)
         self.starts = GameStarts(self.controller, self.saved_settings, self.view.set_flipped,
                                  self.engine_panel.shutdown, self)
-        self.fog_window: FogGameWindow | None = None
         self._docks_sized = False
         self._shut_down = False
         self._shown: tuple[str, tuple[Move, ...]] | None = None
@@ -143,6 +162,11 @@ class MainWindow(QMainWindow):
         except ValueError:
             self.move_list.set_notation(Notation.CHINESE)
         self.variation_list = VariationList(self.controller)
+        self.variation_tree = VariationTree(self.controller)
+        self.review_summary = ReviewSummary()
+        self.review_summary.ply_chosen.connect(self.controller.go_to)
+        self.eval_bar = EvalBar()
+        self.eval_bar.set_flipped(settings.flip_board)
         self.comment_editor = CommentEditor(self.controller)
         self.tablebase_pane = TablebasePane()
         self.tablebase_pane.set_directory(settings.tablebase_path)
@@ -153,16 +177,15 @@ class MainWindow(QMainWindow):
         self.explorer_panel = ExplorerPanel()
         self.explorer_panel.set_database(settings.explorer_database)
         self._set_notation(self.move_list.notation())
-        side = QWidget()
-        side_layout = QVBoxLayout(side)
-        side_layout.setContentsMargins(4, 4, 4, 4)
-        side_layout.addWidget(self.clock_display)
-        side_layout.addWidget(self.game_info)
-        side_layout.addWidget(self.move_list, 1)
-        for widget in (self.variation_list, self.comment_editor, self.tablebase_pane):
-            side_layout.addWidget(widget)
+        self.moves_tabs = QTabWidget()
+        self.moves_tabs.setDocumentMode(True)
+        self.moves_tabs.addTab(self.move_list, "")
+        self.moves_tabs.addTab(self.variation_tree, "")
+        side = _column(self.clock_display, self.game_info, self.review_summary, self.moves_tabs, self.variation_list,
+                       self.comment_editor, self.tablebase_pane, stretch=self.moves_tabs)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.board_view)
+        self.eval_bar.attach(self.board_view)  # in the board's left margin
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
@@ -208,9 +231,10 @@ class MainWindow(QMainWindow):
             ("Open match folder…", files.choose_and_open_folder, None),
             ("Save", files.save, QKeySequence.StandardKey.Save),
             ("Save as…", files.choose_and_save, QKeySequence.StandardKey.SaveAs),
-            ("Export position…", self.exports.choose_and_export_position, None),
-            ("Export game as GIF…", self.exports.choose_and_export_gif, None),
-            ("Copy position picture", self.exports.copy_position_picture, None),
+            ("Export position…", self.pictures.choose_and_export_position, None),
+            ("Export game as GIF…", self.pictures.choose_and_export_gif, None),
+            ("Export game as PDF…", self.pictures.choose_and_export_pdf, None),
+            ("Copy position picture", self.pictures.copy_position_picture, None),
             ("Choose position index…", explorer.choose_database, None),
             ("Add games to the position index…", explorer.choose_and_index_files, None),
             ("Quit", self.close, QKeySequence.StandardKey.Quit),
@@ -227,7 +251,8 @@ class MainWindow(QMainWindow):
             ("Play Red against the engine", lambda: self.start_game(None, self.starts.default_engine()), None),
             ("Play Black against the engine", lambda: self.start_game(self.starts.default_engine(), None), None),
             ("Engine vs engine", lambda: self.start_game(self.starts.default_engine(), self.starts.default_engine()), None),
-            ("Fog of war…", self.open_fog_window, None),
+            ("Fog of war…", self.windows.open_fog, None),
+            ("Engine tournament…", self.windows.open_tournament, None),
             ("Analysis", lambda: analysis.start(analysis.engines()), None),
             ("Stop analysis", analysis.stop, None),
             ("Replay", lambda: controller.set_mode(Mode.REPLAY), None),
@@ -270,8 +295,11 @@ class MainWindow(QMainWindow):
         controller.paused_changed.connect(lambda _paused: self._refresh())
         for session in (self.reviews, self.analysis):
             session.changed.connect(self._refresh)
-        for reporter in (self.reviews, self.explorer, self.exports, self.clipboard):
+        for reporter in (self.reviews, self.explorer, self.pictures, self.clipboard):
             reporter.status.connect(self.show_status)
+        self.reviews.shown.connect(self.analysis.show_review_score)
+        self.exports.finished.connect(lambda path: self.show_status(tr("Wrote {path}").format(path=path)))
+        self.exports.problem.connect(self.show_status)
         self.move_list.notation_changed.connect(self._on_notation_changed)
         self.score_graph.ply_clicked.connect(controller.go_to)
         language_notifier().language_changed.connect(self.retranslate)
@@ -280,6 +308,8 @@ class MainWindow(QMainWindow):
         """Set every text again in the current language."""
         self.setWindowTitle(tr("xqdesk"))
         self.explorer_dock.setWindowTitle(tr("Opening explorer"))
+        self.moves_tabs.setTabText(0, tr("Moves"))
+        self.moves_tabs.setTabText(1, tr("Variation tree"))
         for key, action in self._actions.items():
             action.setText(tr(key))
         for key, menu in self._menus.items():
@@ -338,7 +368,7 @@ class MainWindow(QMainWindow):
     def _set_notation(self, notation: Notation) -> None:
         """Write moves in ``notation`` everywhere (the move list's choice)."""
         for widget in (self.engine_panel, self.explorer_panel, self.board_view, self.variation_list,
-                       self.tablebase_pane):
+                       self.variation_tree, self.tablebase_pane):
             widget.set_notation(notation)
         self.controller.notation = notation
 
@@ -385,14 +415,6 @@ class MainWindow(QMainWindow):
         dialog = EnginesDialog(self.settings, self.saved_settings.store, self)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.settings = replace(self.settings, engines=dialog.profiles())
-
-    def open_fog_window(self) -> FogGameWindow:
-        """*Game → Fog of war*: the fog-of-war window (one, kept while the main window lives)."""
-        if self.fog_window is None:
-            self.fog_window = FogGameWindow(self)
-        self.fog_window.show()
-        self.fog_window.raise_()
-        return self.fog_window
 
     # --- the view ---------------------------------------------------------------------------------
     def set_muted(self, muted: bool) -> None:
@@ -454,10 +476,10 @@ class MainWindow(QMainWindow):
         """Stop engines and timers and write the autosave (safe to call more than once; the
         window then closes without asking about unsaved changes)."""
         self._shut_down = True
-        if self.fog_window is not None:
-            self.fog_window.shutdown()
+        self.windows.shutdown()
         self.reviews.shutdown()
         self.files.autosave_now()
+        self.exports.shutdown()
         self.explorer.shutdown()
         self.engine_panel.shutdown()
         self.controller.shutdown()

@@ -8,10 +8,12 @@ from PySide6.QtWidgets import QDialog, QWidget
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.review import GameReview, read_review, write_review
+from xqdesk.score import Score
 from xqdesk.ui.game_controller import GameController
 from xqdesk.ui.i18n import tr
 from xqdesk.ui.move_list import MoveList
 from xqdesk.ui.review_dialog import ReviewDialog, ReviewProgress
+from xqdesk.ui.review_summary import ReviewSummary
 from xqdesk.ui.review_worker import ReviewWorker
 from xqdesk.ui.score_graph import ScoreGraph
 from xqdesk.ui.seat_dialogs import ANALYSIS_PROFILE, available_engines
@@ -19,19 +21,23 @@ from xqdesk.ui.settings import EngineProfile, SavedSettings
 
 
 class ReviewSession(QObject):
-    """The review of the game on show (:attr:`review`, run here or read from its record) and the
-    review running (:attr:`worker`); ``changed`` when either changes, ``status(str)`` to report."""
+    """The review of the game on show (:attr:`review`, run here or read from its record, shown in
+    the score graph, the move list's marks and ``summary``) and the review running
+    (:attr:`worker`); ``changed`` when either changes, ``shown`` when another review is shown,
+    ``status(str)`` to report."""
 
     changed = Signal()
+    shown = Signal()
     status = Signal(str)
 
     def __init__(self, controller: GameController, settings: SavedSettings, graph: ScoreGraph, move_list: MoveList,
-                 parent: QWidget) -> None:
+                 summary: ReviewSummary, parent: QWidget) -> None:
         super().__init__(parent)
         self._controller = controller
         self._settings = settings
         self._graph = graph
         self._move_list = move_list
+        self._summary = summary
         self._window = parent
         self.review: GameReview | None = None
         self.worker: ReviewWorker | None = None
@@ -111,8 +117,18 @@ class ReviewSession(QObject):
         game = self._controller.game()
         self._show(read_review(game) if game.comment else None)
 
+    def score(self) -> Score | None:
+        """The review's score (Red's view) of the position on show, when the main line is shown."""
+        review, controller = self.review, self._controller
+        ply = controller.ply()
+        if review is None or controller.variation_depth() or ply > len(review.moves):
+            return None
+        return review.start.score if ply == 0 else review.moves[ply - 1].after
+
     def _show(self, review: GameReview | None) -> None:
         self.review = review
         self._graph.set_review(review)
+        self._summary.set_review(review)
         self._move_list.refresh_marks()
+        self.shown.emit()
         self.changed.emit()

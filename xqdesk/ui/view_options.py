@@ -7,6 +7,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
 from xqdesk.ui.board_view import BoardView
+from xqdesk.ui.eval_bar import EvalBar
 from xqdesk.ui.settings import SavedSettings
 from xqdesk.ui.themes import THEMES, theme_named
 
@@ -15,9 +16,10 @@ class ViewOptions(QObject):
     """The view choices and their checkable actions (:attr:`actions`, keyed by the English text of
     their labels; :attr:`theme_actions` by theme key)."""
 
-    def __init__(self, board: BoardView, settings: SavedSettings, parent: QWidget) -> None:
+    def __init__(self, board: BoardView, eval_bar: EvalBar, settings: SavedSettings, parent: QWidget) -> None:
         super().__init__(parent)
         self._board = board
+        self._eval_bar = eval_bar
         self._settings = settings
         self.actions: dict[str, QAction] = {}
         for key, slot, shortcut in (("Flip board", self.toggle_flip, "Ctrl+F"),
@@ -58,6 +60,7 @@ class ViewOptions(QObject):
 
     def set_flipped(self, flipped: bool) -> None:
         self._board.set_flipped(flipped)
+        self._eval_bar.set_flipped(flipped)
         self.actions["Flip board"].setChecked(flipped)
         self._settings.update(flip_board=flipped)
 

@@ -11,11 +11,12 @@ from xqdesk.ui.i18n import Language
 
 MENUS: dict[str, list[str | None]] = {
     "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", "Game list", None, "Save",
-              "Save as…", None, "Export position…", "Export game as GIF…", None, "Quit"],
+              "Save as…", None, "Export position…", "Export game as GIF…", "Export game as PDF…", None, "Quit"],
     "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", "Paste game", "Copy position picture",
               None, "Edit position…"],
     "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
-              "Engine vs engine", "Fog of war…", "Analysis", "Stop analysis", "Replay", None, "Take back",
+              "Engine vs engine", "Engine tournament…", "Fog of war…", "Analysis", "Stop analysis", "Replay", None,
+              "Take back",
               "Hint", "Resign", None, "Review game…", "Cancel review", "Next mistake", None, "Pause", "Resume",
               "Stop game"],
     "E&ngines": ["Manage engines…", "Analysis engines…", "Tablebase directory…"],
