@@ -128,3 +128,20 @@ def test_a_visitor_walks_very_deep_nesting() -> None:
         node = node.add_variation(cycle[index % 4])
     calls = game.accept(Recorder())
     assert calls.count("(") == calls.count(")") == 3000
+
+
+def test_a_long_game_with_variations_pickles_flat() -> None:
+    import pickle
+
+    from xqdesk.game import Game
+    from xqdesk.move import Move
+
+    game = Game.from_moves([Move.from_iccs(("h2e2", "h9g7", "e2h2", "g7h9")[ply % 4]) for ply in range(5000)],
+                           headers={"Red": "a"})
+    game.mainline()[5].comment = "a comment"
+    game.mainline()[5].add_nag(2)
+    game.mainline()[7].seconds = 1.5
+    game.mainline()[2].add_variation(Move.from_iccs("b0c2"), "a variation").add_variation(Move.from_iccs("b9c7"))
+    back = pickle.loads(pickle.dumps(game))  # thousands of moves deep: no recursion limit in the way
+    assert back == game and back.mainline()[7].seconds == 1.5 and back.mainline()[5].nags == {2}
+    assert [node.move.iccs() for node in back.mainline()[2].variations] == ["g7h9", "b0c2"]

@@ -264,6 +264,21 @@ class Game(GameNode):
             node = node.add_variation(move)
         return game
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled flat, node by node in record order, so that a game thousands of moves long
+        crosses a process boundary (a Ray task, a worker pool) without deep recursion."""
+        nodes: list[tuple[int, Move, str, str, tuple[int, ...], float | None]] = []
+        numbers: dict[int, int] = {id(self): -1}
+        stack: list[ChildNode] = list(reversed(self.variations))
+        while stack:
+            node = stack.pop()
+            numbers[id(node)] = len(nodes)
+            nodes.append((numbers[id(node.parent)], node.move, node.comment, node.starting_comment,
+                          tuple(sorted(node._nags or ())), node.seconds))
+            stack.extend(reversed(node.variations))
+        state = (dict(self.headers), self.start_fen, self.comment, self.outcome, self.ruleset)
+        return (_rebuilt_game, (state, tuple(nodes)))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
@@ -388,6 +403,19 @@ class OutcomeCheck:
     agrees: bool
     judged: Outcome | None
     detail: str
+
+
+def _rebuilt_game(state: tuple[dict[str, str], str, str, Outcome | None, Ruleset],
+                  nodes: Sequence[tuple[int, Move, str, str, tuple[int, ...], float | None]]) -> Game:
+    """The game :meth:`Game.__reduce__` flattened."""
+    headers, start_fen, comment, outcome, ruleset = state
+    game = Game(headers, start_fen, comment, outcome, ruleset)
+    made: list[ChildNode] = []
+    for parent, move, after, before, nags, seconds in nodes:
+        node = (made[parent] if parent >= 0 else game).add_variation(move, after, before, nags)
+        node.seconds = seconds
+        made.append(node)
+    return game
 
 
 def _replay_tree(game: Game) -> Board:
