@@ -14,7 +14,7 @@ from datafiles import COURSE_VECTORS
 from xqdesk.board import Board
 from xqdesk.engines.transport import uci_engine as uci_engine_module
 from xqdesk.engines.play.engine_player import EnginePlayer
-from xqdesk.engines.errors import EngineCrashedError, EnginePositionError, EngineStartError
+from xqdesk.engines.errors import EngineCrashedError, EnginePositionError, EngineProtocolError, EngineStartError
 from xqdesk.engines.contests.match import PlayedGame, ScheduledGame, to_game
 from xqdesk.engines.transport.protocol import ProtocolName, UciProtocol, UcciProtocol
 from xqdesk.engines.play.referee import play_game
@@ -91,7 +91,7 @@ def test_info_scores_have_no_cp_and_bestmove_may_offer():
     best = parse_bestmove("bestmove h2e2 ponder h9g7 draw")
     assert (best.move, best.ponder, best.offer) == (Move.from_iccs("h2e2"), Move.from_iccs("h9g7"), "draw")
     assert parse_bestmove("bestmove b2e2 resign").offer == "resign"
-    with pytest.raises(ValueError, match="not a move"):
+    with pytest.raises(EngineProtocolError, match="not a move"):  # the engine's fault, not an input error
         parse_bestmove("bestmove banana")
     assert format_banmoves([]) is None
     assert format_banmoves(moves("h2e2", "b2e2")) == "banmoves h2e2 b2e2"
