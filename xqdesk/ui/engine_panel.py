@@ -35,6 +35,7 @@ from xqdesk.score import PovScore
 from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker, SearchProgress
 from xqdesk.ui.i18n import follow_language, tr
+from xqdesk.ui.reasons import engine_reason
 from xqdesk.ui.score_graph import ScoreGraph, red_view_pawns
 from xqdesk.ui.settings import ScoreView
 
@@ -245,7 +246,7 @@ class EngineView(QWidget):
         self._state = ""
         self._running = False
         self._show_header()
-        self.state_label.setText(tr("Engine failed: {reason}").format(reason=reason.splitlines()[0]))
+        self.state_label.setText(tr("Engine failed: {reason}").format(reason=engine_reason(reason.splitlines()[0])))
         self.append_log(f"! {reason}")
 
     def set_position(self, position: ShownPosition) -> None:

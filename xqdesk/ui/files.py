@@ -31,6 +31,7 @@ from xqdesk.ui.background import BackgroundJob, JobProgressBar
 from xqdesk.ui.game_loader import blank_record_problem, load_record, pause_collector, resume_collector
 from xqdesk.ui.i18n import tr
 from xqdesk.ui.message_banner import BannerKind
+from xqdesk.ui.reasons import tr_reason
 
 if TYPE_CHECKING:
     from xqdesk.ui.main_window import MainWindow
@@ -199,7 +200,7 @@ class FileManager(QObject):
         if job is not self.loader:
             return
         self._end_loading()
-        self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=reason))
+        self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=tr_reason(str(reason))))
         self.loading_finished.emit(False)
 
     def _on_load_cancelled(self, job: BackgroundJob, path: Path) -> None:
@@ -216,7 +217,7 @@ class FileManager(QObject):
         """Show what was read from ``path``: its one game, or the game list and its first game."""
         if not record.games:
             reason = record.errors[0] if record.errors else tr("no game in it")
-            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=reason))
+            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=tr_reason(str(reason))))
             return False
         self.current_path = path
         self.current_format = None
@@ -234,7 +235,7 @@ class FileManager(QObject):
         blank = blank_record_problem(record)
         if not record.games or blank:
             reason = blank or (record.errors[0] if record.errors else tr("no game in it"))
-            self._window.show_status(tr("Could not paste a game: {reason}").format(reason=reason))
+            self._window.show_status(tr("Could not paste a game: {reason}").format(reason=tr_reason(str(reason))))
             return False
         shown = self.show_record(record)
         if shown:
@@ -275,7 +276,7 @@ class FileManager(QObject):
         try:
             self._controller.load_game(game, Mode.REPLAY, ply=ply)
         except XqdeskError as error:
-            self._report(tr("Could not open {path}: {reason}").format(path=record.source, reason=error))
+            self._report(tr("Could not open {path}: {reason}").format(path=record.source, reason=tr_reason(str(error))))
             return False
         self._mark_clean()
         for read_error in record.errors:
@@ -308,7 +309,7 @@ class FileManager(QObject):
         try:
             write_record(path, [self._controller.game()], notation)
         except (OSError, XqdeskError) as error:
-            self._report(tr("Could not save {path}: {reason}").format(path=path.name, reason=error))
+            self._report(tr("Could not save {path}: {reason}").format(path=path.name, reason=tr_reason(str(error))))
             return False
         self.current_path = path
         self.current_format = SaveFormat(path.suffix.lower(), notation)
@@ -442,7 +443,7 @@ class FileManager(QObject):
             write_record(partial, [self._controller.game()])
             partial.replace(target)
         except (OSError, XqdeskError) as error:
-            self._report(tr("Could not save {path}: {reason}").format(path=target.name, reason=error))
+            self._report(tr("Could not save {path}: {reason}").format(path=target.name, reason=tr_reason(str(error))))
 
     def restore_autosave(self) -> bool:
         """Open the autosaved game, at its end, for analysis (False when there is none)."""
