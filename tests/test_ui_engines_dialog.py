@@ -170,7 +170,7 @@ def many_options_engine(tmp_path: Path) -> str:
 def test_thirty_options_scroll_at_full_height_without_protocol_internals(qtbot, dialog, tmp_path, monkeypatch):
     dialog.show()
     qtbot.waitExposed(dialog)
-    with qtbot.waitSignal(dialog.options_loaded, timeout=20000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=60000) as loaded:
         dialog.add_engine(many_options_engine(tmp_path))
     name = loaded.args[0]
     assert name == "Many Options"
