@@ -120,8 +120,10 @@ def test_adding_again_skips_unchanged_files_and_reindexes_changed_ones(tmp_path)
     record = tmp_path / "games.pgn"
     shutil.copy(GAMES / "notation_15" / "iccs.pgn", record)
     with PositionIndex(tmp_path / "db") as index:
-        first = index.add([record])
+        counted: list[tuple[int, int]] = []
+        first = index.add([record], game_progress=lambda done, total: counted.append((done, total)))
         assert (first.files_added, first.games) == (1, 15)
+        assert counted == [(done, 15) for done in range(1, 16)]  # each game of the file in hand
         again = index.add([tmp_path])
         assert (again.files_added, again.files_skipped) == (0, 1)
         text = record.read_text(encoding="utf-8")

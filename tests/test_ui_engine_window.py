@@ -41,6 +41,16 @@ def test_the_engine_log_pane_shows_the_lines_really_exchanged(qtbot, window):
     window.start_analysis([EngineProfile("Built-in", EngineKind.BUILTIN, level=3)])
     view = window.engine_panel.views[0]
     qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=60000)
+    # the evaluation bar beside the board shows the engine's best score (Red's view)
+    qtbot.waitUntil(lambda: window.eval_bar.score() is not None, timeout=10000)
+    best = view.progress.rows[0].score if view.progress.rows else view.progress.latest.score
+    qtbot.waitUntil(lambda: window.eval_bar.score() == (view.progress.rows[0].score.red()
+                                                        if view.progress.rows else best.red()), timeout=10000)
+    assert window.eval_bar.text() and 0.0 < window.eval_bar.red_share() < 1.0
+    bar, geometry = window.eval_bar, window.board_view.geometry_model()  # in the board's left margin
+    assert bar.parentWidget() is window.board_view and bar.isVisible()
+    assert bar.geometry().right() < geometry.origin.x() - geometry.cell * 0.45  # clear of the edge pieces
+    assert abs(bar.height() - 9 * geometry.cell) <= 1
     assert window.controller.play_move(Move.from_iccs("h2e2"))  # the analysis restarts: stop, bestmove, go
     qtbot.waitUntil(lambda: " < bestmove " in view.log_view.toPlainText()
                     and "moves h2e2" in view.log_view.toPlainText(), timeout=60000)

@@ -3,6 +3,7 @@ the built-in engine; edit names and options; the list persists through QSettings
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,39 @@ def test_a_player_that_cannot_load_says_why_at_once(qtbot, dialog, tmp_path):
         dialog.add_player(str(folder))
     assert "SyntaxError" in failed.args[0]
     assert "player_9" in dialog.status_label.text()
+
+
+def many_options_engine(tmp_path: Path) -> str:
+    """An executable that starts ``players/uci_scripts/many_options_engine.py`` (30 options)."""
+    script = PLAYERS / "uci_scripts" / "many_options_engine.py"
+    launcher = tmp_path / "many-options"
+    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {script}\n")
+    launcher.chmod(0o755)
+    return str(launcher)
+
+
+def test_thirty_options_scroll_at_full_height_without_protocol_internals(qtbot, dialog, tmp_path, monkeypatch):
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    with qtbot.waitSignal(dialog.options_loaded, timeout=20000) as loaded:
+        dialog.add_engine(many_options_engine(tmp_path))
+    name = loaded.args[0]
+    assert name == "Many Options"
+    assert "Protocol" not in dialog.option_widgets and "UCI_Variant" not in dialog.option_widgets
+    assert len(dialog.option_widgets) == 28
+    area = dialog.options_area
+    qtbot.waitUntil(lambda: area.verticalScrollBar().maximum() > 0, timeout=5000)  # laid out: the rest scrolls
+    for option, widget in dialog.option_widgets.items():  # no control squeezed below its natural height
+        assert widget.height() >= widget.sizeHint().height(), option
+    assert area.viewport().height() >= 8 * dialog.option_widgets["Spin 1"].height()
+    last = dialog.option_widgets["Text 3"]
+    area.ensureWidgetVisible(last)
+    assert last.visibleRegion().boundingRect().height() == last.height()
+    # the opening book: a position index chosen with its "…" button
+    index = tmp_path / "mine.xqdb"
+    monkeypatch.setattr("xqdesk.ui.engines_dialog.QFileDialog.getOpenFileName",
+                        lambda *args, **kwargs: (str(index), ""))
+    assert set(dialog.option_browse_buttons) == {"BookFile", "SyzygyPath"}
+    dialog.option_browse_buttons["BookFile"].click()
+    assert dialog.option_widgets["BookFile"].text() == str(index)
+    assert dict(dialog.profiles()[0].options)["BookFile"] == str(index)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog
 
 from datafiles import GAMES
 from xqdesk.board import Board
+from xqdesk.ecco import classify_game, classify_moves
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats import read_games
 from xqdesk.move import Move
@@ -110,6 +111,15 @@ def test_the_window_explores_the_board_on_show_and_opens_a_game_there(qtbot, win
     assert window.controller.mode() is Mode.REPLAY
     assert canonical_key(window.controller.board()) == canonical_key(_after("h2e2"))
     assert window.settings.explorer_database == index_path
+    # the pane names the opening of the game on show, at the move on show, in the interface language
+    controller = window.controller
+    opening = classify_moves(controller.line_moves()[:controller.ply()])
+    assert panel.opening() == opening and panel.opening_label.text() == f"{opening.code} {opening.english}"
+    controller.to_end()
+    at_end = classify_game(controller.game())
+    assert panel.opening() == at_end
+    window.set_language(Language.CHINESE)
+    assert panel.opening_label.text() == f"{at_end.code} {at_end.name}" and panel.opening_label.isVisibleTo(panel)
 
 
 def test_picture_actions_of_the_window(qtbot, window, tmp_path, monkeypatch):
@@ -126,7 +136,9 @@ def test_picture_actions_of_the_window(qtbot, window, tmp_path, monkeypatch):
     window.action("Flip board").trigger()
     window.action("Export position…").trigger()
     window.action("Export position…").trigger()
-    window.action("Export game as GIF…").trigger()
+    with qtbot.waitSignal(window.exports.finished, timeout=60000):  # drawn in the background
+        window.action("Export game as GIF…").trigger()
+        assert window.exports.is_busy() and window.exports.progress_bar is not None
     with Image.open(png) as image:
         assert image.size == (720, 792)
         band = (80, 758, 640, 782)  # under the bottom rank: Red's file numbers when shown

@@ -48,6 +48,13 @@ def test_person_plays_red_by_clicks_and_the_engine_replies(qtbot, window):
     assert window.board_view.movable_colors() == {RED}
     assert len(window.move_list.move_texts()) == 2
     assert window.move_list.move_texts()[0] == "炮二平五"
+    # the engine's column keeps the search of the move it just played (depth, score, line, time)
+    view = next(view for view in window.engine_panel.views if view.engine_name)
+    reply = window.move_list.move_texts()[1]
+    assert view.progress is None and view.last_search is not None
+    assert view.figures_text().startswith(f"Last search ({reply})") and "Depth" in view.figures_text()
+    rows = view.row_texts()
+    assert rows and rows[0][3].startswith(reply)  # its principal variation starts with the move played
     # and a second round: the person moves again, the engine answers again
     click_square(qtbot, window, "b0")
     with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=60000):
@@ -193,3 +200,20 @@ def test_an_engine_that_overruns_the_move_clock_loses_on_time(qtbot):
         assert controller.length() == 0
     finally:
         controller.shutdown()
+
+
+def test_an_engine_ended_after_its_timeout_is_not_reported_as_failed(qtbot, window):
+    """The seat that lost on time has its process killed at once; that is the game's doing, not an
+    engine failure: neither the panel nor the banner says "Engine failed … killed"."""
+    from xqdesk.ui.engine_worker import running_workers
+
+    sleeps = EngineProfile("Sleeps", EngineKind.PLAYER, str(PLAYERS / "sleeps"))
+    with qtbot.waitSignal(window.controller.game_over, timeout=30000) as over:
+        window.start_game(sleeps, None, time_controls={RED: TimeControl.per_move(1.0),
+                                                       BLACK: TimeControl.unlimited()})
+    assert over.args[0].text == "Red timeout, Black wins!"
+    qtbot.waitUntil(lambda: not running_workers(), timeout=20000)  # the killed engine's thread has ended
+    qtbot.wait(200)  # and whatever it reported has been delivered
+    states = [view.state_label.text() for view in window.engine_panel.views]
+    assert not any("Engine failed" in text for text in states), states
+    assert "Engine failed" not in window.banner.text() and "Red timeout" in window.banner.text()

@@ -36,6 +36,26 @@ def test_a_review_marks_the_blunder_on_the_graph_and_in_the_move_list(qtbot, win
     # the review is in the game itself: NAG and better move, as the record will be saved
     node = window.controller.game().mainline()[HUNG - 1]
     assert 4 in node.nags and "[%best" in node.comment
+    # the summary: each side's accuracy and counts, as the review says; a count steps to its move
+    summary = window.review_summary
+    assert summary.isVisible()
+    for color in (RED, BLACK):
+        side = review.summary(color)
+        assert summary.accuracy_text(color) == f"{side.accuracy:.0f}%"
+        for move_class in (MoveClass.INACCURACY, MoveClass.MISTAKE, MoveClass.BLUNDER):
+            assert summary.count_text(color, move_class) == str(side.count(move_class))
+    first_blunder = next(move.ply for move in review.moves if move.color == RED and move.move_class is MoveClass.BLUNDER)
+    qtbot.mouseClick(summary.count_buttons[(RED, MoveClass.BLUNDER)], Qt.MouseButton.LeftButton)
+    assert window.controller.ply() == first_blunder
+    # the evaluation bar shows the review's score of the position on show: Red has hung a chariot
+    window.controller.go_to(HUNG)
+    assert window.eval_bar.score() == review.moves[HUNG - 1].after and window.eval_bar.red_share() < 0.5
+    # the comment box shows the words only; editing them keeps the review's commands in the record
+    editor = window.comment_editor
+    assert editor.text() == "" and "[%" in node.comment
+    editor.editor.setPlainText("The chariot hangs.")
+    assert node.comment.startswith("[%eval") and "[%best" in node.comment
+    assert node.comment.endswith(" The chariot hangs.") and editor.text() == "The chariot hangs."
     # "Next mistake" steps through the marks in order, then starts again
     window.controller.go_to(0)
     plies = [move.ply for move in review.errors()]

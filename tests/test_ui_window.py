@@ -17,6 +17,7 @@ from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language, set_language
 from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
 from datafiles import DATA
+from window_files import open_file
 
 XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
@@ -64,7 +65,7 @@ def test_moves_paste_in_any_notation_and_copy_in_rounds(qtbot, window):
 
 
 def test_keyboard_steps_through_the_moves(qtbot, window):
-    assert window.files.open_path(XQF_GAME)
+    assert open_file(qtbot, window, XQF_GAME)
     controller = window.controller
     total = controller.length()
     assert total > 20 and controller.ply() == 0
@@ -92,7 +93,8 @@ def test_a_dropped_file_opens(qtbot, window):
     mime.setUrls([QUrl.fromLocalFile(str(XQF_GAME))])
     event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
                        Qt.KeyboardModifier.NoModifier)
-    window.dropEvent(event)
+    with qtbot.waitSignal(window.files.loading_finished, timeout=30000):
+        window.dropEvent(event)
     assert window.controller.length() > 20
     assert str(XQF_GAME) in window.settings.recent_files
 
@@ -194,7 +196,7 @@ def test_the_score_graph_has_room_beside_the_engine_lines(qtbot, window):
 
 
 def test_paste_game_reads_any_record_format_and_says_which(qtbot, window):
-    assert window.files.open_path(XQF_GAME) and window.files.current_path == XQF_GAME
+    assert open_file(qtbot, window, XQF_GAME) and window.files.current_path == XQF_GAME
     ubb = (DATA / "games" / "dpxq" / "yilin_xinbian_variations.ubb").read_text("utf-8")
     QGuiApplication.clipboard().setText(ubb)
     window.action("Paste game").trigger()
@@ -221,13 +223,13 @@ def test_paste_game_with_several_games_lists_them(qtbot, window):
 
 
 def test_a_xiangqi_bridge_library_opens_as_a_table_of_games(qtbot, window):
-    assert window.files.open_path(DATA / "games" / "ccbridge" / "1956_national_championship_first5.cbl")
+    assert open_file(qtbot, window, DATA / "games" / "ccbridge" / "1956_national_championship_first5.cbl")
     table = window.files.game_table
     assert table is not None and table.row_count() == 5
     columns = table.COLUMNS
     assert table.text(0, columns.index("Red")) == "保定邓裕如" and table.text(0, columns.index("Result")) == "0-1"
     qtbot.waitExposed(table)
-    table.table.scrollTo(table.proxy.index(2, 0))
+    table.table.scrollTo(table.model.index(2, 0))
     qtbot.mouseClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(2))
     qtbot.mouseDClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(2))
     assert len(window.controller.game().mainline_moves()) == 93

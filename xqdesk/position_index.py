@@ -272,13 +272,15 @@ class PositionIndex:
 
     # --- building ----------------------------------------------------------------------------
     def add(self, paths: Iterable[str | Path], progress: Callable[[str, int], None] | None = None,
-            cancelled: Callable[[], bool] | None = None) -> IndexReport:
+            cancelled: Callable[[], bool] | None = None,
+            game_progress: Callable[[int, int], None] | None = None) -> IndexReport:
         """Index the record files and folders ``paths`` (see :func:`record_paths`); files already
         indexed and unchanged are skipped, changed ones re-indexed. ``progress(name, games)`` is
-        called after each file. ``cancelled()``, asked between files and every few games, stops the
-        build (each file is one transaction: the one in hand is rolled back). Read errors are
-        reported, never raised; a missing path is an error. A damaged index, or another writer
-        holding it past :attr:`writer_wait`, raises PositionIndexError (files done so far stay)."""
+        called after each file, ``game_progress(done, games)`` after each game of the file in
+        hand. ``cancelled()``, asked between files and every few games, stops the build (each file
+        is one transaction: the one in hand is rolled back). Read errors are reported, never
+        raised; a missing path is an error. A damaged index, or another writer holding it past
+        :attr:`writer_wait`, raises PositionIndexError (files done so far stay)."""
         added = skipped = games = positions = 0
         errors: list[str] = []
         found: list[Path] = []
@@ -310,6 +312,8 @@ class PositionIndex:
                         if cancelled is not None and number % CANCEL_CHECK_GAMES == 0 and cancelled():
                             raise _Cancelled
                         added_positions += self._add_game(int(file_id or 0), number, game)
+                        if game_progress is not None:
+                            game_progress(number + 1, len(record.games))
             except _Cancelled:
                 return IndexReport(added, skipped, games, positions, tuple(errors), cancelled=True)
             positions += added_positions

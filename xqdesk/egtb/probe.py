@@ -127,6 +127,16 @@ class Tablebase:
                 table = self._tables[name] = _Table(layout, values)
             return table
 
+    def has_table(self, signature: Signature) -> bool:
+        """Whether the directory holds the table of ``signature`` (in its stored orientation)."""
+        return table_path(self.directory, signature.name()).exists()
+
+    def table_arrays(self, signature: Signature) -> tuple[Layout, np.ndarray]:
+        """The index layout and values (``uint16[2, entries]``) of the table of ``signature`` (in its
+        stored orientation), read once; raises MissingTableError or TableFileError."""
+        table = self._table(signature.name(), signature.name())
+        return table.layout, table.values
+
     def probe(self, board: Board) -> TableValue:
         """The value of ``board``'s position for the side to move; raises MissingTableError when
         no table in the directory covers it."""
