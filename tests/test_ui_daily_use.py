@@ -180,7 +180,7 @@ def test_a_failing_engine_seat_is_reported_in_the_banner(qtbot, window, tmp_path
     script.write_text("#!/bin/sh\nexit 3\n", encoding="utf-8")
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     dying = EngineProfile("dies", EngineKind.UCI, str(script))
-    with qtbot.waitSignal(window.controller.game_over, timeout=20000):
+    with qtbot.waitSignal(window.controller.game_over, timeout=60000):
         window.start_game(dying, None)
     text = window.banner.text()
     assert "Engine failed" in text and "Game over" in text and window.banner.kind() is BannerKind.ERROR
@@ -504,7 +504,7 @@ def test_clocks_say_what_they_are_and_none_is_stale_after_a_timeout(qtbot, windo
     display = window.clock_display
     assert display.text(RED).endswith("no clock") and "10.0" not in display.text(RED)
     play(window, "h2e2")
-    with qtbot.waitSignal(window.controller.game_over, timeout=5000):
+    with qtbot.waitSignal(window.controller.game_over, timeout=60000):
         pass
     assert display.text(BLACK).endswith("0.0") and display.text(RED).endswith("no clock")
     assert window.controller.clock().running_color() is None

@@ -33,7 +33,7 @@ def dialog(qtbot, store):
 
 @needs_fairy
 def test_a_uci_engine_brings_its_own_options(qtbot, dialog):
-    with qtbot.waitSignal(dialog.options_loaded, timeout=10000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=60000) as loaded:
         dialog.add_uci_engine(FAIRY)
     name = loaded.args[0]
     assert name.startswith("Fairy-Stockfish")
@@ -55,7 +55,7 @@ def test_a_uci_engine_brings_its_own_options(qtbot, dialog):
 
 @needs_fairy
 def test_options_are_typed_controls_with_defaults_and_no_level_for_a_uci_engine(qtbot, dialog):
-    with qtbot.waitSignal(dialog.options_loaded, timeout=10000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=60000) as loaded:
         dialog.add_uci_engine(FAIRY)
     name = loaded.args[0]
     declared = {option.name: option for option in dialog.declared_options(name)}
@@ -79,7 +79,7 @@ def test_options_are_typed_controls_with_defaults_and_no_level_for_a_uci_engine(
 
 
 def test_an_engine_that_does_not_start_is_reported(qtbot, dialog, tmp_path):
-    with qtbot.waitSignal(dialog.options_failed, timeout=5000) as failed:
+    with qtbot.waitSignal(dialog.options_failed, timeout=60000) as failed:
         dialog.add_uci_engine(str(tmp_path / "not-an-engine"))
     assert "not-an-engine" in failed.args[0]
 
@@ -93,7 +93,7 @@ def test_an_engine_that_fails_to_start_is_refused_with_the_reason(qtbot, dialog,
         record = tmp_path / "game.pgn"
         record.write_text('[Event "x"]\n\n1. h2e2 h9g7 *\n', encoding="utf-8")
         path = str(record)
-    with qtbot.waitSignal(dialog.options_failed, timeout=20000) as failed:
+    with qtbot.waitSignal(dialog.options_failed, timeout=60000) as failed:
         dialog.add_uci_engine(path)
     assert failed.args[0].startswith("Refused") and len(failed.args[0]) > len("Refused x: ")
     assert dialog.profiles() == () and dialog.engine_list.count() == 0
@@ -101,7 +101,7 @@ def test_an_engine_that_fails_to_start_is_refused_with_the_reason(qtbot, dialog,
 
 
 def test_players_and_builtin_engines_are_added_renamed_removed_and_saved(qtbot, dialog, store):
-    with qtbot.waitSignal(dialog.options_loaded, timeout=10000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=60000) as loaded:
         player = dialog.add_player(str(PLAYERS / "ordinary"))
     assert player.kind is EngineKind.PLAYER and player.name == "ordinary" and loaded.args == ["ordinary"]
     with pytest.raises(EngineError, match="nowhere"):
@@ -152,7 +152,7 @@ def test_a_player_that_cannot_load_says_why_at_once(qtbot, dialog, tmp_path):
     folder = tmp_path / "player_9"
     folder.mkdir()
     (folder / "player_9.py").write_text("class Player:\n    def __init__(self, side)\n", encoding="utf-8")
-    with qtbot.waitSignal(dialog.options_failed, timeout=10000) as failed:
+    with qtbot.waitSignal(dialog.options_failed, timeout=60000) as failed:
         dialog.add_player(str(folder))
     assert "SyntaxError" in failed.args[0]
     assert "player_9" in dialog.status_label.text()

@@ -89,9 +89,9 @@ def test_a_review_marks_the_blunder_on_the_graph_and_in_the_move_list(qtbot, win
 def test_a_review_can_be_cancelled_and_stores_nothing(qtbot, window):
     window.controller.load_game(planted_blunder())
     window.start_review(BUILTIN, review_limits(movetime=5.0))
-    qtbot.waitUntil(lambda: window.review_progress.bar.value() >= 0, timeout=5000)
+    qtbot.waitUntil(lambda: window.review_progress.bar.value() >= 0, timeout=60000)
     window.review_progress.cancel_button.click()
-    qtbot.waitUntil(lambda: window.review_worker is None, timeout=15000)
+    qtbot.waitUntil(lambda: window.review_worker is None, timeout=60000)
     assert window.review is None and "Review cancelled" in window.statusBar().currentMessage()
     assert not any("[%eval" in node.comment for node in window.controller.game().mainline())
 

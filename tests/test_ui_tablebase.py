@@ -41,7 +41,7 @@ def test_a_tablebase_is_picked_like_an_engine_for_analysis(window, qtbot, egtb_d
     window.controller.new_game(Mode.ANALYSIS, start_fen=WON)
     window.start_analysis([profile])
     view = window.engine_panel.views[0]
-    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=20000)
+    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=60000)
     assert view.row_texts()[0][1] == "#3"
     window.stop_analysis()
-    qtbot.waitUntil(lambda: not window.engine_panel.is_analysing(), timeout=5000)
+    qtbot.waitUntil(lambda: not window.engine_panel.is_analysing(), timeout=60000)
