@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from xqdesk.engines.builtin import board_kernel, eval_kernel, eval_tables, geometry, perpetual_kernel
+from xqdesk.engines.builtin import board_kernel, eval_kernel, eval_tables, geometry, nnue_kernel, perpetual_kernel
 from xqdesk.engines.builtin.board_kernel import (
     MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
     make_null_move, unmake_move, unmake_null_move)
@@ -20,10 +20,11 @@ from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
 from xqdesk.engines.builtin.geometry import SQUARES
+from xqdesk.engines.builtin.nnue_kernel import NETWORK_STATE_TYPE, NetworkState, uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
 
-drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel))
+drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, nnue_kernel, perpetual_kernel))
 
 INFINITY = 32000
 MATE = 31000
@@ -102,6 +103,9 @@ class SearchContext(NamedTuple):
     """Nodes, selective depth, limits and flags, indexed by the C_* constants."""
     stop: np.ndarray
     """``stop[0]`` != 0 asks the search to stop (set by the watchdog thread)."""
+    network: NetworkState
+    """The learned evaluation and this thread's accumulators (``nnue_kernel``; no network: the
+    hand-written evaluation)."""
 
 
 # The context's type, spelled out so the recursive functions are compiled for exactly one
@@ -113,6 +117,7 @@ CONTEXT_TYPE = types.NamedTuple((
     types.int32[::1],  # evaluation
     types.uint64[::1], _INT64_1D,  # transposition table
     _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
+    NETWORK_STATE_TYPE,  # learned evaluation
 ), SearchContext)
 QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean)
 ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
@@ -343,6 +348,15 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
     return trail_checkers[h] == 0 and (h == 0 or trail_checkers[h - 1] == 0)
 
 
+@njit(**COMPILE_OPTIONS)
+def _static_score(ctx):
+    """The static evaluation for the side to move: the network's when one is loaded, else the
+    hand-written one."""
+    if uses_network(ctx.network):
+        return nnue_kernel.evaluate(ctx.network, ctx.board, ctx.pos, ctx.keys)
+    return evaluate(ctx.board, ctx.pos, ctx.psq, ctx.params)
+
+
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
 def quiesce(ctx, ply, alpha, beta, checked):
     """Captures (all moves when ``checked``) until the position is quiet. The table is probed
@@ -360,7 +374,7 @@ def quiesce(ctx, ply, alpha, beta, checked):
     if clocks[h] >= counters[C_DRAW_PLIES]:
         return 0
     if ply >= MAX_PLY - 1:
-        return evaluate(board, pos, psq, params)
+        return _static_score(ctx)
     key = keys[h]
     hash_move = 0
     entry = _tt_probe(tt_keys, tt_data, key)
@@ -380,13 +394,15 @@ def quiesce(ctx, ply, alpha, beta, checked):
     else:
         # Lazy evaluation: material and piece-square tables alone decide when they are further
         # outside the window than the other terms ever move a score.
+        # (The network's score has no such bound: it is always computed.)
+        lazy = not uses_network(ctx.network)
         estimate = side * psq[h] + params[PARAM_TEMPO]
-        if estimate - LAZY_MARGIN >= beta:
+        if lazy and estimate - LAZY_MARGIN >= beta:
             return estimate - LAZY_MARGIN
-        if estimate + LAZY_MARGIN <= alpha:
+        if lazy and estimate + LAZY_MARGIN <= alpha:
             best = estimate + LAZY_MARGIN  # at most this; stand pat cannot raise alpha
         else:
-            best = evaluate(board, pos, psq, params)
+            best = _static_score(ctx)
             if best >= beta:
                 return best
             if best > alpha:
@@ -445,7 +461,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     if clocks[h] >= counters[C_DRAW_PLIES] or _drawn_repetition(keys, clocks, trail_checkers, counters, h):
         return 0
     if ply >= MAX_PLY - 1:
-        return evaluate(board, pos, psq, params)
+        return _static_score(ctx)
     if alpha < -MATE + ply:
         alpha = -MATE + ply
     if beta > MATE - ply - 1:
@@ -466,7 +482,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
 
     static = -INFINITY
     if not checked and not is_pv:
-        static = evaluate(board, pos, psq, params)
+        static = _static_score(ctx)
         if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
                 and beta > -MATE_BOUND and beta < MATE_BOUND:
             return static

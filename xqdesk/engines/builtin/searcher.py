@@ -16,7 +16,9 @@ from typing import Generator, Iterator, Sequence
 
 import numpy as np
 
-from xqdesk.engines.builtin import board_kernel, search_kernel
+from xqdesk.engines.builtin import board_kernel, nnue_kernel, search_kernel
+from xqdesk.engines.builtin.nnue import Network
+from xqdesk.engines.builtin.nnue_kernel import NetworkState
 from xqdesk.engines.builtin.search_kernel import SearchContext
 from xqdesk.engines.builtin.position import Position
 from xqdesk.errors import XqdeskError
@@ -50,9 +52,11 @@ class Line:
 
 
 class _Worker:
-    """One search thread's own tables: killers, history, move buffers, PV and counters."""
+    """One search thread's own tables: killers, history, move buffers, PV, counters and the
+    learned evaluation's accumulators."""
 
-    def __init__(self) -> None:
+    def __init__(self, network: NetworkState) -> None:
+        self.network = nnue_kernel.thread_state(network)
         self.killers = np.zeros((board_kernel.MAX_PLY + 1, 2), np.int64)
         self.history = np.zeros(90 * 90, np.int64)
         self.move_buf = np.zeros((board_kernel.MAX_PLY + 1, board_kernel.MAX_MOVES), np.int64)
@@ -72,13 +76,14 @@ class _Worker:
             psq=position.psq, trail_moves=position.trail_moves, trail_checkers=position.trail_checkers,
             params=position.params, tt_keys=tt_keys, tt_data=tt_data,
             killers=self.killers, history=self.history, move_buf=self.move_buf, score_buf=self.score_buf,
-            pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=stop)
+            pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=stop, network=self.network)
 
     def prepare(self, settings: np.ndarray) -> None:
         """Start a search: ``settings`` are the counters' initial values (limits, rules)."""
         self.counters[:] = settings
         self.killers[:] = 0
         self.history >>= 3
+        nnue_kernel.clear(self.network)
 
     @property
     def nodes(self) -> int:
@@ -123,9 +128,10 @@ class Searcher:
     root moves after the best in a different order), sharing the transposition table and the stop
     flag; what the main thread proves is what is yielded, with the nodes of all threads."""
 
-    def __init__(self, hash_mb: int) -> None:
+    def __init__(self, hash_mb: int, network: Network | None = None) -> None:
         self.stop_flag = np.zeros(1, np.int32)
-        self._workers = [_Worker()]
+        self._network = nnue_kernel.network_state(network)
+        self._workers = [_Worker(self._network)]
         self.tt_keys = np.zeros(1, np.uint64)
         self.tt_data = np.zeros(1, np.int64)
         self.generation = 0
@@ -144,6 +150,13 @@ class Searcher:
         entries = 1 << int(np.log2(hash_mb * 1024 * 1024 // TT_ENTRY_BYTES))
         self.tt_keys = np.zeros(entries, np.uint64)
         self.tt_data = np.zeros(entries, np.int64)
+
+    def set_network(self, network: Network | None) -> None:
+        """Evaluate with ``network`` from the next search on (None: the hand-written evaluation).
+        The hash table is cleared, since its scores came from the other evaluation."""
+        self._network = nnue_kernel.network_state(network)
+        self._workers = [_Worker(self._network) for _ in self._workers]
+        self.clear()
 
     def clear(self) -> None:
         """Forget everything learned (a new game)."""
@@ -174,7 +187,7 @@ class Searcher:
         if threads < 1:
             raise XqdeskError(f"a search needs at least one thread, got {threads!r}")
         while len(self._workers) < threads:
-            self._workers.append(_Worker())
+            self._workers.append(_Worker(self._network))
         workers = self._workers[:threads]
         self.generation = (self.generation + 1) & search_kernel.TT_GENERATION_MASK
         settings = np.zeros(search_kernel.COUNTER_COUNT, np.int64)
