@@ -1,7 +1,8 @@
 """Engine strength: referee-judged matches against reference opponents; prints figures only.
 
     python bench/strength.py [--engine builtin] [--movetime 1] [--games 4] [--jobs 1]
-        [--opponents random greedy minimax fsf:-20 fsf:0 eleeye rev:HEAD~1 …] [--pgn DIR] [--verbose]
+        [--opponents random greedy minimax fsf:-20 fsf:0 eleeye rev:HEAD~1 …] [--sprt ELO0 ELO1]
+        [--pgn DIR] [--verbose]
 
 Every game runs through the real referee (:func:`xqdesk.engines.referee.play_game`) with both sides
 as engine processes, told ``--movetime`` seconds per move (or ``--nodes`` nodes, which does not
@@ -23,7 +24,10 @@ Opponents (and ``--engine``, the side under test, default ``builtin``):
 - any engine SPEC (``builtin:OPTIONS``, ``uci:PATH``, ``ucci:PATH``, ``player:PATH`` …).
 
 For each opponent it prints the engine's wins/draws/losses, score, Elo difference with its 95%
-interval, its illegal moves, time losses and slowest move, and the mean game length.
+interval, its illegal moves, time losses and slowest move, and the mean game length. With ``--sprt
+ELO0 ELO1`` each match is a sequential test (:class:`xqdesk.engines.elo.Sprt`, α = β = 0.05) of
+H0: Elo = ELO0 against H1: Elo = ELO1, stopped after the first pair of games that decides it
+(``--games`` is then the most it plays); the log-likelihood ratio and its bounds are printed.
 """
 from __future__ import annotations
 
@@ -44,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from xqdesk.board import Board  # noqa: E402
-from xqdesk.engines.elo import elo_difference  # noqa: E402
+from xqdesk.engines.elo import Sprt, elo_difference  # noqa: E402
 from xqdesk.engines.engine_player import EnginePlayer  # noqa: E402
 from xqdesk.engines.referee import GameRecord, play_game  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
@@ -113,6 +117,8 @@ class Tally:
     slowest: float = 0.0
     plies: list[int] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    decided: bool = False
+    """Set once the match's SPRT is decided: no new game starts."""
 
     def add(self, record: GameRecord, engine_colour: int, own_times: tuple[float, ...]) -> None:
         """Count one game; ``own_times``: the engine's seconds for each of its moves."""
@@ -140,12 +146,17 @@ def play_games(engine: EngineSpec, opponent: EngineSpec, indexes: list[int], tal
         ours.start()
         theirs.start()
         for index in indexes:
+            if tally.decided:
+                break
             engine_colour = RED if index % 2 == 0 else BLACK
             red, black = (ours, theirs) if engine_colour == RED else (theirs, ours)
             start = Board(OPENINGS[(index // 2) % len(OPENINGS)])
             record = play_game(red, black, move_time_limit=args.clock, board=start)
             first_own_ply = 0 if engine_colour == start.turn else 1
             tally.add(record, engine_colour, record.move_times[first_own_ply::2])
+            if args.sprt and index % 2 == 1:  # judged after whole pairs, colours balanced
+                with tally.lock:
+                    tally.decided = tally.decided or sprt_of(args).verdict(tally.wins, tally.draws, tally.losses) is not None
             if args.pgn:
                 save_game(Path(args.pgn) / f"{opponent.name.replace(':', '_')}-{index + 1:03d}.pgn",
                           record, red.name, black.name, start)
@@ -167,6 +178,10 @@ def save_game(path: Path, record: GameRecord, red: str, black: str, start: Board
     write_games(path, [game])
 
 
+def sprt_of(args: argparse.Namespace) -> Sprt:
+    return Sprt(args.sprt[0], args.sprt[1])
+
+
 def play_match(engine: EngineSpec, name: str, args: argparse.Namespace) -> None:
     opponent = opponent_spec(name, args)
     tally = Tally()
@@ -186,6 +201,12 @@ def play_match(engine: EngineSpec, name: str, args: argparse.Namespace) -> None:
           f"{elo_difference(tally.wins, tally.draws, tally.losses)}  illegal {tally.illegal} "
           f"timeouts {tally.timeouts}  slowest move {tally.slowest:.2f} s  mean {mean_plies:.0f} plies  "
           f"({time.monotonic() - started:.0f} s)", flush=True)
+    if args.sprt:
+        test = sprt_of(args)
+        verdict = test.verdict(tally.wins, tally.draws, tally.losses)
+        print(f"{'':<10} SPRT H0 Elo {test.elo0:g} vs H1 Elo {test.elo1:g}: LLR "
+              f"{test.llr(tally.wins, tally.draws, tally.losses):+.2f} (bounds {test.lower:+.2f} .. {test.upper:+.2f}): "
+              f"{'accepted ' + verdict if verdict else 'not decided'}", flush=True)
 
 
 def main() -> int:
@@ -200,6 +221,8 @@ def main() -> int:
     parser.add_argument("--opponents", nargs="+", default=DEFAULT_OPPONENTS, metavar="NAME")
     parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH, help="the Fairy-Stockfish executable")
     parser.add_argument("--eleeye", default=os.environ.get("XQDESK_ELEEYE"), help="the ElephantEye executable")
+    parser.add_argument("--sprt", type=float, nargs=2, default=None, metavar=("ELO0", "ELO1"),
+                        help="stop each match once an SPRT of Elo ELO0 against ELO1 is decided")
     parser.add_argument("--pgn", default=None, metavar="DIR", help="write every game as PGN into DIR")
     parser.add_argument("--verbose", action="store_true", help="print every game")
     args = parser.parse_args()

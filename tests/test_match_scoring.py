@@ -75,3 +75,20 @@ def test_round_robin_ratings_fit_every_game_at_once():
     assert 500 < sweep[1] < 1000
     with pytest.raises(ValueError, match="anchor"):
         fit_ratings(games, 2, anchor=2)
+
+
+def test_an_sprt_accepts_the_hypothesis_the_games_support():
+    import math
+
+    from xqdesk.engines.elo import Sprt, expected_score
+
+    test = Sprt(0.0, 10.0)
+    assert math.isclose(test.upper, math.log(0.95 / 0.05)) and math.isclose(test.lower, -test.upper)
+    assert expected_score(0.0) == 0.5 and math.isclose(expected_score(400.0), 10 / 11)
+    assert test.llr(0, 0, 0) == 0.0 and test.llr(0, 10, 0) == 0.0  # nothing to tell yet
+    assert test.llr(60, 30, 40) > 0 > test.llr(40, 30, 60)
+    assert test.verdict(60, 30, 40) is None
+    assert test.verdict(300, 200, 200) == "H1"  # +50 Elo
+    assert test.verdict(5000, 0, 5000) == "H0"  # exactly even over many games
+    with pytest.raises(ValueError, match="elo0 < elo1"):
+        Sprt(10.0, 0.0)

@@ -1,5 +1,6 @@
 """Elo arithmetic for match results: the rating difference with a 95% interval (as cutechess
-reports it) and the seed projects' performance rating."""
+reports it), a sequential test of an Elo hypothesis (SPRT) and the seed projects' performance
+rating."""
 from __future__ import annotations
 
 import math
@@ -52,6 +53,63 @@ def elo_difference(wins: int, draws: int, losses: int) -> EloEstimate:
     return EloEstimate(elo_from_score(score),
                        elo_from_score(low) if low > 0 else None,
                        elo_from_score(high) if high < 1 else None)
+
+
+def expected_score(elo: float) -> float:
+    """The expected score of a player ``elo`` points stronger (the logistic Elo model)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test of H0: the Elo difference is ``elo0``, against H1: it is
+    ``elo1``, with false-positive rate ``alpha`` and false-negative rate ``beta`` (as Fishtest and
+    cutechess run it: play until the log-likelihood ratio leaves [:attr:`lower`, :attr:`upper`])."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not self.elo0 < self.elo1:
+            raise ValueError(f"an SPRT needs elo0 < elo1, got {self.elo0!r} and {self.elo1!r}")
+        if not (0.0 < self.alpha < 0.5 and 0.0 < self.beta < 0.5):
+            raise ValueError(f"alpha and beta must be in (0, 0.5), got {self.alpha!r} and {self.beta!r}")
+
+    @property
+    def lower(self) -> float:
+        """Below this log-likelihood ratio H0 is accepted."""
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """Above this log-likelihood ratio H1 is accepted."""
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    def llr(self, wins: int, draws: int, losses: int) -> float:
+        """The log-likelihood ratio of H1 against H0 after these games: the generalised SPRT's
+        normal approximation, N·(s1 − s0)·(2·s − s0 − s1) / (2·var), with s the mean score, var
+        its per-game variance and s0, s1 the expected scores under H0 and H1 (0 until the games
+        differ)."""
+        games = wins + draws + losses
+        if games == 0:
+            return 0.0
+        score = (wins + 0.5 * draws) / games
+        variance = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score ** 2) / games
+        if variance <= 0.0:
+            return 0.0
+        s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
+        return games * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance)
+
+    def verdict(self, wins: int, draws: int, losses: int) -> Optional[str]:
+        """``"H1"`` or ``"H0"`` once the test is decided, else None."""
+        value = self.llr(wins, draws, losses)
+        if value >= self.upper:
+            return "H1"
+        if value <= self.lower:
+            return "H0"
+        return None
 
 
 def performance_rating(opponent_rating: float, wins: int, losses: int, games: int) -> float:
