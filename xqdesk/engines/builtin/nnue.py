@@ -24,7 +24,7 @@ array               dtype   shape              real value
 ==================  ======  =================  ===========================================
 ``ft_weights``      int16   (1260, H)          ``ft_weights / ft_scale``
 ``ft_bias``         int16   (H,)               ``ft_bias / ft_scale``
-``hidden_weights``  int8    (L, 2H)            ``hidden_weights / hidden_scale``
+``hidden_weights``  int16   (L, 2H)            ``hidden_weights / hidden_scale``
 ``hidden_bias``     int32   (L,)               ``hidden_bias / (hidden_scale · ft_scale)``
 ``out_weights``     int16   (L or 2H,)         ``out_weights / out_scale``
 ``out_bias``        int32   ()                 ``out_bias / (out_scale · ft_scale)``
@@ -203,7 +203,7 @@ class Network:
     @classmethod
     def from_float(cls, ft_weights: np.ndarray, ft_bias: np.ndarray, hidden_weights: np.ndarray | None,
                    hidden_bias: np.ndarray | None, out_weights: np.ndarray, out_bias: float, cp_scale: float, *,
-                   ft_scale: int = 512, hidden_scale: int = 64, out_scale: int = 1024,
+                   ft_scale: int = 512, hidden_scale: int = 1024, out_scale: int = 1024,
                    description: str = "") -> Network:
         """Quantise float weights (``ft_weights`` (1260, H), ``hidden_weights`` (L, 2H) or None,
         ``out_weights`` (L or 2H,)). Values beyond what the integer types hold are clipped, so a
@@ -214,10 +214,10 @@ class Network:
 
         accumulator = np.asarray(ft_weights).shape[1]
         if hidden_weights is None:
-            hidden_q = np.zeros((0, 2 * accumulator), np.int8)
+            hidden_q = np.zeros((0, 2 * accumulator), np.int16)
             hidden_bias_q = np.zeros(0, np.int32)
         else:
-            hidden_q = rounded(hidden_weights, hidden_scale, np.int8)
+            hidden_q = rounded(hidden_weights, hidden_scale, np.int16)
             hidden_bias_q = rounded(hidden_bias, hidden_scale * ft_scale, np.int32)
         return cls(rounded(ft_weights, ft_scale, np.int16), rounded(ft_bias, ft_scale, np.int16), hidden_q,
                    hidden_bias_q, rounded(out_weights, out_scale, np.int16),
@@ -225,10 +225,11 @@ class Network:
                    float(cp_scale), description)
 
     @staticmethod
-    def float_limits(ft_scale: int = 512, hidden_scale: int = 64, out_scale: int = 1024) -> dict[str, float]:
+    def float_limits(ft_scale: int = 512, hidden_scale: int = 1024, out_scale: int = 1024) -> dict[str, float]:
         """The largest magnitude of each float weight kind that quantises without clipping, and
         for the first layer one that no sum of 32 rows and the bias can overflow int16."""
-        return {"ft": INT16_MAX / ft_scale / (MAX_PIECES + 1), "hidden": 127 / hidden_scale, "out": INT16_MAX / out_scale}
+        return {"ft": INT16_MAX / ft_scale / (MAX_PIECES + 1), "hidden": INT16_MAX / hidden_scale,
+                "out": INT16_MAX / out_scale}
 
     # --- the float reference -----------------------------------------------------------------
 
@@ -279,7 +280,7 @@ def _check_network(network: Network) -> None:
     hidden = hidden_weights.shape[0]
     if hidden > MAX_HIDDEN:
         raise NetworkFileError(f"the hidden layer may have at most {MAX_HIDDEN} values, got {hidden}")
-    check("hidden_weights", hidden_weights, np.int8, (hidden, 2 * accumulator))
+    check("hidden_weights", hidden_weights, np.int16, (hidden, 2 * accumulator))
     check("hidden_bias", network.hidden_bias, np.int32, (hidden,))
     check("out_weights", network.out_weights, np.int16, (hidden if hidden else 2 * accumulator,))
     check("out_bias", network.out_bias if isinstance(network.out_bias, np.ndarray) else np.asarray(network.out_bias),

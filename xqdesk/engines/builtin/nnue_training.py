@@ -35,7 +35,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from xqdesk.engines.builtin.nnue import FEATURES, NO_FEATURE, Network, feature_indices
+from xqdesk.engines.builtin.nnue import FEATURES, NO_FEATURE, PIECE_TYPES, SQUARES, Network, feature_indices
 from xqdesk.engines.training.shards import Labelled, ShardReader
 from xqdesk.errors import XqdeskError
 
@@ -47,6 +47,10 @@ MAX_HOLDOUT = 200_000
 """At most this many held-out positions are scored per epoch."""
 SCALE_FIT_POSITIONS = 200_000
 SCALE_GRID = tuple(range(50, 1001, 10))
+PIECE_FEATURES = 2 * PIECE_TYPES
+"""Training-only features (own, enemy) × piece type, whatever the square: see :class:`NnueModel`."""
+TRAINING_PAD = FEATURES + PIECE_FEATURES
+"""The padding row of the training model's feature transformer."""
 _MIRROR_FILES = np.array([rank * 9 + 8 - file for rank in range(10) for file in range(9)], np.int64)
 
 
@@ -116,23 +120,44 @@ class NnueModel(nn.Module):
     """The float network :class:`~xqdesk.engines.builtin.nnue.Network` quantises: a shared
     feature transformer (sparse: an ``EmbeddingBag`` summing each seat's feature rows) with clipped
     ReLU, the side to move's half first, then optionally a clipped-ReLU hidden layer, then one
-    output (the score divided by K)."""
+    output (the score divided by K).
+
+    While training, each piece also switches on a *piece feature* ((own, enemy) × type, any
+    square) whose row is shared by all squares, so what a piece is worth anywhere is learnt from
+    every position it stands in, and the square rows learn only where it stands better or worse.
+    Exporting adds each piece feature's row to its 90 square rows: the same function, 1,260
+    features (:meth:`feature_rows`)."""
 
     def __init__(self, accumulator: int, hidden: int) -> None:
         super().__init__()
         self.accumulator_size, self.hidden_size = accumulator, hidden
-        self.ft = nn.EmbeddingBag(FEATURES + 1, accumulator, mode="sum", padding_idx=NO_FEATURE)
+        self.ft = nn.EmbeddingBag(TRAINING_PAD + 1, accumulator, mode="sum", padding_idx=TRAINING_PAD)
         self.ft_bias = nn.Parameter(torch.full((accumulator,), 0.5))
         self.hidden = nn.Linear(2 * accumulator, hidden) if hidden else None
         self.out = nn.Linear(hidden if hidden else 2 * accumulator, 1)
         with torch.no_grad():
             self.ft.weight.normal_(0.0, 0.05)
-            self.ft.weight[NO_FEATURE].zero_()
+            self.ft.weight[FEATURES:].zero_()  # piece features start neutral; the padding row stays 0
             self.out.weight.normal_(0.0, 0.5 / math.sqrt(self.out.in_features))
             self.out.bias.zero_()
 
+    @staticmethod
+    def training_rows(features: np.ndarray) -> np.ndarray:
+        """The rows a seat switches on (int64 (N, 64)) for its features (``feature_indices``'
+        rows): each square feature and its piece feature, padding mapped to the padding row."""
+        real = features < NO_FEATURE
+        squares = np.where(real, features, TRAINING_PAD)
+        pieces = np.where(real, FEATURES + features // SQUARES, TRAINING_PAD)
+        return np.concatenate([squares, pieces], axis=1)
+
+    def feature_rows(self) -> torch.Tensor:
+        """The 1,260 exported rows: each square feature's row plus its piece feature's row."""
+        weight = self.ft.weight
+        return weight[:FEATURES] + weight[FEATURES:TRAINING_PAD].repeat_interleave(SQUARES, dim=0)
+
     def forward(self, mover: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
-        """Outputs (B,) for the feature rows (B, 32) of the side to move's seat and the other's."""
+        """Outputs (B,) for the rows (B, 64, :meth:`training_rows`) of the side to move's seat and
+        the other's."""
         x = torch.cat([self.ft(mover) + self.ft_bias, self.ft(other) + self.ft_bias], dim=1).clamp(0.0, 1.0)
         if self.hidden is not None:
             x = self.hidden(x).clamp(0.0, 1.0)
@@ -142,7 +167,7 @@ class NnueModel(nn.Module):
         """Keep every weight inside what quantisation holds (see ``Network.float_limits``)."""
         limits = Network.float_limits()
         with torch.no_grad():
-            self.ft.weight.clamp_(-limits["ft"], limits["ft"])
+            self.ft.weight.clamp_(-limits["ft"] / 2, limits["ft"] / 2)  # a square's row plus its piece's
             self.ft_bias.clamp_(-limits["ft"], limits["ft"])
             if self.hidden is not None:
                 self.hidden.weight.clamp_(-limits["hidden"], limits["hidden"])
@@ -155,7 +180,7 @@ class NnueModel(nn.Module):
 
         hidden_weights = array(self.hidden.weight) if self.hidden is not None else None
         hidden_bias = array(self.hidden.bias) if self.hidden is not None else None
-        return Network.from_float(array(self.ft.weight)[:FEATURES], array(self.ft_bias), hidden_weights, hidden_bias,
+        return Network.from_float(array(self.feature_rows()), array(self.ft_bias), hidden_weights, hidden_bias,
                                   array(self.out.weight)[0], float(array(self.out.bias)[0]), scale,
                                   description=description)
 
@@ -205,8 +230,8 @@ class _Batches:
             flip = rng.random(len(boards)) < 0.5
             boards = np.where(flip[:, None], mirrored_boards(boards), boards)
         red = positions["red_to_move"]
-        mover = torch.from_numpy(feature_indices(boards, red)).to(self.device)
-        other = torch.from_numpy(feature_indices(boards, ~red)).to(self.device)
+        mover = torch.from_numpy(NnueModel.training_rows(feature_indices(boards, red))).to(self.device)
+        other = torch.from_numpy(NnueModel.training_rows(feature_indices(boards, ~red))).to(self.device)
         target = torch.from_numpy(targets(positions["score"], positions["result"], self.scale,
                                           self.config.score_weight)).to(self.device)
         return mover, other, target
@@ -252,6 +277,20 @@ def _training_batches(reader: ShardReader, config: TrainingConfig, epoch: int,
 
 def _loss(model: NnueModel, mover: torch.Tensor, other: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     return torch.mean((torch.sigmoid(model(mover, other)) - target) ** 2)
+
+
+def classic_heldout_loss(positions: Labelled, scale: float, score_weight: float) -> float:
+    """The loss the hand-written evaluation (its static score read through sigmoid(score / K))
+    gets on ``positions``: the figure a network has to beat."""
+    if len(positions) == 0:
+        return math.nan
+    from xqdesk.engines.builtin.position import Position
+
+    scores = np.array([Position([int(code) for code in board], bool(red)).evaluate()
+                       for board, red in zip(positions["board"], positions["red_to_move"])], np.float64)
+    predicted = 1.0 / (1.0 + np.exp(-np.clip(scores / scale, -50.0, 50.0)))
+    wanted = targets(positions["score"], positions["result"], scale, score_weight)
+    return float(np.mean((predicted - wanted) ** 2))
 
 
 def heldout_loss(model: NnueModel, batches: _Batches, positions: Labelled, chunk: int = 65536) -> float:
@@ -335,6 +374,7 @@ def train_network(folders: Sequence[str | Path], out: str | Path, config: Traini
             raise TrainingError("no quiet positions to fit the scale K on")
         scale = fit_scale(sample)
         report(f"fitted K = {scale:.0f} cp on {len(sample)} positions (sigmoid(score / K) against the results)")
+    report(f"the hand-written evaluation's held-out loss: {classic_heldout_loss(heldout, scale, config.score_weight):.5f}")
     model = load_checkpoint(init, config) if init is not None else NnueModel(config.accumulator, config.hidden)
     model.to(torch.device(config.device))
     batches = _Batches(config, scale)
