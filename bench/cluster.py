@@ -14,9 +14,9 @@ from pathlib import Path
 
 import ray
 
-from xqdesk.engines.annotate import AnnotateJob, annotate_job
-from xqdesk.engines.cluster import run_tasks
-from xqdesk.engines.reviewer import review_limits
+from xqdesk.engines.analysis.annotate import AnnotateJob, annotate_job
+from xqdesk.engines.contests.cluster import run_tasks
+from xqdesk.engines.analysis.reviewer import review_limits
 from xqdesk.engines.spec import parse_spec
 from xqdesk.formats import read_games
 from xqdesk.formats.pgn import format_pgn

@@ -96,7 +96,7 @@ def main() -> int:
                 print(f"  FAULT {report.signature}: {fault}")
         print(f"core-rules check: {checked_total:,} entries, {faults_total} faults")
     if args.fairy:
-        from xqdesk.engines.tablebase_check import CONTRADICTION, MateChecker, sample_positions
+        from xqdesk.engines.analysis.tablebase_check import CONTRADICTION, MateChecker, sample_positions
         fairy = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
         if not Path(fairy).is_file():
             print("Fairy-Stockfish is not installed: no --fairy check", file=sys.stderr)

@@ -12,8 +12,8 @@ import statistics
 import time
 
 from xqdesk.board import Board
-from xqdesk.engines.engine_player import EnginePlayer
-from xqdesk.engines.referee import play_game
+from xqdesk.engines.play.engine_player import EnginePlayer
+from xqdesk.engines.play.referee import play_game
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import parse_spec
 

@@ -25,7 +25,6 @@ from search import SUITE  # noqa: E402
 
 from xqdesk.engines.search_types import SearchInfo, SearchLimits  # noqa: E402
 from xqdesk.engines.spec import EngineSpec, parse_spec  # noqa: E402
-from xqdesk.engines.uci_engine import UciEngine  # noqa: E402
 
 FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
 DEPTH_CAP_SECONDS = 30.0
@@ -43,8 +42,7 @@ def engine_spec(name: str, args: argparse.Namespace) -> EngineSpec:
 
 def measure(spec: EngineSpec, fen: str, depth: int, movetime: float) -> tuple[float | None, int, int]:
     """(seconds to complete ``depth`` or None past the cap, depth in ``movetime``, nodes/s)."""
-    engine = UciEngine(spec.command, cwd=spec.workdir, options=spec.options, env=spec.env, protocol=spec.protocol)
-    engine.start()
+    engine = spec.open()
     try:
         engine.new_game()
         reached: list[float] = []

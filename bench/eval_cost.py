@@ -25,7 +25,7 @@ from search import SUITE  # noqa: E402
 
 from xqdesk.board import Board  # noqa: E402
 from xqdesk.engines.builtin import BuiltinEngine  # noqa: E402
-from xqdesk.engines.in_process import apply_option  # noqa: E402
+from xqdesk.engines.hosted.in_process import apply_option  # noqa: E402
 from xqdesk.engines.search_types import SearchInfo, SearchLimits  # noqa: E402
 
 EVALUATIONS = ("classic", "network")

@@ -25,7 +25,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from xqdesk.engines.elo import elo_difference, fit_ratings, rating_intervals  # noqa: E402
+from xqdesk.engines.contests.elo import elo_difference, fit_ratings, rating_intervals  # noqa: E402
 from xqdesk.engines.fog import make_agent  # noqa: E402
 from xqdesk.engines.fog.referee import AgentSeat, play_fog_game  # noqa: E402
 

@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from strength import FAIRY_STOCKFISH, OPENINGS, opponent_spec  # noqa: E402
 
 from xqdesk.board import Board  # noqa: E402
-from xqdesk.engines.engine_player import EnginePlayer  # noqa: E402
-from xqdesk.engines.referee import play_game  # noqa: E402
+from xqdesk.engines.play.engine_player import EnginePlayer  # noqa: E402
+from xqdesk.engines.play.referee import play_game  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.engines.spec import parse_spec  # noqa: E402
 from xqdesk.outcome import Termination  # noqa: E402

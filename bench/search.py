@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from xqdesk.board import Board  # noqa: E402
 from xqdesk.engines.builtin import BuiltinEngine  # noqa: E402
 from xqdesk.engines.builtin.position import Position  # noqa: E402
-from xqdesk.engines.in_process import apply_option  # noqa: E402
+from xqdesk.engines.hosted.in_process import apply_option  # noqa: E402
 from xqdesk.engines.search_types import SearchInfo, SearchLimits  # noqa: E402
 from xqdesk.fen import STARTING_FEN, parse_fen  # noqa: E402
 from xqdesk.move import Move  # noqa: E402

@@ -6,7 +6,7 @@ quiet positions predicts a teacher's judgement or the games' results; prints the
         [--write xqdesk/engines/builtin/eval_weights.json]
 
 Positions: every position from ply 6 on of the game records given (results: the ``Result`` header,
-else the end position judged as ``xqdesk train supervised`` does, see ``xqdesk.engines.zero.dataset``)
+else the end position judged as ``xqdesk.engines.zero.dataset`` does)
 and of ``--selfplay`` games of the built-in engine against itself at ``--selfplay-nodes`` nodes a
 move, from openings of 2–6 random plies. Only quiet positions are kept: not in check, and no capture
 sequence changes the static score (a quiescence search returns the static score itself).
@@ -50,7 +50,7 @@ from xqdesk.engines.builtin.eval_kernel import evaluate  # noqa: E402
 from xqdesk.engines.builtin.eval_tables import (  # noqa: E402
     FULL_MATERIAL, SHIPPED_PARAMS, TERM_ORDER, WEIGHTS, midgame_share, phase_material, read_weights)
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
-from xqdesk.engines.uci_engine import UciEngine  # noqa: E402
+from xqdesk.engines.transport.uci_engine import UciEngine  # noqa: E402
 from xqdesk.engines.zero.dataset import red_result  # noqa: E402
 from xqdesk.fen import format_fen  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402

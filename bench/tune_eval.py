@@ -25,7 +25,7 @@ from strength import OPENINGS  # noqa: E402
 from xqdesk.board import Board  # noqa: E402
 from xqdesk.engines.builtin import BuiltinEngine  # noqa: E402
 from xqdesk.engines.builtin.eval_tables import TERM_WEIGHTS, WEIGHTS, read_weights  # noqa: E402
-from xqdesk.engines.elo import elo_difference  # noqa: E402
+from xqdesk.engines.contests.elo import elo_difference  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.pieces import RED  # noqa: E402
 

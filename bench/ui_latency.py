@@ -117,7 +117,7 @@ def measure_analysis(window, meter: StallMeter, seconds: float) -> float:
 
 def measure_review(window, meter: StallMeter) -> tuple[float, int, float]:
     """A master game reviewed by the built-in engine at 0.1 s a position, the window running."""
-    from xqdesk.engines.reviewer import review_limits
+    from xqdesk.engines.analysis.reviewer import review_limits
     from xqdesk.formats import read_games
     from xqdesk.ui.settings import EngineKind, EngineProfile
 

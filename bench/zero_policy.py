@@ -3,9 +3,9 @@ the master's move, on games held out of its training; prints figures only.
 
     python bench/zero_policy.py [--network FILE] [--games FILE…] [--holdout 10]
 
-Held-out games are those ``xqdesk train supervised`` holds out with the same ``--holdout``: game
-numbers (from 0, in file order) that are multiples of it. Chance is the mean of 1 / (number of
-legal moves) over the same positions.
+Held-out games are those ``xqdesk train data`` holds out with the same ``--holdout``: one game in N,
+chosen by a checksum of its moves (``xqdesk.engines.training.tasks.is_held_out``), so training never
+saw them. Chance is the mean of 1 / (number of legal moves) over the same positions.
 """
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from xqdesk.engines.training.tasks import is_held_out  # noqa: E402
 from xqdesk.engines.zero.encoding import mover_codes, planes_from_codes, policy_index  # noqa: E402
-from xqdesk.engines.zero.engine import shipped_network_path  # noqa: E402
+from xqdesk.engines.zero.engine import load_shipped_network  # noqa: E402
 from xqdesk.engines.zero.network import Network  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402
 
@@ -33,19 +34,16 @@ def main() -> int:
     parser.add_argument("--games", nargs="+", default=[str(DEFAULT_GAMES)])
     parser.add_argument("--holdout", type=int, default=10)
     args = parser.parse_args()
-    network = Network.load(args.network or shipped_network_path())
+    network = Network.load(args.network) if args.network else load_shipped_network()
     started = time.perf_counter()
     agree = positions = 0
     chance = 0.0
-    number = 0
     for path in args.games:
         record = read_games(path)
         for index, game in enumerate(record.games, start=1):
             if index in record.damaged_game_numbers or not game.mainline_moves():
                 continue
-            held = number % args.holdout == 0
-            number += 1
-            if not held:
+            if not is_held_out([move.iccs() for move in game.mainline_moves()], args.holdout):
                 continue
             codes, legal_entries, played = [], [], []
             board = game.start_board()
@@ -61,7 +59,7 @@ def main() -> int:
                 agree += best == played[row]
                 chance += 1 / len(entries)
                 positions += 1
-    print(f"held-out positions {positions} (every {args.holdout}th game): policy agrees with the master move "
+    print(f"held-out positions {positions} (one game in {args.holdout}): policy agrees with the master move "
           f"{100 * agree / positions:.1f}% (chance {100 * chance / positions:.1f}%) "
           f"[{time.perf_counter() - started:.0f} s]")
     return 0

@@ -10,7 +10,7 @@ from pathlib import Path
 import ray
 
 from xqdesk.cli import main
-from xqdesk.engines.cluster import run_tasks
+from xqdesk.engines.contests.cluster import run_tasks
 
 
 def dies_once(marker: str) -> str:

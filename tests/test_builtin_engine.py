@@ -11,7 +11,7 @@ from xqdesk.board import Board
 from xqdesk.engines.builtin import BuiltinEngine
 from xqdesk.engines.builtin.engine import plan_time
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.in_process import apply_option
+from xqdesk.engines.hosted.in_process import apply_option
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Termination

@@ -11,11 +11,11 @@ import pytest
 
 from xqdesk.board import Board
 from xqdesk.engines.builtin import BuiltinEngine, board_kernel, nnue_kernel
-from xqdesk.engines.builtin.nnue import (FEATURES, MAX_PIECES, SHIPPED_NETWORK, VERSION, Network, NetworkFileError,
-                                         feature_index, feature_indices)
+from xqdesk.engines.builtin.nnue import (FEATURES, MAX_PIECES, VERSION, Network, NetworkFileError, feature_index,
+                                         feature_indices)
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.in_process import apply_option
+from xqdesk.engines.hosted.in_process import apply_option
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.fen import STARTING_FEN, parse_fen
 
@@ -129,7 +129,7 @@ def test_the_kernel_scores_equal_the_float_reference_within_a_centipawn(hidden: 
 
 
 def test_the_shipped_network_loads_and_scores_like_its_reference() -> None:
-    network = Network.load(SHIPPED_NETWORK)
+    network = Network.load_shipped()
     assert network.accumulator >= 32 and network.cp_scale > 0 and network.description
     state = nnue_kernel.network_state(network)
     position = _position(MIDDLEGAME)

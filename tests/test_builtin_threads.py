@@ -13,7 +13,7 @@ from xqdesk.engines.builtin import BuiltinEngine
 from xqdesk.engines.builtin.position import Position, encode_move
 from xqdesk.engines.builtin.searcher import Searcher
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.in_process import apply_option
+from xqdesk.engines.hosted.in_process import apply_option
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.fen import STARTING_FEN, parse_fen
 from xqdesk.move import Move

@@ -73,7 +73,7 @@ def test_check_reports_an_illegal_history_entry(tmp_path: Path, capsys: pytest.C
     assert main(["replay", str(folder), "--check"]) == 1
     captured = capsys.readouterr()
     assert "Game 2.txt, game 2, entry 2, move 1 (Black)" in captured.err
-    assert "1 with illegal or damaged moves, 1 read errors" in captured.out
+    assert "1 with illegal or damaged moves, 1 read error" in captured.out
 
 
 def test_replay_prints_chinese_moves_from_a_gb18030_file(capsys: pytest.CaptureFixture[str]) -> None:

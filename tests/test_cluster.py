@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("ray", reason="Ray is not installed: pip install 'xqdesk[cluster]'")
 
 from test_review_engine import MASTER  # noqa: E402
+from xqdesk.engines.training.shards import ShardReader  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402
 from xqdesk.formats.pgn import write_pgn  # noqa: E402
 from xqdesk.game import Game  # noqa: E402
@@ -34,6 +35,8 @@ def test_tournament_course_match_and_annotate_on_ray_match_plain_runs(tmp_path):
         "match": ["match", "--red", "greedy:Seed=1", "--black", "random:Seed=2", "--course", "--seed", "5",
                   "--quiet", "--out"],
         "annotate": ["annotate", str(games), "--engine", "builtin", "--depth", "2", "--quiet"],
+        "train": ["train", "data", "--records", str(games), "--teacher-games", "1", "--teacher", "builtin",
+                  "--depth", "1", "--multipv", "2", "--out"],
     }
 
     def out(kind: str, where: str) -> str:
@@ -45,7 +48,7 @@ def test_tournament_course_match_and_annotate_on_ray_match_plain_runs(tmp_path):
     on_ray = run(str(Path(__file__).parent / "cluster_run.py"), str(tmp_path / "marker"), *cluster_args)
     assert on_ray.returncode == 0, on_ray.stderr[-3000:]
     assert "retry: answered on attempt 2" in on_ray.stdout  # the worker that died was replaced
-    assert on_ray.stdout.count(" exit 0") == 3, on_ray.stdout
+    assert on_ray.stdout.count(" exit 0") == len(commands), on_ray.stdout
     plain = [run("-m", "xqdesk", *command, out(kind, "plain")) for kind, command in commands.items()]
     assert all(done.returncode == 0 for done in plain), [done.stderr for done in plain]
 
@@ -59,3 +62,10 @@ def test_tournament_course_match_and_annotate_on_ray_match_plain_runs(tmp_path):
     ray_annotated = (tmp_path / "ray" / "annotated.pgn").read_text()
     assert ray_annotated == (tmp_path / "plain" / "annotated.pgn").read_text()
     assert ray_annotated.count("[Annotator") == 2 and "[%eval" in ray_annotated
+
+    def labelled(where: str) -> list[tuple[int, int, tuple[int, ...]]]:
+        data = ShardReader(tmp_path / where / "train").all()
+        return sorted((int(key), int(score), tuple(moves)) for key, score, moves in
+                      zip(data["key"], data["score"], data["moves"].tolist()))
+
+    assert labelled("plain") and labelled("ray") == labelled("plain")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from xqdesk.egtb import Tablebase
-from xqdesk.engines.tablebase_check import MateChecker, sample_positions
+from xqdesk.engines.analysis.tablebase_check import MateChecker, sample_positions
 
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not Path(FAIRY).is_file(),

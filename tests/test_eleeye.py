@@ -11,7 +11,7 @@ from pathlib import Path
 
 from xqdesk.board import Board
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.engines.uci_engine import UciEngine
+from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 

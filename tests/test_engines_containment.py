@@ -12,7 +12,7 @@ import pytest
 
 from conftest import SUBREAPER
 from test_referee_zoo import PLAYERS, play, seat
-from xqdesk.engines.process import SHIELDED, LineProcess, live_process_groups
+from xqdesk.engines.transport.process import SHIELDED, LineProcess, live_process_groups
 from xqdesk.outcome import Termination
 
 pytestmark = pytest.mark.skipif(not SHIELDED, reason="the engine shield needs Linux")
@@ -63,7 +63,7 @@ def test_an_engine_does_not_outlive_a_referee_killed_without_warning(tmp_path: P
     pid_file = tmp_path / "engine.pid"
     referee = subprocess.Popen([sys.executable, "-c", (
         "import sys, time\n"
-        "from xqdesk.engines.process import LineProcess\n"
+        "from xqdesk.engines.transport.process import LineProcess\n"
         "engine = LineProcess(['sh', '-c', 'echo $$ > " + str(pid_file) + "; trap \"\" HUP; exec sleep 60'])\n"
         "print('started', flush=True)\n"
         "time.sleep(60)\n")], stdout=subprocess.PIPE, text=True, cwd=REPO)

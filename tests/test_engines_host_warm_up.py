@@ -4,7 +4,7 @@ from __future__ import annotations
 import threading
 import time
 
-from xqdesk.engines.baselines import RandomEngine
+from xqdesk.engines.hosted.baselines import RandomEngine
 from xqdesk.engines.host import UciHost
 
 

@@ -11,15 +11,16 @@ from pathlib import Path
 import pytest
 
 from xqdesk.board import Board
-from xqdesk.engines.engine_player import EnginePlayer
+from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.errors import EngineOptionError, EngineStartError, EngineTimeoutError
 from xqdesk.engines.host import UciHost
-from xqdesk.engines.baselines import GreedyEngine
-from xqdesk.engines.process import SHIELDED, LineProcess, live_process_groups
+from xqdesk.engines.hosted.baselines import GreedyEngine
+from xqdesk.engines.transport.process import SHIELDED, LineProcess, live_process_groups
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.engines.spec import EngineSpec, load_engines_file, parse_spec
-from xqdesk.engines.uci import UciDialect
-from xqdesk.engines.uci_engine import UciEngine
+from xqdesk.engines.registry import load_engines_file
+from xqdesk.engines.spec import EngineSpec, parse_spec
+from xqdesk.engines.transport.uci import UciDialect
+from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from datafiles import COURSE_VECTORS
@@ -183,7 +184,7 @@ def test_host_answers_in_the_pikafish_dialect():
 def test_engines_file_errors_name_the_entry(tmp_path):
     path = tmp_path / "engines.json"
     path.write_text('[{"name": "a", "command": "fsf --flag"}, {"name": "b"}]')
-    with pytest.raises(EngineStartError, match="entry 2: needs a 'name' and a 'command'"):
+    with pytest.raises(EngineStartError, match="entry 2: 'kind' must be one of .* \\(or give a 'command'\\)"):
         load_engines_file(path)
     path.write_text('[{"name": "a", "command": "fsf --flag", "protocol": "xboard"}]')
     with pytest.raises(EngineStartError, match="protocol 'xboard' is not supported"):
@@ -193,11 +194,36 @@ def test_engines_file_errors_name_the_entry(tmp_path):
     assert load_engines_file(path)["a"].options == {"Hash": "16"}
 
 
+CHESS_ENGINE = EngineSpec("chessy", (sys.executable, str(Path(__file__).parent / "players" / "uci_scripts"
+                                                         / "chess_engine.py")), verify=True)
+
+
 def test_a_chess_engine_is_refused_before_any_game():
-    script = Path(__file__).parent / "players" / "uci_scripts" / "chess_engine.py"
-    player = EnginePlayer(EngineSpec("chessy", (sys.executable, str(script)), verify=True))
+    player = EnginePlayer(CHESS_ENGINE)
     with pytest.raises(EngineStartError, match="answered 'e2e4' in the Xiangqi start position: not a Xiangqi engine"):
         player.start()
+    assert not live_process_groups()
+
+
+@pytest.mark.parametrize("door", ["open", "seat", "fog seat", "reviewer", "analyse"])
+def test_every_caller_starts_an_engine_through_the_same_checks(door, tmp_path, capsys):
+    """The seat, the fog seat, the reviewer and ``xqdesk analyse`` all start engines through
+    :meth:`EngineSpec.open`: the chess engine is refused the same way by each."""
+    from xqdesk.cli import main
+    from xqdesk.engines.analysis.reviewer import GameReviewer
+    from xqdesk.engines.fog.referee import FogEnginePlayer
+
+    starts = {"open": CHESS_ENGINE.open, "seat": EnginePlayer(CHESS_ENGINE).start,
+              "fog seat": FogEnginePlayer(CHESS_ENGINE).start,
+              "reviewer": GameReviewer(CHESS_ENGINE, SearchLimits(depth=1)).start}
+    if door == "analyse":
+        engines = tmp_path / "engines.json"
+        engines.write_text(json.dumps([{"name": "chessy", "command": list(CHESS_ENGINE.command)}]))
+        assert main(["analyse", "--engine", "chessy", "--engines", str(engines), "--depth", "1"]) == 2
+        assert "answered 'e2e4' in the Xiangqi start position" in capsys.readouterr().err
+    else:
+        with pytest.raises(EngineStartError, match="answered 'e2e4' in the Xiangqi start position"):
+            starts[door]()
     assert not live_process_groups()
 
 
@@ -218,7 +244,7 @@ def test_engine_ends_when_its_referee_dies_without_cleaning_up():
     script = (
         "import os, sys, threading, time\n"
         "from xqdesk.board import Board\n"
-        "from xqdesk.engines.engine_player import EnginePlayer\n"
+        "from xqdesk.engines.play.engine_player import EnginePlayer\n"
         "from xqdesk.engines.spec import parse_spec\n"
         f"player = EnginePlayer(parse_spec({f'player:{loops}'!r}))\n"
         "player.start()\n"
@@ -251,7 +277,7 @@ ECHO_SCRIPT = ("import sys\n"
 
 
 def test_the_process_log_holds_every_line_sent_and_read_with_its_time():
-    from xqdesk.engines.process import Direction
+    from xqdesk.engines.transport.process import Direction
 
     seen = []
     started = time.time()

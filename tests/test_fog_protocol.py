@@ -12,7 +12,7 @@ from xqdesk.engines.fog.hosted import parse_fog_position
 from xqdesk.engines.fog.referee import AgentSeat, FogEnginePlayer, format_fog_position, play_fog_game
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import parse_spec
-from xqdesk.engines.uci_engine import UciEngine
+from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.formats.pgn import read_pgn
 from xqdesk.ruleset import FOG
 from xqdesk.variants.fog import format_view, observe, parse_view, start_board, views

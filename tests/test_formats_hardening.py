@@ -65,7 +65,7 @@ def test_an_empty_file_is_an_error_and_replay_check_fails(tmp_path: Path, capsys
         (tmp_path / name).write_bytes(b"")
         assert "no game found in the file" in whole_file_reason(tmp_path / name)
     assert main(["replay", "--check", str(tmp_path / "empty.pgn")]) == EXIT_PROBLEMS
-    assert "1 read errors" in capsys.readouterr().out
+    assert "1 read error" in capsys.readouterr().out
 
 
 # --- numbers and digits -----------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 import pytest
 
 from xqdesk.board import Board
-from xqdesk.engines.game_player import MoveReply
-from xqdesk.engines.game_runner import GameRunner, engine_budget
+from xqdesk.engines.play.game_player import MoveReply
+from xqdesk.engines.play.game_runner import GameRunner, engine_budget
 from xqdesk.move import Move
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK, RED

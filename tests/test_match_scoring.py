@@ -3,10 +3,10 @@ import math
 
 import pytest
 
-from xqdesk.engines.elo import elo_difference, elo_from_score, performance_rating
-from xqdesk.engines.match import PlayedGame, ScheduledGame, alternating_schedule, tally
-from xqdesk.engines.referee import GameRecord
-from xqdesk.engines.tournament import format_standings, round_robin_schedule, standings
+from xqdesk.engines.contests.elo import elo_difference, elo_from_score, performance_rating
+from xqdesk.engines.contests.match import PlayedGame, ScheduledGame, alternating_schedule, tally
+from xqdesk.engines.play.referee import GameRecord
+from xqdesk.engines.contests.tournament import format_standings, round_robin_schedule, standings
 from xqdesk.fen import STARTING_FEN
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
@@ -37,7 +37,11 @@ def test_tally_and_standings():
     table = standings(["zero", "one", "two"], games)
     assert [(row.rank, row.name) for row in table] == [(1, "zero"), (2, "one"), (3, "two")]
     text = format_standings(table).splitlines()
-    assert text[1].split() == ["1", "zero", "3", "2.5", "2", "1", "0", "83.3%"]
+    assert text[1].split()[:8] == ["1", "zero", "3", "2.5", "2", "1", "0", "83.3%"]
+    assert text[1].split()[8:] == [f"{elo_from_score(2.5 / 3):+.0f}", "inf"]  # the upper bound is infinite
+    one = elo_difference(1, 0, 2)
+    assert one.lower is None and text[2].split()[8:] == [f"{one.difference:+.0f}", "inf"]
+    assert text[-1].startswith("Elo: against the field")
 
 
 def test_elo_difference_and_interval():
@@ -60,7 +64,7 @@ def test_performance_rating_is_the_seed_formula():
 
 
 def test_round_robin_ratings_fit_every_game_at_once():
-    from xqdesk.engines.elo import fit_ratings, rating_intervals
+    from xqdesk.engines.contests.elo import fit_ratings, rating_intervals
 
     games = [(0, 1, 1.0)] * 75 + [(0, 1, 0.0)] * 25
     assert fit_ratings(games, 2, prior_draws=0) == pytest.approx([0.0, elo_from_score(0.25)])
@@ -75,20 +79,3 @@ def test_round_robin_ratings_fit_every_game_at_once():
     assert 500 < sweep[1] < 1000
     with pytest.raises(ValueError, match="anchor"):
         fit_ratings(games, 2, anchor=2)
-
-
-def test_an_sprt_accepts_the_hypothesis_the_games_support():
-    import math
-
-    from xqdesk.engines.elo import Sprt, expected_score
-
-    test = Sprt(0.0, 10.0)
-    assert math.isclose(test.upper, math.log(0.95 / 0.05)) and math.isclose(test.lower, -test.upper)
-    assert expected_score(0.0) == 0.5 and math.isclose(expected_score(400.0), 10 / 11)
-    assert test.llr(0, 0, 0) == 0.0 and test.llr(0, 10, 0) == 0.0  # nothing to tell yet
-    assert test.llr(60, 30, 40) > 0 > test.llr(40, 30, 60)
-    assert test.verdict(60, 30, 40) is None
-    assert test.verdict(300, 200, 200) == "H1"  # +50 Elo
-    assert test.verdict(5000, 0, 5000) == "H0"  # exactly even over many games
-    with pytest.raises(ValueError, match="elo0 < elo1"):
-        Sprt(10.0, 0.0)

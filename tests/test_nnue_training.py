@@ -16,7 +16,7 @@ from xqdesk.engines.training.shards import ShardReader
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install 'xqdesk[train]')")
 
-from xqdesk.engines.builtin.nnue_training import (TrainingConfig, TrainingError, fit_scale,  # noqa: E402
+from xqdesk.engines.training.nnue_training import (TrainingConfig, TrainingError, fit_scale,  # noqa: E402
                                                   mirrored_boards, quiet_positions, targets, train_network)
 
 ROOT = Path(__file__).parent.parent

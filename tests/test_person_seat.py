@@ -6,9 +6,9 @@ import threading
 import time
 from pathlib import Path
 
-from xqdesk.engines.game_player import MoveReply
-from xqdesk.engines.person_seat import PersonSeat
-from xqdesk.engines.referee import play_game
+from xqdesk.engines.play.game_player import MoveReply
+from xqdesk.engines.play.person_seat import PersonSeat
+from xqdesk.engines.play.referee import play_game
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.time_control import TimeControl

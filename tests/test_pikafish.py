@@ -11,8 +11,8 @@ import pytest
 
 from xqdesk.engines.errors import EngineCrashedError, EnginePositionError
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.engines.uci import UciDialect
-from xqdesk.engines.uci_engine import UciEngine
+from xqdesk.engines.transport.uci import UciDialect
+from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 

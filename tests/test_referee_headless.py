@@ -11,8 +11,8 @@ import pytest
 import xqdesk.compat
 from xqdesk.board import Board
 from xqdesk.compat import fight, play_headless_game
-from xqdesk.engines.course_seat import CoursePlayerSeat
-from xqdesk.engines.forked_game import play_forked
+from xqdesk.engines.play.course_seat import CoursePlayerSeat
+from xqdesk.engines.play.forked_game import play_forked
 from xqdesk.move import Move
 from xqdesk.outcome import Termination
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from xqdesk.engines.engine_player import EnginePlayer
+from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.process import live_process_groups
-from xqdesk.engines.referee import play_game
+from xqdesk.engines.transport.process import live_process_groups
+from xqdesk.engines.play.referee import play_game
 from xqdesk.engines.spec import EngineSpec, parse_spec
 from xqdesk.outcome import Termination
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from datafiles import GAMES
-from xqdesk.engines.reviewer import review_game, review_limits
+from xqdesk.cli import plural
+from xqdesk.engines.analysis.reviewer import review_game, review_limits
 from xqdesk.engines.spec import parse_spec
 from xqdesk.formats import read_games
 from xqdesk.formats.pgn import format_pgn, parse_pgn, write_pgn
@@ -96,8 +97,8 @@ def test_annotate_writes_nags_and_resumes_after_an_interrupt(tmp_path):
     target.write_text(first + first[:first.index("1.") + 30])  # a game cut off while being written
     resumed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"{done_before} game(s) already annotated" in resumed.stdout, resumed.stdout
-    assert f"annotated {20 - done_before} game(s), 0 failed" in resumed.stdout, resumed.stdout
+    assert f"{plural(done_before, 'game')} already annotated" in resumed.stdout, resumed.stdout
+    assert f"annotated {plural(20 - done_before, 'game')}, 0 failed" in resumed.stdout, resumed.stdout
     assert "Review summary (20 games)" in resumed.stdout and "HU RongHua" in resumed.stdout
     annotated = read_games(target)
     assert not annotated.errors
@@ -111,7 +112,7 @@ def test_annotate_writes_nags_and_resumes_after_an_interrupt(tmp_path):
     assert reviews[-1].moves[18].move_class is MoveClass.BLUNDER, reviews[-1].moves[18]
     assert re.search(r"b0b3\s+\$4\s", target.read_text())
     again = xqdesk("annotate", str(source), str(target), "--engine", "builtin", "--movetime", "0.05", "--quiet")
-    assert "20 game(s) already annotated" in again.stdout and "annotated 0 game(s)" in again.stdout
+    assert "20 games already annotated" in again.stdout and "annotated 0 games" in again.stdout
 
 
 def test_annotate_explains_bad_input(tmp_path):

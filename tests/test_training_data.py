@@ -68,6 +68,7 @@ def test_the_writer_deduplicates_cuts_shards_and_counts(tmp_path):
     writer = ShardWriter(tmp_path, {"teacher": "t", "multipv": 2}, shard_size=3)
     assert writer.add("a", _rows([1, 2, 3, 4, 2]), _rows([9]), games=2) == 5
     assert writer.add("b", _rows([4, 5, 9]), _rows([]), games=1) == 1
+    writer.close()
     reader = ShardReader(tmp_path)
     assert reader.positions == 5 and len(reader.paths) == 2
     assert sorted(int(k) for k in reader.all()["key"]) == [1, 2, 3, 4, 5]
@@ -80,7 +81,9 @@ def test_the_writer_deduplicates_cuts_shards_and_counts(tmp_path):
 
 
 def test_damaged_and_foreign_folders_are_refused_with_their_names(tmp_path):
-    ShardWriter(tmp_path, {"teacher": "t", "multipv": 2}).add("a", _rows([1]), _rows([]), games=1)
+    writer = ShardWriter(tmp_path, {"teacher": "t", "multipv": 2})
+    writer.add("a", _rows([1]), _rows([]), games=1)
+    writer.close()
     with pytest.raises(DataSetError, match="other settings"):
         ShardWriter(tmp_path, {"teacher": "other", "multipv": 2})
     shard = tmp_path / "shard-000000.npz"
@@ -163,3 +166,37 @@ def test_the_command_line_refuses_nothing_to_do(tmp_path):
     done = subprocess.run([sys.executable, "-m", "xqdesk", "train", "data", "--out", str(tmp_path)],
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 2 and "nothing to label" in done.stderr
+
+
+def test_a_second_writer_of_the_same_folder_is_refused_until_the_first_closes(tmp_path):
+    settings = {"teacher": "t", "multipv": 2}
+    first = ShardWriter(tmp_path, settings)
+    with pytest.raises(DataSetError, match="being written by another run"):
+        ShardWriter(tmp_path, settings)
+    first.close()
+    ShardWriter(tmp_path, settings).close()
+
+
+@pytest.mark.skipif(FAIRY is None, reason="Fairy-Stockfish is not installed (Debian: apt install fairy-stockfish)")
+def test_an_interrupted_run_keeps_every_finished_task_and_leaves_nothing_running(tmp_path):
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "data"
+    run = subprocess.Popen([sys.executable, "-m", "xqdesk", "train", "data", "--out", str(out), "--teacher-games", "200",
+                            "--depth", "3", "--multipv", "2", "--jobs", "2"], cwd=ROOT, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and run.poll() is None:
+        manifest = out / "manifest.json"
+        if manifest.exists() and json.loads(manifest.read_text())["done_tasks"]:
+            break
+        time.sleep(0.5)
+    os.kill(run.pid, signal.SIGINT)
+    _, stderr = run.communicate(timeout=120)
+    assert run.returncode == 130, stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    reader = ShardReader(out)
+    assert 0 < manifest["positions"] == reader.positions == len(reader.all())
+    assert all(name.startswith("teacher-games:") for name in manifest["done_tasks"])

@@ -1,7 +1,6 @@
 """The board view: bundled glyphs, geometry, click-click and drag moves, refusals with a reason."""
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QFontMetrics, QImage
 
@@ -143,15 +142,3 @@ def test_arrows_and_check_paint_without_error(qtbot):
     offset = int(view.geometry_model().cell * 0.36)
     ring = image.pixelColor(king.x() - offset, king.y() + offset)
     assert ring.red() > 150 and ring.green() < 150  # the red check glow around the king
-
-
-def test_resources_are_found_from_the_checkout_or_an_override(tmp_path, monkeypatch):
-    from xqdesk.ui.resources import RESOURCES_ENV, resource_path
-
-    assert resource_path("fonts/XqdeskKai-Bold.ttf").stat().st_size > 1000
-    (tmp_path / "fonts").mkdir()
-    (tmp_path / "fonts" / "XqdeskKai-Bold.ttf").write_bytes(b"x")
-    monkeypatch.setenv(RESOURCES_ENV, str(tmp_path))
-    assert resource_path("fonts/XqdeskKai-Bold.ttf") == tmp_path / "fonts" / "XqdeskKai-Bold.ttf"
-    with pytest.raises(FileNotFoundError, match="no-such-font.ttf"):
-        resource_path("fonts/no-such-font.ttf")

@@ -5,10 +5,13 @@ These run the real Fairy-Stockfish process (short movetimes) behind a real QThre
 from __future__ import annotations
 
 import os
+import sys
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from xqdesk.engines.process import live_process_groups
+from xqdesk.engines.transport.process import live_process_groups
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
@@ -183,3 +186,17 @@ def test_a_player_that_gives_no_move_reports_why(qtbot):
         assert result.move is None and "SystemExit" in result.error
     finally:
         engine.shutdown()
+
+
+def test_an_engine_that_is_no_xiangqi_engine_fails_the_seat(qtbot):
+    """The window starts engines through the same door as the command line: a chess engine added
+    as a UCI engine is refused at start, and nothing is left running."""
+    script = Path(__file__).parent / "players" / "uci_scripts" / "chess_engine.py"
+    spec = replace(EngineProfile("Chessy", EngineKind.UCI, sys.executable).to_spec(),
+                   command=(sys.executable, str(script)))
+    worker = EngineWorker(spec)
+    with qtbot.waitSignal(worker.engine_failed, timeout=20000) as failed:
+        worker.start()
+    assert "not a Xiangqi engine" in failed.args[0]
+    worker.shutdown()
+    assert not worker.is_running() and not live_process_groups()

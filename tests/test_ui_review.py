@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from test_review_engine import planted_blunder
-from xqdesk.engines.reviewer import review_limits
+from xqdesk.engines.analysis.reviewer import review_limits
 from xqdesk.formats.pgn import format_pgn, parse_pgn
 from xqdesk.pieces import BLACK, RED
 from xqdesk.review import MoveClass

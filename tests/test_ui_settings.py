@@ -84,3 +84,40 @@ def test_bad_profiles_and_names_are_refused_with_the_input():
         Settings().engine_named("nobody")
     with pytest.raises(ValueError, match="not an engine profile"):
         EngineProfile.from_json("{}")
+
+
+def test_engines_live_in_the_registry_beside_the_store(tmp_path):
+    from xqdesk.engines.registry import load_registry
+
+    path = str(tmp_path / "xqdesk.ini")
+    engines = (EngineProfile("Built-in 2", EngineKind.BUILTIN, level=2),)
+    save_settings(Settings(engines=engines), open_store(path))
+    assert not open_store(path).contains("engines")
+    assert tuple(load_registry(tmp_path / "engines.json")) == engines
+    assert load_settings(open_store(path)).engines == engines
+
+
+def test_engines_an_earlier_version_kept_in_the_store_move_into_the_registry(tmp_path):
+    import json
+
+    from xqdesk.engines.registry import load_registry, save_registry
+
+    path = str(tmp_path / "xqdesk.ini")
+    save_registry([EngineProfile("cli", EngineKind.UCI, "/usr/games/fairy-stockfish")], tmp_path / "engines.json")
+    store = open_store(path)
+    old = [EngineProfile("Fairy", EngineKind.UCI, "/usr/games/fairy-stockfish").to_json(),
+           EngineProfile("cli", EngineKind.BUILTIN).to_json()]  # a name the registry has: the registry's stays
+    store.setValue("engines", json.dumps(old))
+    store.sync()
+    loaded = load_settings(open_store(path))
+    assert [(profile.name, profile.kind) for profile in loaded.engines] == [("cli", EngineKind.UCI),
+                                                                          ("Fairy", EngineKind.UCI)]
+    assert not open_store(path).contains("engines")
+    assert [profile.name for profile in load_registry(tmp_path / "engines.json")] == ["cli", "Fairy"]
+
+
+def test_a_damaged_registry_is_set_aside_not_lost(tmp_path):
+    path = str(tmp_path / "xqdesk.ini")
+    (tmp_path / "engines.json").write_text("[{broken")
+    assert load_settings(open_store(path)).engines == ()
+    assert (tmp_path / "engines.json.damaged").read_text() == "[{broken"

@@ -1,43 +1,71 @@
-"""The training pipeline from scratch, small: supervised epochs on a few master games, then one
-self-play iteration with its arena and log. Skipped where torch is not installed."""
+"""The zero network's training from scratch, small: labelled positions made by the pipeline with a
+real (built-in) teacher, supervised epochs streamed from the shards, then one self-play iteration
+with its arena and log. Skipped where torch is not installed."""
 import csv
+import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from datafiles import GAMES
-from xqdesk.engines.zero.dataset import read_positions
+from xqdesk.engines.training.pipeline import DataPlan, make_data
+from xqdesk.engines.training.shards import MASTER, ShardReader
+from xqdesk.engines.training.tasks import LabelSettings
+from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX
 from xqdesk.engines.zero.network import Network
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install 'xqdesk[train]')")
 
-MASTER_GAMES = GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
+FIFTEEN = GAMES / "notation_15" / "iccs.pgn"
 
 
-def test_positions_carry_the_move_played_and_the_result_from_the_movers_view():
-    positions = read_positions([MASTER_GAMES], limit_games=3)
-    assert set(positions.game.tolist()) == {0, 1, 2}
-    first = positions.subset(positions.game == 0)
-    assert (first.value[::2] == -first.value[1::2][:len(first.value[::2])]).all() if len(first) % 2 == 0 else True
-    mirrored = positions.with_mirrors()
-    assert len(mirrored) == 2 * len(positions)
-    assert (mirrored.codes[len(positions):] != positions.codes).any()
+@pytest.fixture(scope="module")
+def labelled(tmp_path_factory):
+    """Six master games and one teacher game labelled by the built-in engine at depth 1."""
+    folder = tmp_path_factory.mktemp("labelled")
+    plan = DataPlan(LabelSettings("builtin", depth=1, multipv=3), (str(FIFTEEN),), teacher_games=1,
+                    games_per_task=8, holdout=3, teacher_options={"max_plies": 30})
+    make_data(plan, folder, jobs=1, report=lambda line: None)
+    return folder
 
 
-def test_supervised_then_one_selfplay_iteration_from_scratch(tmp_path):
+def test_targets_are_soft_policies_over_the_teachers_lines_and_blended_values(labelled):
+    from xqdesk.engines.zero.supervised import Targets, make_batch
+
+    data = ShardReader(labelled).all()
+    batch = make_batch(data, Targets(policy_temperature=60, master_weight=0.5, score_weight=0.7))
+    assert np.allclose(batch.weights.sum(axis=1), 1.0, atol=1e-5)
+    master = (data["source"] == MASTER) & (data["played"] >= 0)
+    assert np.allclose(batch.weights[master, -1], 0.5) and (batch.weights[~master, -1] == 0).all()
+    assert ((batch.values >= -1) & (batch.values <= 1)).all()
+    # the best line's entry is the mover-frame index of the teacher's best move
+    row = int(np.flatnonzero(~data["red_to_move"])[0])
+    assert batch.entries[row, 0] == ROTATED_POLICY_INDEX[int(data["moves"][row, 0])]
+    red_row = int(np.flatnonzero(data["red_to_move"])[0])
+    assert batch.entries[red_row, 0] == POLICY_INDEX[int(data["moves"][red_row, 0])]
+    assert (batch.codes[row] == -data["board"][row][::-1]).all()
+    mirrored = make_batch(data, Targets(), np.ones(len(data), bool))
+    assert not np.array_equal(mirrored.codes, batch.codes) and np.allclose(mirrored.weights, batch.weights)
+
+
+def test_training_from_shards_then_one_selfplay_iteration(labelled, tmp_path):
+    from xqdesk.engines.zero.model import ZeroNet
     from xqdesk.engines.zero.selfplay import SelfPlayConfig, run_selfplay
-    from xqdesk.engines.zero.supervised import train_supervised
+    from xqdesk.engines.zero.supervised import train_from_shards
 
     torch.set_num_threads(1)
-    positions = read_positions([MASTER_GAMES], limit_games=6)
     reports = []
     net = tmp_path / "tiny.npz"
-    train_supervised(positions, net, epochs=2, channels=8, blocks=1, hidden=16, holdout=3, batch=64,
-                     report=reports.append)
+    train_from_shards([labelled], net, 2, ZeroNet(8, 1, 16), batch_size=64, report=reports.append)
     assert [r.epoch for r in reports] == [1, 2]
     assert 0.0 <= reports[-1].heldout_accuracy <= 1.0 and np.isfinite(reports[-1].heldout_value_loss)
     assert reports[-1].train_policy_loss < np.log(2086)  # it learnt something about legal-looking moves
-    assert Network.load(net).channels == 8 and net.with_suffix(".pt").is_file()
+    network = Network.load(net)
+    made = json.loads(network.provenance)
+    assert network.channels == 8 and net.with_suffix(".pt").is_file()
+    assert made["epochs"] == 2 and made["data"][0]["settings"]["teacher"] == "builtin"
 
     out = tmp_path / "selfplay"
     rows = run_selfplay(net, out, 1, SelfPlayConfig(games=2, simulations=4, max_plies=16, workers=1,
@@ -50,20 +78,15 @@ def test_supervised_then_one_selfplay_iteration_from_scratch(tmp_path):
     assert Network.load(out / "best.npz").blocks == 1
 
 
-def test_supervised_training_takes_teacher_positions_beside_the_games(tmp_path):
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    from xqdesk.engines.zero.distill import TeacherConfig, teacher_positions
-
-    data = tmp_path / "teacher.npz"
-    teacher_positions(TeacherConfig(games=2, nodes=100, max_plies=20, seed=2, first_game_number=10_000)).save(data)
+def test_the_command_line_trains_and_refuses_what_is_not_a_data_set(labelled, tmp_path):
+    root = GAMES.parents[2]
     net = tmp_path / "net.npz"
-    done = subprocess.run([sys.executable, "-m", "xqdesk", "train", "supervised", "--games", str(MASTER_GAMES),
-                           "--limit-games", "3", "--positions", str(data), "--out", str(net), "--epochs", "1",
-                           "--channels", "8", "--blocks", "1", "--hidden", "16", "--holdout", "2"],
-                          capture_output=True, text=True, timeout=600, cwd=Path(__file__).parent.parent)
+    done = subprocess.run([sys.executable, "-m", "xqdesk", "train", "zero", "--data", str(labelled), "--out", str(net),
+                           "--epochs", "1", "--channels", "8", "--blocks", "1", "--hidden", "16", "--batch", "64"],
+                          capture_output=True, text=True, timeout=600, cwd=root)
     assert done.returncode == 0, done.stderr
-    assert "teacher positions from 2 games" in done.stdout and "epoch 1:" in done.stdout
+    assert "epoch 1:" in done.stdout and "agreement with the masters" in done.stdout
     assert Network.load(net).channels == 8
+    refused = subprocess.run([sys.executable, "-m", "xqdesk", "train", "zero", "--data", str(tmp_path), "--out", str(net)],
+                             capture_output=True, text=True, timeout=600, cwd=root)
+    assert refused.returncode == 1 and "manifest.json" in refused.stderr

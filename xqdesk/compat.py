@@ -27,12 +27,12 @@ def play_headless_game(red: Any, black: Any, timeout: bool = False) -> tuple[str
     """
     import os
 
-    from xqdesk.engines.course_seat import CoursePlayerSeat
-    from xqdesk.engines.referee import play_game
+    from xqdesk.engines.play.course_seat import CoursePlayerSeat
+    from xqdesk.engines.play.referee import play_game
 
     red_seat, black_seat = CoursePlayerSeat(red), CoursePlayerSeat(black)
     if timeout and hasattr(os, "fork"):
-        from xqdesk.engines.forked_game import play_forked
+        from xqdesk.engines.play.forked_game import play_forked
         outcome, history = play_forked(red_seat, black_seat, move_time_limit=COURSE.move_time_limit)
     else:
         record = play_game(red_seat, black_seat, move_time_limit=COURSE.move_time_limit if timeout else None)
@@ -51,8 +51,8 @@ def fight(player_i: int, player_j: int, *, players_dir: str = ".", out_dir: str 
     import os
     import random
 
-    from xqdesk.engines.engine_player import EnginePlayer
-    from xqdesk.engines.match import Contestant, MatchRunner, play_course_match
+    from xqdesk.engines.play.engine_player import EnginePlayer
+    from xqdesk.engines.contests.match import Contestant, MatchRunner, play_course_match
     from xqdesk.engines.spec import parse_spec
     from xqdesk.formats.course_match import write_course_match
 

@@ -72,6 +72,13 @@ class Outcome:
         return cls(Termination.RESIGNATION, not loser, f"{_side(loser)} resigns, {_side(not loser)} wins!")
 
     @classmethod
+    def adjudicated(cls, winner: Optional[Color], reason: str) -> Outcome:
+        """A result the match decided from the engines' own scores (cutechess-cli's draw and resign
+        adjudication): ``"Draw by adjudication: …"`` or ``"Black wins by adjudication: …"``."""
+        who = "Draw" if winner is None else f"{_side(winner)} wins"
+        return cls(Termination.ADJUDICATION, winner, f"{who} by adjudication: {reason}")
+
+    @classmethod
     def aborted(cls, reason: str = "Game aborted") -> Outcome:
         return cls(Termination.ABORTED, None, reason)
 

@@ -33,20 +33,49 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "annotate": ("xqdesk.cli.annotate", "review every game of a file or folder with an engine and write them "
                                         "annotated (scores, ?!/?/??, better moves), with a summary per player"),
     "egtb": ("xqdesk.cli.egtb", "endgame tablebases: 'egtb build SIG… --out DIR', 'egtb probe --dir DIR --fen F'"),
-    "train": ("xqdesk.cli.train", "train the zero engine's network: 'train supervised' on game records, 'train distill' (teacher positions), 'train selfplay'"),
+    "train": ("xqdesk.cli.train", "labelled positions (train data) and the learning engines' networks (train zero, train selfplay)"),
     "fog": ("xqdesk.cli.fog", "fog-of-war Xiangqi: 'fog see' prints what a side sees of a position"),
     "index": ("xqdesk.cli.index", "build or update a position index (opening explorer) from record files"),
     "explore": ("xqdesk.cli.explore", "the moves played from a position in a position index, with results"),
     "image": ("xqdesk.cli.image", "draw a position of a game as a PNG or SVG picture"),
     "gif": ("xqdesk.cli.gif", "draw a game (or a line of it) as an animated GIF"),
+    "engines": ("xqdesk.cli.engines", "list, add or remove the engines of the registry the window shares"),
 }
 """name -> (module, one-line help)."""
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_CANNOT_WRITE, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 3, 70, 130
 """The exit codes (see the table above)."""
 
-GUI_OPTIONS = ("--screenshot", "--language", "--ply")
+GUI_OPTIONS = ("--screenshot", "--language", "--ply", "--theme", "--analyse", "--multipv", "--size", "--wait",
+               "--install-desktop-entry", "--remove-desktop-entry")
 """Options that, before any command, mean "start the window" (``xqdesk --screenshot out.png``)."""
+
+
+def plural(count: int, word: str, words: Optional[str] = None) -> str:
+    """``1 game``, ``2 games`` (``words``: an irregular plural, ``ply``/``plies``)."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a number above zero (seconds, e.g. ``--movetime``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1 (games, depth, concurrency)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
+    return value
 
 
 def encoding_argument(text: str) -> str:
@@ -59,8 +88,22 @@ def encoding_argument(text: str) -> str:
     return text
 
 
+WINDOW_USAGE = """xqdesk [FILE]
+       xqdesk COMMAND [OPTIONS]"""
+WINDOW_HELP = """Without a COMMAND, xqdesk opens the window; with a FILE (a game record: .pgn, .xqf, .fen,
+a course match folder …) the window opens it. Window options: --ply N (the position shown),
+--language en|zh_CN, --theme wood|contrast|traditional, --analyse, --screenshot OUT.png (render the
+window to a picture and exit; with --size WxH, --wait S). 'xqdesk COMMAND --help' explains a command."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="xqdesk", description="Xiangqi: play, analyse and replay.")
+    from xqdesk import __version__
+
+    parser = argparse.ArgumentParser(prog="xqdesk", usage=WINDOW_USAGE, epilog=WINDOW_HELP,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     description="Xiangqi: play, analyse and replay. 'xqdesk [FILE]' opens the "
+                                                 "window (on FILE); 'xqdesk COMMAND …' runs a command:")
+    parser.add_argument("--version", action="version", version=f"xqdesk {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         commands.add_parser(name, help=help_text, description=help_text)
@@ -85,14 +128,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sub = argparse.ArgumentParser(prog=f"xqdesk {name}", description=COMMANDS[name][1])
     module.add_arguments(sub)
     args = sub.parse_args(args_list[1:])
-    try:
-        return int(module.run(args) or 0)
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-    except Exception:  # a bug: say so, with the traceback, under its own exit code
-        import traceback
+    from xqdesk.cli.protocol_log import ProtocolLog
 
-        traceback.print_exc()
-        print(f"xqdesk {name}: internal error (a bug in xqdesk, please report it with the traceback above)",
-              file=sys.stderr)
-        return EXIT_INTERNAL_ERROR
+    try:
+        trace = ProtocolLog(getattr(args, "log", None))
+    except OSError as error:
+        print(f"xqdesk {name}: cannot write the log {args.log!r}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_CANNOT_WRITE
+    with trace:
+        try:
+            from xqdesk.cli.compiled_code import prepare_engines
+
+            prepare_engines(name, args)  # the first run after an install compiles the engines, with progress
+            return int(module.run(args) or 0)
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+        except Exception:  # a bug: say so, with the traceback, under its own exit code
+            import traceback
+
+            traceback.print_exc()
+            print(f"xqdesk {name}: internal error (a bug in xqdesk, please report it with the traceback above)",
+                  file=sys.stderr)
+            return EXIT_INTERNAL_ERROR

@@ -6,14 +6,17 @@ import argparse
 import sys
 import time
 
+from xqdesk.cli import positive_float, positive_int
+from xqdesk.cli.protocol_log import add_log_argument
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", required=True, metavar="SPEC", help="the engine (see 'xqdesk match')")
     parser.add_argument("--fen", default=None, help="the position (default: the start position)")
     parser.add_argument("--moves", nargs="*", default=(), metavar="MOVE",
                         help="ICCS moves played from the FEN before analysing")
-    parser.add_argument("--movetime", type=float, default=2.0, metavar="S", help="thinking time (default 2)")
-    parser.add_argument("--depth", type=int, default=None, help="stop at this depth instead")
+    parser.add_argument("--movetime", type=positive_float, default=2.0, metavar="S", help="thinking time (default 2)")
+    parser.add_argument("--depth", type=positive_int, default=None, help="stop at this depth instead")
     parser.add_argument("--multipv", type=int, default=1, metavar="K", help="principal variations (default 1)")
     parser.add_argument("--notation", choices=("iccs", "wxf", "chinese"), default="iccs",
                         help="how to write the variations (default iccs)")
@@ -21,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print scores from the side to move's view, as engines give them, or from "
                              "Red's (default mover)")
     parser.add_argument("--engines", default=None, metavar="FILE", help="JSON engines file for named engines")
+    add_log_argument(parser)
     parser.add_argument("--memory-limit", type=int, default=None, metavar="MB",
                         help="address-space cap of the engine process in MiB (default 2048)")
 
@@ -28,10 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from xqdesk.board import Board
     from xqdesk.engines.errors import EngineError
-    from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
+    from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
     from xqdesk.engines.search_types import SearchInfo, SearchLimits
-    from xqdesk.engines.spec import parse_spec
-    from xqdesk.engines.uci_engine import UciEngine
+    from xqdesk.engines.registry import engine_spec
     from xqdesk.fen import STARTING_FEN
     from xqdesk.notation import Notation, format_line
     from xqdesk.pieces import RED
@@ -54,10 +57,9 @@ def run(args: argparse.Namespace) -> int:
     limits = SearchLimits(movetime=None if args.depth else args.movetime, depth=args.depth, multipv=args.multipv)
     engine = None
     try:
-        spec = parse_spec(args.engine, args.engines)
-        engine = UciEngine(spec.command, cwd=spec.workdir, options=dict(spec.options), env=spec.env,
-                           memory_limit_mb=args.memory_limit or DEFAULT_MEMORY_LIMIT_MB, protocol=spec.protocol)
-        identity = engine.start()
+        spec = engine_spec(args.engine, args.engines)
+        engine = spec.open(memory_limit_mb=args.memory_limit or DEFAULT_MEMORY_LIMIT_MB)
+        identity = engine.identity
         print(f"Engine: {identity.name or spec.name} ({identity.protocol_name})  Position: {board.fen()}")
         if args.multipv > 1:
             if any(name.lower() == "multipv" for name in identity.options):

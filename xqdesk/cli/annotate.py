@@ -10,6 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from xqdesk.cli import plural, positive_float, positive_int
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from xqdesk.cli.match import SPEC_HELP, add_cluster_argument
@@ -20,8 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", metavar="OUT", help="the PGN file (for a folder IN: the folder) to write")
     parser.add_argument("--engine", required=True, metavar="SPEC", help="the engine that reviews")
     limit = parser.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--movetime", type=float, default=None, metavar="S", help="seconds per position")
-    limit.add_argument("--depth", type=int, default=None, metavar="N", help="search depth per position")
+    limit.add_argument("--movetime", type=positive_float, default=None, metavar="S", help="seconds per position")
+    limit.add_argument("--depth", type=positive_int, default=None, metavar="N", help="search depth per position")
     parser.add_argument("--sides", choices=("both", "red", "black"), default="both",
                         help="whose moves are classed (default both)")
     parser.add_argument("--concurrency", type=int, default=1, metavar="N",
@@ -35,17 +37,17 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from xqdesk.engines.annotate import (AnnotateResult, OutputFiles, annotate_local, annotate_on_cluster, plan,
-                                         summarise)
+    from xqdesk.engines.analysis.annotate import (AnnotateResult, OutputFiles, annotate_local,
+                                                  annotate_on_cluster, plan, summarise)
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.reviewer import review_limits
-    from xqdesk.engines.spec import parse_spec
+    from xqdesk.engines.analysis.reviewer import review_limits
+    from xqdesk.engines.registry import engine_spec
     from xqdesk.pieces import BLACK, RED
 
     console = Console(stderr=True)
     try:
         limits = review_limits(args.movetime, args.depth)
-        spec = parse_spec(args.engine, args.engines)
+        spec = engine_spec(args.engine, args.engines)
     except (ValueError, EngineStartError) as error:
         print(f"xqdesk: {error}", file=sys.stderr)
         return 2
@@ -61,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     for problem in work.problems:
         print(f"xqdesk: {problem}", file=sys.stderr)
     if work.skipped:
-        print(f"{work.skipped} game(s) already annotated in {target}: skipped")
+        print(f"{plural(work.skipped, 'game')} already annotated in {target}: skipped")
     outputs = OutputFiles()
     failures: list[str] = []
     finished = []
@@ -86,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         except EngineStartError as error:
             print(f"xqdesk: {error}", file=sys.stderr)
             return 2
-    print(f"annotated {len(finished)} game(s), {len(failures)} failed; written to {target}")
+    print(f"annotated {plural(len(finished), 'game')}, {len(failures)} failed; written to {target}")
     _print_summary(target, summarise)
     if work.problems and not work.jobs and not work.skipped:
         return 2
@@ -103,7 +105,7 @@ def _print_summary(target: Path, summarise) -> None:  # noqa: ANN001 - summarise
 
     files = sorted(target.rglob("*.pgn")) if target.is_dir() else [target] if target.is_file() else []
     games = [game for path in files for game in read_games(path).games]
-    table = Table(title=f"Review summary ({len(games)} games)")
+    table = Table(title=f"Review summary ({plural(len(games), 'game')})")
     for column in ("Player", "Games", "Accuracy", "Inaccuracies ?!", "Mistakes ?", "Blunders ??"):
         table.add_column(column, justify="left" if column == "Player" else "right")
     players = summarise(games)

@@ -16,7 +16,8 @@ import argparse
 import os
 import sys
 
-from xqdesk.cli import encoding_argument
+from xqdesk.cli import encoding_argument, plural
+from xqdesk.cli.progress import CommandProgress
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import GameFile, read_games, read_games_text, write_games
 from xqdesk.notation import Notation
@@ -44,14 +45,16 @@ def _read(source: str, encoding: str | None) -> GameFile:
 
 
 def run(args: argparse.Namespace) -> int:
-    game_file = _read(args.source, args.encoding)
+    with CommandProgress(f"reading {args.source if len(args.source) <= 60 else 'the text'}"):
+        game_file = _read(args.source, args.encoding)
     for error in game_file.errors:
         print(f"error: {error}", file=sys.stderr)
     if not game_file.games:
         print(f"xqdesk convert: no game could be read from {game_file.source}", file=sys.stderr)
         return 1
     try:
-        written = write_games(args.target, game_file.games, _NOTATIONS[args.notation])
+        with CommandProgress(f"writing {plural(len(game_file.games), 'game')} to {args.target}"):
+            written = write_games(args.target, game_file.games, _NOTATIONS[args.notation])
     except XqdeskError as error:
         print(f"xqdesk convert: {error}", file=sys.stderr)
         return 1
@@ -59,5 +62,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"xqdesk convert: cannot write {args.target}: {error.strerror or error}", file=sys.stderr)
         return 3
     detected = f" ({game_file.format})" if game_file.format else ""
-    print(f"wrote {len(game_file.games)} games from {game_file.source}{detected} to {written.name}")
+    print(f"wrote {plural(len(game_file.games), 'game')} from {game_file.source}{detected} to {written.name}")
     return 1 if game_file.errors else 0

@@ -8,6 +8,7 @@ import argparse
 import sys
 
 from xqdesk.cli.image import add_picture_arguments, load_game
+from xqdesk.cli.progress import CommandProgress
 from xqdesk.errors import XqdeskError
 from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, ensure_gui_application, line_scenes, save_gif
 
@@ -27,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
         ensure_gui_application()
         scenes = line_scenes(game, game.mainline_moves(), args.from_ply, args.to_ply,
                              flipped=args.flip, coordinates=not args.no_coordinates)
-        path = save_gif(scenes, args.out, args.width, args.delay)
+        with CommandProgress(f"drawing {args.out}", len(scenes)) as progress:
+            path = save_gif(scenes, args.out, args.width, args.delay, on_frame=progress.advance)
     except (XqdeskError, OSError) as error:
         print(f"xqdesk gif: {error}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from xqdesk.cli import plural
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import read_games
 from xqdesk.game import Game
@@ -35,7 +36,7 @@ def load_game(path: str, number: int) -> Game:
         reason = str(record.errors[0]) if record.errors else "no game in it"
         raise XqdeskError(f"{path}: {reason}")
     if not 1 <= number <= len(record.games):
-        raise XqdeskError(f"{path} holds {len(record.games)} games; --game {number} is not one of them")
+        raise XqdeskError(f"{path} holds {plural(len(record.games), 'game')}; --game {number} is not one of them")
     return record.games[number - 1]
 
 

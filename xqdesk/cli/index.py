@@ -2,7 +2,7 @@
 
 Each FILE is a record file, a course match folder or a folder searched for them. Files indexed
 before and unchanged are skipped. Prints one line per file read, the errors met, and a closing line
-with the totals; exits 1 when a path could not be read at all, else 0.
+with the totals; exits 1 when anything could not be read (a path, a file, a damaged game), else 0.
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import argparse
 import sys
 import time
 
+from xqdesk.cli import plural
 from xqdesk.position_index import PositionIndex, PositionIndexError
 
 
@@ -24,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
 
     def report(name: str, games: int) -> None:
         if not args.quiet:
-            print(f"{name}: {games} games", flush=True)
+            print(f"{name}: {plural(games, 'game')}", flush=True)
 
     try:
         with PositionIndex(args.db) as index:
@@ -36,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
     for problem in result.errors:
         print(f"error: {problem}", file=sys.stderr)
     elapsed = time.perf_counter() - started
-    print(f"indexed {result.files_added} files ({result.games} games, {result.positions} positions) in "
-          f"{elapsed:.1f} s, skipped {result.files_skipped} unchanged; the index holds {total_games} games "
-          f"from {total_files} files")
-    unreadable = [error for error in result.errors if "no such file or folder" in error]
-    return 1 if unreadable else 0
+    print(f"indexed {plural(result.files_added, 'file')} ({plural(result.games, 'game')}, "
+          f"{plural(result.positions, 'position')}) in {elapsed:.1f} s, skipped {result.files_skipped} unchanged; "
+          f"the index holds {plural(total_games, 'game')} from {plural(total_files, 'file')}"
+          + (f"; {plural(len(result.errors), 'read error')}" if result.errors else ""))
+    return 1 if result.errors else 0

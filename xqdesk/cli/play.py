@@ -13,7 +13,8 @@ from typing import TextIO
 
 from xqdesk.board import Board
 from xqdesk.cli.match import time_control_argument
-from xqdesk.engines.person_seat import PersonSeat
+from xqdesk.cli.protocol_log import add_log_argument
+from xqdesk.engines.play.person_seat import PersonSeat
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
@@ -35,14 +36,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--notation", choices=[n.value for n in Notation], default=Notation.ICCS.value,
                         help="how moves are printed (any notation is read)")
     parser.add_argument("--engines", default=None, metavar="FILE", help="JSON engines file for named engines")
+    add_log_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from xqdesk.engines.engine_player import EnginePlayer
+    from xqdesk.engines.play.engine_player import EnginePlayer
     from xqdesk.engines.errors import EngineError
-    from xqdesk.engines.game_player import GamePlayer
-    from xqdesk.engines.referee import play_game
-    from xqdesk.engines.spec import parse_spec
+    from xqdesk.engines.play.game_player import GamePlayer
+    from xqdesk.engines.play.referee import play_game
+    from xqdesk.engines.registry import engine_spec
 
     try:
         board = Board(args.fen) if args.fen else Board()
@@ -60,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
                 seats[color] = people[color]
                 controls[color] = args.person_tc
             else:
-                seats[color] = EnginePlayer(parse_spec(text, args.engines), None)
+                seats[color] = EnginePlayer(engine_spec(text, args.engines), None)
                 controls[color] = args.engine_tc
         for seat in seats.values():
             seat.start()

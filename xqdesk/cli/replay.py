@@ -12,7 +12,8 @@ import sys
 
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import read_games
-from xqdesk.cli import encoding_argument
+from xqdesk.cli import encoding_argument, plural
+from xqdesk.cli.progress import CommandProgress
 from xqdesk.game import Game
 from xqdesk.notation import Notation, format_line
 
@@ -29,44 +30,51 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _tolerant_output()
-    game_file = read_games(args.path, args.encoding)
+    with CommandProgress(f"reading {args.path}"):
+        game_file = read_games(args.path, args.encoding)
     notation = _NOTATIONS[args.notation]
     damaged = game_file.damaged_game_numbers
-    agree = differ = illegal = 0
-    for number, game in enumerate(game_file.games, start=1):
-        print(f"Game {number} of {game_file.source}")
-        for tag, value in game.sorted_headers():
-            print(f"  {tag}: {value}")
-        if game.start_fen != Game().start_fen:
-            print(f"  Start: {game.start_fen}")
-        print(f"  Moves: {_movetext(game, notation)}")
-        print(f"  Outcome: {game.outcome.text + ' (' + game.outcome.result() + ')' if game.outcome else 'none recorded'}")
-        if not args.check:
-            continue
-        if number in damaged:
-            illegal += 1
-            print("  Check: DAMAGED (see the errors below)")
-            continue
-        try:
-            check = game.check_outcome()
-        except XqdeskError as illegal_move:
-            illegal += 1
-            print(f"  Check: ILLEGAL: {illegal_move}")
-            continue
-        if check.agrees:
-            agree += 1
-            print(f"  Check: agrees: {check.detail}")
-        else:
-            differ += 1
-            print(f"  Check: DIFFERS: {check.detail}")
+    verdicts: list[str] = []
+    with CommandProgress("checking games" if args.check else "writing games", len(game_file.games)) as progress:
+        for number, game in enumerate(game_file.games, start=1):
+            verdicts.append(_replay_one(game, f"Game {number} of {game_file.source}", notation, args.check,
+                                        number in damaged))
+            progress.advance()
     for error in game_file.errors:
         print(f"error: {error}", file=sys.stderr)
     if args.check:
+        agree, differ, illegal = (verdicts.count(kind) for kind in ("agree", "differ", "illegal"))
         unread = len(game_file.errors)
-        print(f"checked {len(game_file.games)} games of {game_file.source}: {agree} agree, {differ} differ, "
-              f"{illegal} with illegal or damaged moves, {unread} read errors")
+        print(f"checked {plural(len(game_file.games), 'game')} of {game_file.source}: {agree} agree, {differ} differ, "
+              f"{illegal} with illegal or damaged moves, {plural(unread, 'read error')}")
         return 0 if differ == 0 and illegal == 0 and unread == 0 else 1
     return 1 if game_file.errors else 0
+
+
+def _replay_one(game: Game, title: str, notation: Notation, check: bool, damaged: bool) -> str:
+    """Print one game and, when ``check``, its verdict: ``agree``, ``differ``, ``illegal`` (or ``shown``)."""
+    print(title)
+    for tag, value in game.sorted_headers():
+        print(f"  {tag}: {value}")
+    if game.start_fen != Game().start_fen:
+        print(f"  Start: {game.start_fen}")
+    print(f"  Moves: {_movetext(game, notation)}")
+    print(f"  Outcome: {game.outcome.text + ' (' + game.outcome.result() + ')' if game.outcome else 'none recorded'}")
+    if not check:
+        return "shown"
+    if damaged:
+        print("  Check: DAMAGED (see the errors below)")
+        return "illegal"
+    try:
+        verdict = game.check_outcome()
+    except XqdeskError as illegal_move:
+        print(f"  Check: ILLEGAL: {illegal_move}")
+        return "illegal"
+    if verdict.agrees:
+        print(f"  Check: agrees: {verdict.detail}")
+        return "agree"
+    print(f"  Check: DIFFERS: {verdict.detail}")
+    return "differ"
 
 
 def _movetext(game: Game, notation: Notation) -> str:

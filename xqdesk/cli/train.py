@@ -1,19 +1,19 @@
-"""``xqdesk train data|nnue|supervised|distill|selfplay``: make labelled positions, train the
-built-in engine's learned evaluation and the ``zero`` engine's network (training needs torch:
-``pip install xqdesk[train]``).
+"""``xqdesk train data|nnue|zero|selfplay``: make labelled positions, train the built-in engine's
+evaluation network and the ``zero`` engine's network (training needs torch: ``pip install
+xqdesk[train]``).
 
 - ``data --out DIR [--records FILE…] [--teacher-games N]``: labelled positions for both learning
   engines (:mod:`xqdesk.engines.training`): every position of the records' games and of games the
   teacher plays against itself, labelled by the teacher's fixed-depth MultiPV search
-  (Fairy-Stockfish when installed) and the game's result; resumable; needs no torch.
+  (Fairy-Stockfish when installed, else the built-in engine) and the game's result; resumable;
+  needs no torch.
 - ``nnue --data DIR… --out NET.npz``: the built-in engine's evaluation network
-  (:mod:`xqdesk.engines.builtin.nnue_training`) from those positions; prints the fitted scale, the
-  held-out loss per epoch and how far the quantised network is from the float one.
-
-- ``supervised --games FILE… --out NET.npz``: learn the masters' moves and results (both mirror
-  images); prints the held-out top-1 accuracy and value loss per epoch.
-- ``distill --out DATA.npz --games N``: teacher positions (games around the built-in engine, each
-  position labelled by its search) for ``supervised --positions``; needs no torch.
+  (:mod:`xqdesk.engines.training.nnue_training`) from those positions; prints the fitted scale, the
+  hand-written evaluation's held-out loss, the network's per epoch and how far the quantised
+  network is from the float one.
+- ``zero --data DIR… --out NET.npz``: train the ``zero`` network on those positions (soft policy
+  targets from the teacher's lines, value from its score and the result); prints the held-out
+  agreement with the masters' moves per epoch.
 - ``selfplay --net NET.npz --iterations K --out-dir DIR``: self-play games with the current network
   in parallel processes, training on a replay window, an arena of new vs old with a gate, a
   checkpoint per iteration, ``log.csv`` and ``log.png``.
@@ -42,25 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     data.add_argument("--cluster", default=None, metavar="ADDRESS", help="run the tasks on Ray (see 'match --cluster')")
     data.add_argument("--seed", type=int, default=0)
     data.add_argument("--shard-size", type=int, default=50_000, help="positions per shard file")
-    sup = modes.add_parser("supervised", help="train on game records (policy = the move played, value = the result)")
-    sup.add_argument("--games", nargs="+", required=True, metavar="FILE", help="game record files (PGN, XQF, …)")
-    sup.add_argument("--out", required=True, help="the network file to write (.npz; a .pt checkpoint goes beside it)")
-    sup.add_argument("--epochs", type=int, default=4)
-    sup.add_argument("--channels", type=int, default=32)
-    sup.add_argument("--blocks", type=int, default=4)
-    sup.add_argument("--hidden", type=int, default=64)
-    sup.add_argument("--batch", type=int, default=256)
-    sup.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
-    sup.add_argument("--holdout", type=int, default=10, help="hold out every N-th game (0: none)")
-    sup.add_argument("--limit-games", type=int, default=None, help="read at most this many games")
-    sup.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
-    sup.add_argument("--seed", type=int, default=0)
-    sup.add_argument("--eval-weight", type=float, default=0.0,
-                     help="blend the value target with the built-in static evaluation (0: results only)")
-    sup.add_argument("--init", default=None, help="start from this .pt checkpoint instead of a new network")
-    sup.add_argument("--positions", nargs="+", default=[], metavar="DATA",
-                     help="also train on these positions files (from 'train distill')")
-
     nn = modes.add_parser("nnue", help="the built-in engine's evaluation network, from labelled positions")
     nn.add_argument("--data", nargs="+", required=True, metavar="DIR", help="data folders made by 'train data'")
     nn.add_argument("--out", required=True, metavar="FILE",
@@ -80,20 +61,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     nn.add_argument("--seed", type=int, default=0)
     nn.add_argument("--init", default=None, metavar="FILE.pt", help="start from this checkpoint's float weights")
 
-    dis = modes.add_parser("distill", help="teacher positions: games around the built-in engine, labelled by its search")
-    dis.add_argument("--out", required=True, help="the positions file to write (.npz)")
-    dis.add_argument("--games", type=int, default=100)
-    dis.add_argument("--nodes", type=int, default=3000, help="the teacher's search budget per position")
-    dis.add_argument("--opening-plies", type=int, default=8, help="at most this many random plies open a game")
-    dis.add_argument("--epsilon", type=float, default=0.1, help="chance of a random move by a teacher side")
-    dis.add_argument("--movers", type=float, nargs=3, default=(0.5, 0.25, 0.25), metavar=("TEACHER", "GREEDY", "RANDOM"),
-                     help="how often a side is the teacher, greedy or random")
-    dis.add_argument("--max-plies", type=int, default=300)
-    dis.add_argument("--score-weight", type=float, default=0.7,
-                     help="value target = (1 - w) * result + w * tanh(teacher score / 400)")
-    dis.add_argument("--seed", type=int, default=0)
-    dis.add_argument("--first-game", type=int, default=1_000_000,
-                     help="number of the first game (numbers decide the held-out games in 'supervised')")
+    zero = modes.add_parser("zero", help="train the zero network on labelled positions ('train data')")
+    zero.add_argument("--data", nargs="+", required=True, metavar="DIR", help="data folders made by 'train data'")
+    zero.add_argument("--out", required=True, help="the network file to write (.npz; a .pt checkpoint goes beside it)")
+    zero.add_argument("--epochs", type=int, default=4)
+    zero.add_argument("--channels", type=int, default=32)
+    zero.add_argument("--blocks", type=int, default=4)
+    zero.add_argument("--hidden", type=int, default=64)
+    zero.add_argument("--batch", type=int, default=512)
+    zero.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (one-cycle schedule)")
+    zero.add_argument("--policy-temperature", type=float, default=60.0,
+                      help="centipawns: the teacher's lines become softmax(score / T) (default 60)")
+    zero.add_argument("--master-weight", type=float, default=0.5,
+                      help="share of a master position's policy target given to the master's move (default 0.5)")
+    zero.add_argument("--score-weight", type=float, default=0.7,
+                      help="value = w * tanh(teacher score / 400) + (1 - w) * result (default 0.7)")
+    zero.add_argument("--max-positions", type=int, default=None, help="positions read per epoch (default: all)")
+    zero.add_argument("--device", default="cpu", help="cpu, cuda or auto (default cpu)")
+    zero.add_argument("--threads", type=int, default=1, help="torch threads on the CPU (default 1)")
+    zero.add_argument("--seed", type=int, default=0)
+    zero.add_argument("--init", default=None, help="start from this .pt checkpoint instead of a new network")
 
     sp = modes.add_parser("selfplay", help="reinforcement learning by self-play with an arena gate")
     sp.add_argument("--net", required=True, help="the starting network (.npz with its .pt checkpoint beside it)")
@@ -115,8 +102,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.mode == "distill":
-        return _distill(args)
     if args.mode == "data":
         return _data(args)
     try:
@@ -127,8 +112,8 @@ def run(args: argparse.Namespace) -> int:
     torch.set_num_threads(max(1, args.threads))
     if args.mode == "nnue":
         return _nnue(args)
-    if args.mode == "supervised":
-        return _supervised(args)
+    if args.mode == "zero":
+        return _zero(args)
     from xqdesk.engines.zero.selfplay import SelfPlayConfig, run_selfplay
     config = SelfPlayConfig(games=args.games, simulations=args.simulations, max_plies=args.max_plies,
                             workers=args.workers, window=args.window, epochs=args.epochs,
@@ -145,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
 def _nnue(args: argparse.Namespace) -> int:
     import torch
 
-    from xqdesk.engines.builtin.nnue_training import TrainingConfig, train_network
+    from xqdesk.engines.training.nnue_training import TrainingConfig, train_network
     from xqdesk.errors import XqdeskError
 
     if args.device.startswith("cuda") and not torch.cuda.is_available():
@@ -163,57 +148,26 @@ def _nnue(args: argparse.Namespace) -> int:
     return 0
 
 
-def _supervised(args: argparse.Namespace) -> int:
-    from xqdesk.engines.zero.dataset import Positions, blend_static_values, read_positions
-    from xqdesk.engines.zero.model import load_checkpoint
-    from xqdesk.engines.zero.supervised import train_supervised
+def _zero(args: argparse.Namespace) -> int:
+    from xqdesk.engines.zero.model import ZeroNet, load_checkpoint
+    from xqdesk.engines.zero.supervised import Targets, train_from_shards
     from xqdesk.errors import XqdeskError
 
-    try:
-        positions = blend_static_values(read_positions(args.games, args.limit_games), args.eval_weight)
-        extra = [Positions.load(path) for path in args.positions]
-        model = load_checkpoint(args.init) if args.init else None
-    except (XqdeskError, OSError, ValueError) as error:
-        print(f"xqdesk train supervised: {error}", file=sys.stderr)
-        return 1
-    games = len(set(positions.game.tolist()))
-    print(f"{len(positions)} positions from {games} games", flush=True)
-    if extra:
-        taught = Positions.concatenate(extra)
-        print(f"{len(taught)} teacher positions from {len(set(taught.game.tolist()))} games", flush=True)
-        positions = Positions.concatenate([positions, taught])
-    print(f"{len(positions)} positions in all (x2 with mirror images)", flush=True)
-    if len(positions) == 0:
-        print("xqdesk train supervised: no positions to train on", file=sys.stderr)
-        return 1
-    train_supervised(positions, args.out, args.epochs, args.channels, args.blocks, args.hidden, args.holdout,
-                     args.batch, args.lr, args.seed, report=lambda entry: print(entry.line(), flush=True),
-                     model=model)
-    print(f"wrote {args.out}")
-    return 0
-
-
-def _distill(args: argparse.Namespace) -> int:
-    import time
-
-    from xqdesk.engines.zero.distill import TeacherConfig, teacher_positions
-
-    try:
-        config = TeacherConfig(games=args.games, nodes=args.nodes, opening_plies=args.opening_plies,
-                               epsilon=args.epsilon, movers=(args.movers[0], args.movers[1], args.movers[2]), max_plies=args.max_plies,
-                               score_weight=args.score_weight, seed=args.seed, first_game_number=args.first_game)
-    except ValueError as error:
-        print(f"xqdesk train distill: {error}", file=sys.stderr)
+    if min(args.epochs, args.channels, args.blocks, args.hidden, args.batch) < 1 or args.policy_temperature <= 0 \
+            or not 0 <= args.master_weight <= 1 or not 0 <= args.score_weight <= 1:
+        print("xqdesk train zero: sizes must be positive, the temperature above 0, the weights within [0, 1]",
+              file=sys.stderr)
         return 2
-    started = time.perf_counter()
-    positions = teacher_positions(config, report=lambda line: print(line, flush=True))
     try:
-        positions.save(args.out)
-    except OSError as error:
-        print(f"xqdesk train distill: cannot write {args.out!r}: {error}", file=sys.stderr)
+        model = load_checkpoint(args.init) if args.init else ZeroNet(args.channels, args.blocks, args.hidden)
+        targets = Targets(args.policy_temperature, args.master_weight, args.score_weight)
+        train_from_shards(args.data, args.out, args.epochs, model, targets, args.batch, args.lr, device=args.device,
+                          seed=args.seed, max_positions=args.max_positions,
+                          report=lambda entry: print(entry.line(), flush=True))
+    except (XqdeskError, OSError, ValueError) as error:
+        print(f"xqdesk train zero: {error}", file=sys.stderr)
         return 1
-    print(f"wrote {args.out}: {len(positions)} positions from {config.games} games "
-          f"({time.perf_counter() - started:.0f} s)")
+    print(f"wrote {args.out}")
     return 0
 
 

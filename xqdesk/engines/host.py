@@ -18,12 +18,13 @@ import threading
 from typing import Callable, Optional, Sequence, TextIO
 
 from xqdesk.board import Board
+from xqdesk.engines.compiled_code import locked_warm_up
 from xqdesk.engines.errors import EngineProtocolError, EngineStartError
-from xqdesk.engines.in_process import InProcessEngine, apply_option
+from xqdesk.engines.hosted.in_process import InProcessEngine, apply_option
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import FOG_KINDS
-from xqdesk.engines.uci import UciDialect, format_info, format_move, format_option, parse_go, parse_position
-from xqdesk.engines.uci_engine import ERROR_PREFIX
+from xqdesk.engines.transport.uci import UciDialect, format_info, format_move, format_option, parse_go, parse_position
+from xqdesk.engines.transport.uci_engine import ERROR_PREFIX
 from xqdesk.fen import STARTING_FEN
 
 DIALECT = UciDialect.PIKAFISH
@@ -33,10 +34,10 @@ ENGINE_KINDS = ("player", "builtin", "random", "greedy", "egtb", "mcts", "zero")
 def make_engine(kind: str, path: Optional[str] = None) -> InProcessEngine:
     """The in-process engine of ``kind``; EngineStartError when it cannot be made."""
     if kind == "random":
-        from xqdesk.engines.baselines import RandomEngine
+        from xqdesk.engines.hosted.baselines import RandomEngine
         return RandomEngine()
     if kind == "greedy":
-        from xqdesk.engines.baselines import GreedyEngine
+        from xqdesk.engines.hosted.baselines import GreedyEngine
         return GreedyEngine()
     if kind == "builtin":
         try:
@@ -48,7 +49,7 @@ def make_engine(kind: str, path: Optional[str] = None) -> InProcessEngine:
         if not path:
             raise EngineStartError("'egtb' needs the directory of the tablebase files")
         from xqdesk.engines.errors import EngineOptionError
-        from xqdesk.engines.tablebase import TablebaseEngine
+        from xqdesk.engines.hosted.tablebase import TablebaseEngine
         try:
             return TablebaseEngine(path)
         except EngineOptionError as error:
@@ -65,7 +66,7 @@ def make_engine(kind: str, path: Optional[str] = None) -> InProcessEngine:
     if kind == "player":
         if not path:
             raise EngineStartError("'player' needs the path of a course player folder or file")
-        from xqdesk.engines.course_player import CoursePlayerEngine
+        from xqdesk.engines.hosted.course_player import CoursePlayerEngine
         return CoursePlayerEngine(path)
     raise EngineStartError(f"unknown engine kind {kind!r} (expected one of {', '.join(ENGINE_KINDS)})")
 
@@ -87,9 +88,11 @@ class UciHost:
         self._ready.set()  # until start_warm_up() says otherwise
         self._warm_up_error = ""
 
-    def start_warm_up(self) -> None:
+    def start_warm_up(self, kind: str = "") -> None:
         """Run the engine's ``warm_up()`` (if it has one) in the background; ``isready`` and ``go``
-        wait for it, while ``uci``, ``setoption`` and ``stop`` are answered at once."""
+        wait for it, while ``uci``, ``setoption`` and ``stop`` are answered at once. For a
+        ``kind`` that runs compiled code, it waits for a compilation going on in another process
+        (see :mod:`xqdesk.engines.compiled_code`)."""
         warm_up = getattr(self.engine, "warm_up", None)
         if warm_up is None:
             return
@@ -97,7 +100,7 @@ class UciHost:
 
         def run() -> None:
             try:
-                warm_up()
+                locked_warm_up(kind, warm_up)
             except Exception as error:  # noqa: BLE001 - reported on the protocol, the host goes on
                 self._warm_up_error = f"{type(error).__name__}: {error}"
             finally:
@@ -273,7 +276,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"xqdesk host: {' '.join(str(error).split())}", file=sys.stderr, flush=True)
         return 2
     host = UciHost(engine, write)
-    host.start_warm_up()
+    host.start_warm_up(args.kind)
     commands: queue.Queue[Optional[str]] = queue.Queue()
     threading.Thread(target=_read_commands, args=(host, commands), name="host-stdin", daemon=True).start()
     while True:

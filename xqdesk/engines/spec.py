@@ -17,34 +17,28 @@
 
 ``OPTIONS`` is ``Name=value`` pairs joined by commas (``Skill Level=3,Hash=16``).
 
-The engines file is JSON, a list of entries like those of other engine GUIs::
-
-    [{"name": "fsf", "command": ["/usr/games/fairy-stockfish"], "protocol": "uci",
-      "options": {"Hash": "16"}, "workdir": null}]
-
-``command`` may also be a single string (split like a shell would); ``protocol`` is ``uci``
-(the default), ``ucci`` or ``auto`` (try UCI, then UCCI).
+``NAME`` is looked up in the engine registry by :func:`xqdesk.engines.registry.engine_spec` (the
+file the window's engines dialog writes too, or the one ``--engines FILE`` names); :func:`parse_spec`
+reads the other forms.
 """
 from __future__ import annotations
 
-import json
 import os
-import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Optional
 
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.protocol import ProtocolName, parse_protocol_name
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver
+from xqdesk.engines.transport.protocol import ProtocolName
+from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
 
 FOG_KINDS = ("fog-random", "fog-greedy", "fog-ubsa", "fog-pbsa")
 """Fog-of-war agents (:mod:`xqdesk.engines.fog`): they play only ``--variant fog`` games."""
 HOST_KINDS = ("builtin", "random", "greedy", "mcts", "zero") + FOG_KINDS
 EXTERNAL_KINDS = {"uci": ProtocolName.UCI, "ucci": ProtocolName.UCCI, "engine": ProtocolName.AUTO}
 """Spec prefixes of external executables, and the protocol each asks for."""
-DEFAULT_ENGINES_FILE = Path("~/.config/xqdesk/engines.json")
-"""Where user engines are listed unless ``--engines FILE`` says otherwise."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +57,27 @@ class EngineSpec:
 
     def __str__(self) -> str:
         return self.name
+
+    def engine(self, *, memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
+               handshake_timeout: float = HANDSHAKE_TIMEOUT,
+               on_line: Optional[LineObserver] = None) -> UciEngine:
+        """The engine this spec names, not started yet: its :meth:`~UciEngine.start` runs the
+        process under ``memory_limit_mb`` MiB of address space, does the handshake in the spec's
+        protocol with its options, and checks that the engine plays Xiangqi when the spec asks
+        (``verify``). ``on_line`` sees every line exchanged. For a caller that must be able to
+        kill the engine while it starts; the others call :meth:`open`."""
+        return UciEngine(self.command, cwd=self.workdir, options=self.options, memory_limit_mb=memory_limit_mb,
+                         handshake_timeout=handshake_timeout, env=self.env, on_line=on_line,
+                         protocol=self.protocol, verify=self.verify, name=self.name)
+
+    def open(self, *, memory_limit_mb: Optional[int] = DEFAULT_MEMORY_LIMIT_MB,
+             handshake_timeout: float = HANDSHAKE_TIMEOUT,
+             on_line: Optional[LineObserver] = None) -> UciEngine:
+        """The one door to an engine: :meth:`engine`, started. EngineStartError says why it could
+        not start (nothing is left running then)."""
+        engine = self.engine(memory_limit_mb=memory_limit_mb, handshake_timeout=handshake_timeout, on_line=on_line)
+        engine.start()
+        return engine
 
 
 def _package_root() -> str:
@@ -95,47 +110,23 @@ def parse_options(text: str, spec_text: str) -> dict[str, str]:
     return options
 
 
-def load_engines_file(path: str | os.PathLike[str]) -> dict[str, EngineSpec]:
-    """The named engines of a JSON engines file (see the module docstring)."""
-    try:
-        entries = json.loads(Path(path).expanduser().read_text(encoding="utf-8"))
-    except OSError as error:
-        raise EngineStartError(f"cannot read engines file {str(path)!r}: {error.strerror or error}") from None
-    except json.JSONDecodeError as error:
-        raise EngineStartError(f"engines file {str(path)!r} is not JSON: line {error.lineno}: {error.msg}") from None
-    if not isinstance(entries, list):
-        raise EngineStartError(f"engines file {str(path)!r} must hold a JSON list of engines")
-    engines: dict[str, EngineSpec] = {}
-    for number, entry in enumerate(entries, start=1):
-        where = f"engines file {str(path)!r}, entry {number}"
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or "command" not in entry:
-            raise EngineStartError(f"{where}: needs a 'name' and a 'command', got {entry!r}")
-        try:
-            protocol = parse_protocol_name(str(entry.get("protocol", "uci")), where)
-        except ValueError as error:
-            raise EngineStartError(str(error)) from None
-        command = entry["command"]
-        argv = shlex.split(command) if isinstance(command, str) else command
-        if not isinstance(argv, list) or not argv or not all(isinstance(word, str) for word in argv):
-            raise EngineStartError(f"{where}: 'command' must be a string or a list of strings, got {command!r}")
-        options = entry.get("options") or {}
-        if not isinstance(options, dict):
-            raise EngineStartError(f"{where}: 'options' must be an object, got {options!r}")
-        engines[entry["name"]] = EngineSpec(entry["name"], tuple(argv), {str(k): str(v) for k, v in options.items()},
-                                            entry.get("workdir"), verify=True, protocol=protocol)
-    return engines
+def spec_kind(text: str) -> Optional[str]:
+    """The kind a SPEC text starts with (``builtin``, ``uci`` …), None for a name."""
+    kind = text.partition(":")[0]
+    return kind if kind in HOST_KINDS or kind in EXTERNAL_KINDS or kind in ("player", "egtb") else None
 
 
-def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None) -> EngineSpec:
-    """The engine named by ``text`` (see the module docstring); EngineStartError, before anything
-    is started, for a missing player, an engine file that is not executable, unknown names."""
+def parse_spec(text: str) -> EngineSpec:
+    """The engine ``text`` describes (any form of the module docstring but a NAME);
+    EngineStartError, before anything is started, for a missing player, an engine file that is
+    not executable, a text that is no SPEC."""
     kind, _, rest = text.partition(":")
     if kind in HOST_KINDS:
         return EngineSpec(text, host_command(kind), parse_options(rest, text), env=host_environment())
     if kind == "player":
         if not rest:
             raise EngineStartError(f"{text!r}: say which player, e.g. player:path/to/player_1")
-        from xqdesk.engines.course_player import find_player_file
+        from xqdesk.engines.hosted.course_player import find_player_file
         player_file = find_player_file(rest)
         label = player_file.parent.name if Path(rest).expanduser().is_dir() else player_file.stem
         return EngineSpec(f"player:{label}", host_command("player", str(player_file)),
@@ -162,14 +153,6 @@ def parse_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None)
             raise EngineStartError(f"{text!r}: engine file {path!r} is not executable")
         return EngineSpec(f"{kind}:{executable.name}", (str(executable.resolve()),), options, verify=True,
                           protocol=EXTERNAL_KINDS[kind])
-    candidates = [Path(engines_file)] if engines_file else [DEFAULT_ENGINES_FILE.expanduser()]
-    for candidate in candidates:
-        if candidate.is_file() or engines_file:
-            engines = load_engines_file(candidate)
-            if text in engines:
-                return engines[text]
-            raise EngineStartError(f"unknown engine {text!r}: not builtin, random, greedy, player:PATH, egtb:DIR, "
-                                   f"uci:PATH, ucci:PATH, engine:PATH, nor a name in {str(candidate)!r} ({', '.join(engines) or 'empty'})")
-    raise EngineStartError(f"unknown engine {text!r}: expected builtin, random, greedy, player:PATH, egtb:DIR, uci:PATH, "
-                           "ucci:PATH, engine:PATH "
-                           f"or a name from an engines file ({str(DEFAULT_ENGINES_FILE)} or --engines FILE)")
+    raise EngineStartError(f"unknown engine {text!r}: expected builtin, random, greedy, mcts, zero, player:PATH, "
+                           "egtb:DIR, uci:PATH, ucci:PATH or engine:PATH (a name of the engine registry is looked up "
+                           "by xqdesk.engines.registry.engine_spec)")

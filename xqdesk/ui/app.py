@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -16,9 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication
 
+from xqdesk import __version__
 from xqdesk.pieces import RED, parse_color
+from xqdesk.resource_files import read_resource
+from xqdesk.ui.engine_preparation import EnginePreparation
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
 from xqdesk.ui.piece_glyphs import interface_font, load_fonts
@@ -41,6 +46,10 @@ def ensure_application(argv: Sequence[str] = ()) -> QApplication:
         app = QApplication([sys.argv[0] if sys.argv else "xqdesk", *argv])
         app.setApplicationName("xqdesk")
         app.setOrganizationName("xqdesk")
+        app.setDesktopFileName("xqdesk")  # the desktop entry --install-desktop-entry writes
+        icon = QPixmap()
+        icon.loadFromData(read_resource("icons/xqdesk.png"))
+        app.setWindowIcon(QIcon(icon))
     load_fonts()
     app.setFont(interface_font(10))
     return app
@@ -61,6 +70,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="board and piece theme (remembered; with --screenshot only for the picture)")
     parser.add_argument("--wait", type=float, default=None, metavar="SECONDS",
                         help="with --screenshot: let the window run this long first (default 3 with --analyse, else 0)")
+    parser.add_argument("--install-desktop-entry", action="store_true",
+                        help="add xqdesk, with its icon, to this user's application menu (Linux desktops) and exit")
+    parser.add_argument("--remove-desktop-entry", action="store_true",
+                        help="take xqdesk out of this user's application menu again and exit")
+    parser.add_argument("--version", action="version", version=f"xqdesk {__version__}")
     return parser
 
 
@@ -85,9 +99,30 @@ def screenshot(window, out: str | Path, size: tuple[int, int] = SCREENSHOT_SIZE)
     return out
 
 
+def change_desktop_entry(install: bool) -> int:
+    """``--install-desktop-entry`` / ``--remove-desktop-entry``: say which files changed; 3 when
+    they cannot be written."""
+    from xqdesk.ui.desktop_entry import install_desktop_entry, launch_command, remove_desktop_entry
+
+    try:
+        paths = install_desktop_entry() if install else remove_desktop_entry()
+    except OSError as error:
+        print(f"xqdesk: cannot write the desktop entry: {error}", file=sys.stderr)
+        return 3
+    for path in paths:
+        print(f"{'wrote' if install else 'removed'} {path}")
+    if install:
+        print(f"the menu entry runs: {shlex.join(launch_command())}")
+    elif not paths:
+        print("there was no xqdesk desktop entry to remove")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Start the window; returns the exit code."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.install_desktop_entry or args.remove_desktop_entry:
+        return change_desktop_entry(install=args.install_desktop_entry)
     if args.screenshot and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = ensure_application()
@@ -131,7 +166,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     window.show()
     QTimer.singleShot(0, window.board_view.setFocus)
+    preparation = EnginePreparation(window.statusBar())  # the first start after an install compiles
+    preparation.start()
     code = app.exec()
+    preparation.stop()
     window.shutdown()
     return code
 

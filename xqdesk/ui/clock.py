@@ -1,7 +1,7 @@
 """The window's clocks: a view of the game runner's clocks, refreshed about ten times a second.
 
 The time controls, the charging of time and the verdict that a side has run out are the
-:class:`~xqdesk.engines.game_runner.GameRunner`'s; :class:`GameClock` only shows them and, on each
+:class:`~xqdesk.engines.play.game_runner.GameRunner`'s; :class:`GameClock` only shows them and, on each
 tick, asks the runner whether the side to move has overstepped (``expired`` carries the runner's
 timeout outcome). Time is read from a monotonic source that tests may replace; the ``QTimer`` only
 paces the display and the question, it is never the measure of time itself.
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from xqdesk.engines.game_runner import GameRunner
+from xqdesk.engines.play.game_runner import GameRunner
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.outcome import Termination
 from xqdesk.ui.i18n import language_notifier, tr

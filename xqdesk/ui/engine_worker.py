@@ -38,10 +38,10 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.process import LoggedLine
+from xqdesk.engines.transport.process import LoggedLine
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import UciOption
-from xqdesk.engines.uci_engine import SearchResult, UciEngine
+from xqdesk.engines.transport.uci import UciOption
+from xqdesk.engines.transport.uci_engine import SearchResult, UciEngine
 from xqdesk.move import Move
 from xqdesk.engines.spec import EngineSpec
 
@@ -180,9 +180,8 @@ class _EngineThread(QThread):
 
     def run(self) -> None:  # noqa: D102 - QThread entry point
         spec = self.spec
-        engine = UciEngine(spec.command, cwd=spec.workdir, options=dict(spec.options), env=spec.env,
-                           on_line=self._logged, protocol=spec.protocol)
-        self.engine = engine
+        engine = spec.engine(on_line=self._logged)
+        self.engine = engine  # set before the handshake, so a shutdown can kill a slow starter
         self._note("$ " + " ".join(spec.command))
         try:
             identity = engine.start()

@@ -7,8 +7,9 @@ it found) and to read the options it declares (its own ``option`` lines); the di
 them as typed controls (a spin box with the declared bounds, a check box, a combo, a button, a
 text field) set to their defaults, and only values the user changed are kept. An engine that
 cannot be started (a missing file, a program that is no engine, one that never answers) is
-refused: it leaves the list at once and the dialog says why. The list is saved with the rest of
-the settings (QSettings) when the dialog is accepted.
+refused: it leaves the list at once and the dialog says why. The list is saved in the engine
+registry (:mod:`xqdesk.engines.registry`, which the command line reads too) when the dialog is
+accepted.
 """
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QPushButton, QScrollArea, QSpinBox, QToolButton, QVBoxLayout, QWidget)
 
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.course_player import find_player_file
-from xqdesk.engines.protocol import ProtocolName
-from xqdesk.engines.uci import UciOption
+from xqdesk.engines.hosted.course_player import find_player_file
+from xqdesk.engines.transport.protocol import ProtocolName
+from xqdesk.engines.transport.uci import UciOption
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker
 from xqdesk.ui.i18n import follow_language, tr
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, save_settings
@@ -38,7 +39,8 @@ HIDDEN_OPTIONS = frozenset({"uci_variant", "uci_chess960", "multipv", "usemillis
 KIND_LABELS = {EngineKind.PLAYER: "Course player", EngineKind.UCI: "UCI engine",
                EngineKind.UCCI: "UCCI engine", EngineKind.BUILTIN: "Built-in engine",
                EngineKind.TABLEBASE: "Tablebase",
-               EngineKind.MCTS: "Monte-Carlo tree search engine", EngineKind.ZERO: "Zero engine (neural network)"}
+               EngineKind.MCTS: "Monte-Carlo tree search engine", EngineKind.ZERO: "Zero engine (neural network)",
+               EngineKind.COMMAND: "Engine command"}
 
 
 def unique_name(wanted: str, taken: set[str]) -> str:

@@ -14,11 +14,11 @@ Widgets never change the game; they call the controller's methods and watch its 
 * ``alert(str)`` — a problem that must not be missed (an engine seat failed);
 * ``paused_changed(bool)`` — an engine-vs-engine game was paused or resumed.
 
-A live game runs on the Qt-free :class:`~xqdesk.engines.game_runner.GameRunner` the command line
+A live game runs on the Qt-free :class:`~xqdesk.engines.play.game_runner.GameRunner` the command line
 uses too: it keeps the clocks and judges every move, whether an engine's reply or a person's click
 brought it, and times out the side to move (the controller only forwards events to it). A person
 is a seat like an engine: a click becomes a move offered by the colour's
-:class:`~xqdesk.engines.person_seat.PersonSeat`, the same seat ``xqdesk play`` reads typed moves into. A seat
+:class:`~xqdesk.engines.play.person_seat.PersonSeat`, the same seat ``xqdesk play`` reads typed moves into. A seat
 that loses by a fault (timeout, crash, no or illegal move) has its engine process killed at once;
 the next game starts a fresh one.
 
@@ -41,11 +41,11 @@ from collections.abc import Callable, Mapping
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from xqdesk.board import Board
-from xqdesk.engines.game_player import MoveReply
-from xqdesk.engines.game_runner import GameRunner
-from xqdesk.engines.person_seat import PersonSeat
+from xqdesk.engines.play.game_player import MoveReply
+from xqdesk.engines.play.game_runner import GameRunner
+from xqdesk.engines.play.person_seat import PersonSeat
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.engines.uci_engine import SearchResult
+from xqdesk.engines.transport.uci_engine import SearchResult
 from xqdesk.fen import STARTING_FEN
 from xqdesk.game import ChildNode, Game, GameNode
 from xqdesk.move import Move

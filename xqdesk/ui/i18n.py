@@ -97,6 +97,10 @@ CHINESE: Final[dict[str, str]] = {
     # --- whole-game review ----------------------------------------------------------------------
     "Review game…": "复盘分析…",
     "Cancel review": "取消复盘",
+    "Preparing the built-in engine for this computer (first start only)": "正在为本机准备内置引擎（仅首次启动）",
+    "about {seconds} s left": "约剩 {seconds} 秒",
+    "The built-in engine is ready.": "内置引擎已就绪。",
+    "Could not prepare the built-in engine ahead: {reason}": "未能预先准备内置引擎：{reason}",
     "Next mistake": "下一个错着",
     "Seconds per move": "每步秒数",
     "Depth per move": "每步深度",
@@ -295,6 +299,7 @@ CHINESE: Final[dict[str, str]] = {
     "Built-in engine": "内置引擎",
     "Monte-Carlo tree search engine": "蒙特卡洛树搜索引擎",
     "Zero engine (neural network)": "Zero 引擎（神经网络）",
+    "Engine command": "引擎命令",
     "Choose a course player file or folder": "选择课程棋手文件或文件夹",
     "Choose a UCI or UCCI engine executable": "选择 UCI 或 UCCI 引擎可执行文件",
     "Python files": "Python 文件",

@@ -11,8 +11,9 @@ an offscreen one with :func:`ensure_gui_application`.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Optional
 
 from PIL import Image
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMimeData, QRectF, QSize
@@ -134,8 +135,9 @@ def line_scenes(game: Game, moves: Sequence[Move], start_ply: int = 0, end_ply: 
 
 
 def save_gif(scenes: Sequence[BoardScene], path: str | Path, width: int = DEFAULT_WIDTH,
-             delay: float = DEFAULT_GIF_DELAY) -> Path:
-    """Write ``scenes`` as an animated GIF (one frame each, ``delay`` seconds apart, looping)."""
+             delay: float = DEFAULT_GIF_DELAY, on_frame: Optional[Callable[[], None]] = None) -> Path:
+    """Write ``scenes`` as an animated GIF (one frame each, ``delay`` seconds apart, looping);
+    ``on_frame()`` is told of each frame drawn."""
     if not scenes:
         raise PictureError("an animated GIF needs at least one position")
     if not 0.02 <= delay <= 60:
@@ -143,7 +145,11 @@ def save_gif(scenes: Sequence[BoardScene], path: str | Path, width: int = DEFAUL
     path = Path(path)
     if path.suffix.lower() != ".gif":
         raise PictureError(f"{path.name}: an animation is written as .gif")
-    frames = [to_pillow(render_image(scene, width)) for scene in scenes]
+    frames = []
+    for scene in scenes:
+        frames.append(to_pillow(render_image(scene, width)))
+        if on_frame is not None:
+            on_frame()
     frames[0].save(path, format="GIF", save_all=True, append_images=frames[1:], duration=round(delay * 1000),
                    loop=0, disposal=1)
     return path

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from PySide6.QtCore import QByteArray
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, PieceType
-from xqdesk.ui.resources import resource_path
+from xqdesk.resource_files import read_resource
 
 BOARD_FONT_FILE = "fonts/XqdeskKai-Bold.ttf"
 UI_FONT_FILE = "fonts/XqdeskSans-Regular.otf"
@@ -53,10 +54,9 @@ _loaded: LoadedFonts | None = None
 
 
 def _add_font(relative: str) -> str:
-    path = resource_path(relative)
-    font_id = QFontDatabase.addApplicationFont(str(path))
+    font_id = QFontDatabase.addApplicationFontFromData(QByteArray(read_resource(relative)))
     if font_id < 0:
-        raise RuntimeError(f"Qt could not load the bundled font {str(path)!r}")
+        raise RuntimeError(f"Qt could not load the bundled font {relative!r}")
     return QFontDatabase.applicationFontFamilies(font_id)[0]
 
 

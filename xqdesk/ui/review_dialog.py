@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
     QRadioButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from xqdesk.engines.reviewer import review_limits
+from xqdesk.engines.analysis.reviewer import review_limits
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.ui.i18n import follow_language, tr

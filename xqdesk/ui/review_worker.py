@@ -1,6 +1,6 @@
 """A whole-game review running in its own ``QThread``, so the window stays usable.
 
-The thread owns a :class:`xqdesk.engines.reviewer.GameReviewer` (its engine process); the GUI
+The thread owns a :class:`xqdesk.engines.analysis.reviewer.GameReviewer` (its engine process); the GUI
 thread only starts it, reads its signals and may :meth:`ReviewWorker.cancel` it (which stops the
 engine's search at once from the GUI thread, without waiting). Every run ends in exactly one of
 ``finished``, ``failed`` or ``cancelled``. :meth:`ReviewWorker.shutdown` cancels and joins.
@@ -11,7 +11,7 @@ from typing import Optional, Sequence
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from xqdesk.engines.reviewer import GameReviewer, ReviewCancelled
+from xqdesk.engines.analysis.reviewer import GameReviewer, ReviewCancelled
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
 from xqdesk.game import Game

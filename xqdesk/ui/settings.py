@@ -2,114 +2,32 @@
 
 ``load_settings()`` never fails on a damaged or foreign store: a value of the wrong type falls back
 to its default, so a hand-edited file cannot keep the window from starting. Engines are kept as
-:class:`EngineProfile` values, which also know the command line that starts them.
+:class:`EngineProfile` values, which also know the command line that starts them; they live in the
+engine registry (:mod:`xqdesk.engines.registry`) that the command line reads too, not in the store:
+a store that still holds engines (an earlier version's) has them moved into the registry. A store
+opened on an INI file (tests, portable installs) keeps its registry beside it, ``engines.json``.
 """
 from __future__ import annotations
 
 import enum
 import json
+import logging
 from dataclasses import dataclass, fields, replace
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings
 
-from xqdesk.engines.protocol import ProtocolName
-from xqdesk.engines.spec import EngineSpec, host_command, host_environment
+from xqdesk.engines.errors import EngineStartError
+from xqdesk.engines.registry import (BUILTIN_LEVEL_OPTION, PATHLESS_KINDS, EngineKind, EngineProfile, load_registry,
+                                     merge_into_registry, registry_path, save_registry)
+
+LOG = logging.getLogger(__name__)
+ENGINES_KEY = "engines"
+"""The store key under which earlier versions kept the engines (moved into the registry on load)."""
 
 ORGANIZATION = "xqdesk"
 APPLICATION = "xqdesk"
-
-BUILTIN_LEVEL_OPTION = "Level"
-"""The built-in engine's UCI option that sets its strength."""
-
-
-class EngineKind(enum.Enum):
-    """How an engine is started: the built-in engine and course players run in xqdesk's UCI host;
-    an external executable speaks UCI or UCCI."""
-
-    BUILTIN = "builtin"
-    PLAYER = "player"
-    UCI = "uci"
-    UCCI = "ucci"
-    TABLEBASE = "tablebase"
-    """Endgame tables read as an analysis engine; ``path`` is their directory."""
-    MCTS = "mcts"
-    ZERO = "zero"
-
-
-PATHLESS_KINDS = (EngineKind.BUILTIN, EngineKind.MCTS, EngineKind.ZERO)
-"""Kinds xqdesk runs itself: they need no path."""
-
-
-@dataclass(frozen=True)
-class EngineProfile:
-    """One engine the user has set up: a name, how to start it and the UCI options to send.
-
-    ``path`` is the executable (UCI, UCCI) or the course player's file or folder (PLAYER); unused for
-    BUILTIN, whose strength is ``level``. ``options`` are (name, value) pairs sent with
-    ``setoption`` after the handshake, in order.
-    """
-
-    name: str
-    kind: EngineKind
-    path: str = ""
-    level: int = 3
-    options: tuple[tuple[str, str], ...] = ()
-
-    def __post_init__(self) -> None:
-        if not self.name.strip():
-            raise ValueError(f"an engine needs a name, got {self.name!r}")
-        if self.kind not in PATHLESS_KINDS and not self.path:
-            raise ValueError(f"engine {self.name!r} of kind {self.kind.value!r} needs a path")
-
-    def to_spec(self) -> EngineSpec:
-        """How to start this engine's process (the engines package's :class:`EngineSpec`).
-
-        A built-in engine gets its level as the ``Level`` option; options listed in ``options``
-        come after it, so an explicit ``Level`` there wins.
-        """
-        options = dict(self.options)
-        if self.kind is EngineKind.UCI:
-            return EngineSpec(self.name, (self.path,), options)
-        if self.kind is EngineKind.UCCI:
-            return EngineSpec(self.name, (self.path,), options, protocol=ProtocolName.UCCI)
-        if self.kind is EngineKind.PLAYER:
-            return EngineSpec(self.name, host_command("player", self.path), options, env=host_environment())
-        if self.kind is EngineKind.TABLEBASE:
-            return EngineSpec(self.name, host_command("egtb", self.path), options, env=host_environment())
-        if self.kind in (EngineKind.MCTS, EngineKind.ZERO):
-            return EngineSpec(self.name, host_command(self.kind.value), options, env=host_environment())
-        return EngineSpec(self.name, host_command("builtin"), {BUILTIN_LEVEL_OPTION: str(self.level), **options},
-                          env=host_environment())
-
-    def to_json(self) -> str:
-        """A one-line text form (for QSettings), read back by :meth:`from_json`."""
-        return json.dumps(
-            {
-                "name": self.name,
-                "kind": self.kind.value,
-                "path": self.path,
-                "level": self.level,
-                "options": [list(pair) for pair in self.options],
-            },
-            ensure_ascii=False,
-        )
-
-    @classmethod
-    def from_json(cls, text: str) -> "EngineProfile":
-        """The profile written by :meth:`to_json`; raises ValueError naming the bad text."""
-        try:
-            data = json.loads(text)
-            return cls(
-                name=str(data["name"]),
-                kind=EngineKind(data["kind"]),
-                path=str(data.get("path", "")),
-                level=int(data.get("level", 3)),
-                options=tuple((str(name), str(value)) for name, value in data.get("options", ())),
-            )
-        except (KeyError, TypeError, json.JSONDecodeError) as error:
-            raise ValueError(f"not an engine profile: {text!r} ({error})") from error
-
 
 class ScoreView(enum.Enum):
     """Whose point of view engine scores are shown from."""
@@ -164,27 +82,70 @@ def open_store(path: str | None = None) -> QSettings:
     return QSettings(ORGANIZATION, APPLICATION)
 
 
+def registry_of(store: QSettings) -> Path:
+    """The engine registry that goes with ``store``: beside an INI store, else the user's."""
+    if store.format() == QSettings.Format.IniFormat:
+        return Path(store.fileName()).with_name("engines.json")
+    return registry_path()
+
+
 def save_settings(settings: Settings, store: QSettings) -> None:
-    """Write every field of ``settings`` into ``store`` and flush it."""
+    """Write every field of ``settings`` into ``store`` and flush it; the engines go to the registry."""
     for item in fields(Settings):
-        value = getattr(settings, item.name)
-        store.setValue(item.name, _to_stored(value))
+        if item.name != ENGINES_KEY:
+            store.setValue(item.name, _to_stored(getattr(settings, item.name)))
     store.sync()
+    try:
+        save_registry(settings.engines, registry_of(store))
+    except OSError as error:
+        LOG.warning("cannot write the engine registry %s: %s", registry_of(store), error)
 
 
 def load_settings(store: QSettings) -> Settings:
-    """The settings in ``store``; absent or unreadable values take their defaults."""
+    """The settings in ``store``; absent or unreadable values take their defaults. The engines
+    come from the registry (see the module docstring)."""
     defaults = Settings()
     values: dict[str, Any] = {}
     for item in fields(Settings):
         default = getattr(defaults, item.name)
-        if not store.contains(item.name):
+        if item.name == ENGINES_KEY or not store.contains(item.name):
             continue
         try:
             values[item.name] = _from_stored(item.name, store.value(item.name), default)
         except (ValueError, TypeError):
             continue
+    values[ENGINES_KEY] = tuple(_registry_engines(store))
     return replace(defaults, **values)
+
+
+def _registry_engines(store: QSettings) -> list[EngineProfile]:
+    """The registry's engines, with those an earlier version kept in ``store`` moved over. A
+    registry that cannot be read is set aside (renamed ``….damaged``) so nothing in it is lost
+    when the window writes a new one."""
+    path = registry_of(store)
+    old: tuple[EngineProfile, ...] = ()
+    if store.contains(ENGINES_KEY):
+        try:
+            old = _from_stored(ENGINES_KEY, store.value(ENGINES_KEY), ())
+        except (ValueError, TypeError):
+            old = ()
+    try:
+        engines = merge_into_registry(old, path) if old else load_registry(path)
+    except EngineStartError as error:
+        kept = path.with_name(path.name + ".damaged")
+        LOG.warning("%s; kept as %s", error, kept)
+        try:
+            path.replace(kept)
+        except OSError:
+            return []
+        engines = merge_into_registry(old, path) if old else []
+    except OSError as error:
+        LOG.warning("cannot write the engine registry %s: %s", path, error)
+        return list(old)
+    if store.contains(ENGINES_KEY):
+        store.remove(ENGINES_KEY)
+        store.sync()
+    return engines
 
 
 def _to_stored(value: Any) -> Any:
@@ -225,6 +186,8 @@ def _from_stored(name: str, raw: Any, default: Any) -> Any:
 
 
 __all__ = [
+    "BUILTIN_LEVEL_OPTION",
+    "PATHLESS_KINDS",
     "EngineKind",
     "EngineProfile",
     "ScoreView",

@@ -14,7 +14,7 @@ import miniaudio
 
 from xqdesk.board import Board
 from xqdesk.move import Move
-from xqdesk.ui.resources import resource_path
+from xqdesk.resource_files import read_resource
 
 SAMPLE_RATE = 22050
 
@@ -69,9 +69,9 @@ class SoundPlayer:
         """The decoded 16-bit mono samples of ``event``'s sound (read once)."""
         found = self._samples.get(event)
         if found is None:
-            decoded = miniaudio.decode_file(str(resource_path(f"sounds/{event.value}.wav")),
-                                            output_format=miniaudio.SampleFormat.SIGNED16, nchannels=1,
-                                            sample_rate=SAMPLE_RATE)
+            decoded = miniaudio.decode(read_resource(f"sounds/{event.value}.wav"),
+                                       output_format=miniaudio.SampleFormat.SIGNED16, nchannels=1,
+                                       sample_rate=SAMPLE_RATE)
             found = memoryview(decoded.samples)
             self._samples[event] = found
         return found

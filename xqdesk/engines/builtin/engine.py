@@ -1,4 +1,4 @@
-"""The built-in engine as an in-process engine (see :mod:`xqdesk.engines.in_process`).
+"""The built-in engine as an in-process engine (see :mod:`xqdesk.engines.hosted.in_process`).
 
 It takes the root moves from the core board (which applies every course rule, the perpetual-check
 ban included), rebuilds the recent game on its own fast :class:`Position` (so repetitions are seen),
@@ -25,19 +25,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.book import DEFAULT_MIN_GAMES, OpeningBook
+from xqdesk.engines.hosted.book import DEFAULT_MIN_GAMES, OpeningBook
 from xqdesk.engines.builtin import board_kernel
 from xqdesk.engines.builtin.eval_tables import SHIPPED_PARAMS, ParamsByPhase, PhasedWeights
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
-from xqdesk.engines.builtin.nnue import SHIPPED_NETWORK, Network, NetworkFileError
+from xqdesk.engines.builtin.nnue import Network, NetworkFileError
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.in_process import spin_value
+from xqdesk.engines.hosted.in_process import spin_value
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.tablebase import PATH_OPTION, TablebaseCache, table_lines
+from xqdesk.engines.hosted.tablebase import PATH_OPTION, TablebaseCache, table_lines
 from xqdesk.egtb import MissingTableError
 from xqdesk.egtb.fileformat import TableFileError
-from xqdesk.engines.uci import OptionValue, UciOption
+from xqdesk.engines.transport.uci import OptionValue, UciOption
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.position_index import PositionIndexError
@@ -77,8 +77,8 @@ OPTIONS = (
 """The options the built-in engine declares (``Threads``: search threads sharing the hash table,
 lazy SMP; ``Depth`` 0: no cap; ``Move Overhead`` in ms;
 ``OwnBook`` plays from the position index ``BookFile`` the moves at least ``BookMinGames`` games
-played: see :mod:`xqdesk.engines.book`; ``Eval``: the hand-written evaluation (``classic``) or the
-learned one (``network``, :mod:`xqdesk.engines.builtin.nnue`) read from ``EvalFile`` (empty: the
+played: see :mod:`xqdesk.engines.hosted.book`; ``Eval``: the hand-written evaluation (``classic``) or
+the learned one (``network``, :mod:`xqdesk.engines.builtin.nnue`) read from ``EvalFile`` (empty: the
 network xqdesk ships); ``TablebasePath``: a directory of endgame tables probed at the root)."""
 
 
@@ -190,7 +190,7 @@ class BuiltinEngine:
 
     def set_option(self, name: str, value: OptionValue) -> None:
         """Apply a checked value of one of :data:`OPTIONS` (see
-        :func:`~xqdesk.engines.in_process.apply_option`)."""
+        :func:`~xqdesk.engines.hosted.in_process.apply_option`)."""
         if name == "Clear Hash":
             if self._searcher is not None:
                 self._searcher.clear()
@@ -248,9 +248,8 @@ class BuiltinEngine:
         EngineOptionError when it cannot be (the previous settings are then kept)."""
         network = self._network if eval_file == self._eval_file else None
         if evaluation == EVAL_NETWORK and network is None:
-            path = eval_file or str(SHIPPED_NETWORK)
             try:
-                network = Network.load(path)
+                network = Network.load(eval_file) if eval_file else Network.load_shipped()
             except NetworkFileError as error:
                 raise EngineOptionError(f"EvalFile: {error}") from None
         changed = (evaluation, eval_file) != (self._eval, self._eval_file)

@@ -22,6 +22,8 @@ gives the features the evaluation is linear in, and ``bench/texel.py`` fits the 
 from __future__ import annotations
 
 import json
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -32,7 +34,8 @@ from xqdesk.errors import XqdeskError
 from xqdesk.pieces import (
     ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, PIECE_NAMES, PIECE_TYPES)
 
-WEIGHTS_FILE = Path(__file__).with_name("eval_weights.json")
+WEIGHTS_FILE: Traversable = resources.files("xqdesk.engines.builtin") / "eval_weights.json"
+"""The shipped weights (package data, so they are read from a zip file too)."""
 
 TERM_ORDER = (
     "tempo",                # the side to move
@@ -162,7 +165,7 @@ class PhasedWeights:
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def read_weights(path: Path = WEIGHTS_FILE) -> PhasedWeights:
+def read_weights(path: Traversable = WEIGHTS_FILE) -> PhasedWeights:
     """The weights in ``path``; raises XqdeskError saying what is wrong where."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

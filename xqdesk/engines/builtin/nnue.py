@@ -36,12 +36,14 @@ the float64 forward pass of the file's values, the reference the compiled kernel
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib.resources import as_file
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from xqdesk.errors import XqdeskError
+from xqdesk.resource_files import resource
 
 FORMAT = "xqdesk-nnue"
 VERSION = 1
@@ -56,8 +58,8 @@ MAX_ACCUMULATOR = 1024
 MAX_HIDDEN = 64
 INT16_MAX = 32767
 
-SHIPPED_NETWORK = Path(__file__).with_name("nnue.npz")
-"""The network xqdesk ships (package data beside this module)."""
+SHIPPED_NETWORK = "networks/builtin_nnue.npz"
+"""The network xqdesk ships (a resource, see :mod:`xqdesk.resource_files`)."""
 
 
 class NetworkFileError(XqdeskError):
@@ -186,6 +188,15 @@ class Network:
             raise NetworkFileError(f"it says accumulator {accumulator} and hidden {hidden}, but its arrays "
                                    f"have {network.accumulator} and {network.hidden}")
         return network
+
+    @classmethod
+    def load_shipped(cls) -> Network:
+        """The network xqdesk ships; NetworkFileError when it is missing or unreadable."""
+        try:
+            with as_file(resource(SHIPPED_NETWORK)) as path:
+                return cls.load(path)
+        except FileNotFoundError as error:
+            raise NetworkFileError(str(error)) from None
 
     def save(self, path: str | Path) -> None:
         """Write the network file (OSError when it cannot be written)."""

@@ -4,7 +4,7 @@ move; it is never given the board.
 :class:`FogAgent` enforces that at the boundary: :meth:`~FogAgent.see` and
 :meth:`~FogAgent.choose_move` refuse anything but an ``Observation`` and check that the move an
 agent returns is one of the observer's moves. Options are declared as
-:class:`~xqdesk.engines.uci.UciOption` values (``spin`` or ``check``), checked by their declaration
+:class:`~xqdesk.engines.transport.uci.UciOption` values (``spin`` or ``check``), checked by their declaration
 and set by name (as UCI ``setoption`` does); ``Seed`` makes an agent's games repeatable (each game
 starts from the seed), 0 (the default) plays differently every game.
 """
@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from typing import Optional
 
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.uci import OptionValue, UciOption, find_option
+from xqdesk.engines.transport.uci import OptionValue, UciOption, find_option
 from xqdesk.move import Move
 from xqdesk.pieces import RED, Color
 from xqdesk.variants.fog.observation import Observation

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from xqdesk.engines.baselines import CAPTURE_VALUES
+from xqdesk.engines.hosted.baselines import CAPTURE_VALUES
 from xqdesk.engines.fog.agent import SEED, FogAgent
-from xqdesk.engines.uci import UciOption
+from xqdesk.engines.transport.uci import UciOption
 from xqdesk.move import Move
 from xqdesk.movegen import unchecked_moves
 from xqdesk.pieces import KING

@@ -10,7 +10,7 @@ from typing import Callable, Optional, Sequence
 from xqdesk.board import Board
 from xqdesk.engines.fog import make_agent
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import OptionValue, UciOption
+from xqdesk.engines.transport.uci import OptionValue, UciOption
 from xqdesk.move import Move
 from xqdesk.variants.fog.observation import Observation
 from xqdesk.variants.fog.text import parse_view

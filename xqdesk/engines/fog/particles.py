@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from typing import Optional
 
-from xqdesk.engines.baselines import CAPTURE_VALUES
+from xqdesk.engines.hosted.baselines import CAPTURE_VALUES
 from xqdesk.engines.fog.belief import Codes, implied, is_consistent, sample_board
 from xqdesk.fen import STARTING_FEN, parse_fen
 from xqdesk.movegen import unchecked_moves

@@ -12,7 +12,7 @@ from typing import Optional
 from xqdesk.engines.fog.agent import SEED
 from xqdesk.engines.fog.particles import ParticleBelief
 from xqdesk.engines.fog.ubsa import SAMPLE_DEPTH, SAMPLE_TIME, SAMPLES, BeliefAgent
-from xqdesk.engines.uci import UciOption
+from xqdesk.engines.transport.uci import UciOption
 from xqdesk.move import Move
 from xqdesk.variants.fog.observation import Observation
 

@@ -16,11 +16,11 @@ from typing import Callable, Optional, Protocol
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineCrashedError, EngineProtocolError, EngineStartError, EngineTimeoutError
 from xqdesk.engines.fog.agent import FogAgent
-from xqdesk.engines.game_player import MoveReply
-from xqdesk.engines.process import DEFAULT_MEMORY_LIMIT_MB
+from xqdesk.engines.play.game_player import MoveReply
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
-from xqdesk.engines.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
+from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
@@ -113,11 +113,7 @@ class FogEnginePlayer:
         self._seen: list[Observation] = []
 
     def start(self) -> None:
-        engine = UciEngine(self.spec.command, cwd=self.spec.workdir, options=self.spec.options,
-                           memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout,
-                           env=self.spec.env, protocol=self.spec.protocol)
-        engine.start()
-        self.engine = engine
+        self.engine = self.spec.open(memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout)
 
     def _running_engine(self) -> UciEngine:
         if self.engine is None or not self.engine.is_alive():

@@ -14,7 +14,7 @@ from typing import Optional
 from xqdesk.engines.fog.agent import SEED, FogAgent
 from xqdesk.engines.fog.belief import Codes, implied, sample_board
 from xqdesk.engines.fog.voting import SampleSearcher, search_limits, vote
-from xqdesk.engines.uci import UciOption
+from xqdesk.engines.transport.uci import UciOption
 from xqdesk.move import Move
 from xqdesk.variants.fog.observation import Observation
 

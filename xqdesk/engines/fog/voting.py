@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 from xqdesk.board import Board
 from xqdesk.engines.fog.baselines import general_capture, greedy_move
 from xqdesk.engines.fog.belief import Codes
-from xqdesk.engines.in_process import apply_option
+from xqdesk.engines.hosted.in_process import apply_option
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.errors import InvalidFenError
 from xqdesk.fen import format_fen

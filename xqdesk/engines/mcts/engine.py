@@ -16,10 +16,10 @@ import numpy as np
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.in_process import float_value, spin_value
+from xqdesk.engines.hosted.in_process import float_value, spin_value
 from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import OptionValue, UciOption
+from xqdesk.engines.transport.uci import OptionValue, UciOption
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import signal
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 from xqdesk.engines.training.shards import ShardWriter
 from xqdesk.engines.training.tasks import (TEACHER_GAME_BASE, LabelSettings, RecordedGame, RecordTask, Task,
@@ -118,6 +119,14 @@ def make_data(plan: DataPlan, out: str | Path, jobs: int = 1, cluster: Optional[
     """Run the plan into folder ``out`` (resuming it); ``on_progress(done, total, positions)``
     after each task. DataSetError for a folder made with other settings."""
     writer = ShardWriter(out, plan.manifest_settings(), plan.shard_size)
+    try:
+        return _make_data(plan, writer, jobs, cluster, report, on_progress)
+    finally:
+        writer.close()
+
+
+def _make_data(plan: DataPlan, writer: ShardWriter, jobs: int, cluster: Optional[str],
+               report: Callable[[str], None], on_progress: Optional[Callable[[int, int, int], None]]) -> RunSummary:
     tasks = plan_tasks(plan, report)
     todo = [task for task in tasks if task.name not in writer.done_tasks]
     skipped = len(tasks) - len(todo)
@@ -132,7 +141,7 @@ def make_data(plan: DataPlan, out: str | Path, jobs: int = 1, cluster: Optional[
             on_progress(len(writer.done_tasks) - skipped, len(todo), added)
 
     if cluster is not None:
-        from xqdesk.engines.cluster import connect, run_tasks
+        from xqdesk.engines.contests.cluster import connect, run_tasks
         ray = connect(cluster)
         run_tasks(ray, run_standalone, [(task, plan.settings) for task in todo],
                   lambda _index, result: finished(result))
@@ -145,21 +154,36 @@ def make_data(plan: DataPlan, out: str | Path, jobs: int = 1, cluster: Optional[
 def _run_local(tasks: Sequence[Task], settings: LabelSettings, jobs: int,
                finished: Callable[[TaskResult], None]) -> None:
     """Tasks in ``jobs`` worker processes; results handed to ``finished`` in this process as they
-    come. On KeyboardInterrupt the tasks not started are cancelled and the workers stopped."""
+    come. SIGINT or SIGTERM (from the main thread's point of view) stops it between two results:
+    the tasks in flight are abandoned, their workers killed, and KeyboardInterrupt raised, so
+    nothing already handed to ``finished`` is cut in half."""
     workers = max(1, min(jobs, len(tasks)))
+    stop = threading.Event()
+    handlers = _catch_interrupts(stop)
     pool = concurrent.futures.ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(settings,))
+    pending = {pool.submit(_run_in_worker, task) for task in tasks}
     try:
-        pending = {pool.submit(_run_in_worker, task) for task in tasks}
-        while pending:
-            done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+        while pending and not stop.is_set():
+            done, pending = concurrent.futures.wait(pending, timeout=0.5,
+                                                    return_when=concurrent.futures.FIRST_COMPLETED)
             for future in done:
                 finished(future.result())
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.kill()
-        raise
-    pool.shutdown()
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        if pending:  # interrupted: abandon the tasks in flight (shutdown forgets the workers, so first)
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
+    if stop.is_set():
+        raise KeyboardInterrupt
+
+
+def _catch_interrupts(stop: threading.Event) -> dict[int, Any]:
+    """Make SIGINT and SIGTERM set ``stop`` (main thread only); the handlers they replaced."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.signal(signum, lambda *_: stop.set()) for signum in (signal.SIGINT, signal.SIGTERM)}
 
 
 def default_jobs() -> int:

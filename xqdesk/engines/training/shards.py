@@ -32,13 +32,14 @@ streams them (:class:`ShardReader`) instead of loading the set whole.
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Optional, Sequence
+from typing import IO, Any, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -52,6 +53,7 @@ MASTER, TEACHER_GAME = 0, 1
 SOURCE_NAMES = {MASTER: "master", TEACHER_GAME: "teacher game"}
 MANIFEST = "manifest.json"
 HOLDOUT = "holdout"
+LOCK = ".lock"
 _SHARD_NAME = re.compile(r"shard-(\d{6})\.npz")
 
 FIELDS: dict[str, tuple[Any, tuple[int, ...]]] = {
@@ -175,7 +177,8 @@ def _shard_number(path: Path) -> int:
 class ShardWriter:
     """Appends labelled positions to a data folder: drops positions whose key the set already
     holds, cuts shards of ``shard_size`` rows, and records finished tasks in the manifest so an
-    interrupted run resumes where it stopped. Not thread-safe: one writer per folder."""
+    interrupted run resumes where it stopped. Not thread-safe; a second writer of the same folder
+    (another run) is refused while this one lives (:meth:`close` or the end of the process)."""
 
     def __init__(self, folder: str | Path, settings: dict[str, Any], shard_size: int = 50_000) -> None:
         """Open ``folder`` (created if missing). ``settings`` describe how the data is made
@@ -184,13 +187,19 @@ class ShardWriter:
         self.folder = Path(folder)
         self.shard_size = shard_size
         self.folder.mkdir(parents=True, exist_ok=True)
+        self._lock = _lock_folder(self.folder)
         (self.folder / HOLDOUT).mkdir(exist_ok=True)
         self.manifest = self._open_manifest(settings)
+        self._write_manifest()
         self.width = int(settings.get("multipv", 1))
         self._seen: set[int] = set()
         self._pending: dict[bool, list[Labelled]] = {False: [], True: []}
         for shard in self.shards(holdout=False) + self.shards(holdout=True):
             self._seen.update(int(key) for key in load_shard(shard, ("key",))["key"])
+
+    def close(self) -> None:
+        """Let another writer open the folder."""
+        self._lock.close()
 
     def _open_manifest(self, settings: dict[str, Any]) -> dict[str, Any]:
         path = self.folder / MANIFEST
@@ -259,6 +268,18 @@ class ShardWriter:
         partial = path.with_name(MANIFEST + ".partial")
         partial.write_text(json.dumps(self.manifest, indent=1) + "\n", encoding="utf-8")
         os.replace(partial, path)
+
+
+def _lock_folder(folder: Path) -> IO[bytes]:
+    """An exclusive lock on ``folder`` held while the returned file is open; DataSetError when
+    another process holds it."""
+    handle = open(folder / LOCK, "ab")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise DataSetError(f"{str(folder)!r} is being written by another run; wait for it to finish or stop it") from None
+    return handle
 
 
 def read_manifest(folder: str | Path) -> dict[str, Any]:

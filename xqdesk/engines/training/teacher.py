@@ -17,7 +17,7 @@ from xqdesk.board import Board
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import parse_spec
 from xqdesk.engines.training.shards import MATE_SCORE
-from xqdesk.engines.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
+from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.move import Move
 from xqdesk.score import Score
 
@@ -99,12 +99,7 @@ class Teacher:
 
     def start(self) -> None:
         """Start the engine (EngineStartError says why it cannot)."""
-        engine = UciEngine(self.spec.command, cwd=self.spec.workdir, options=self.spec.options,
-                           memory_limit_mb=self.memory_limit_mb, env=self.spec.env, protocol=self.spec.protocol)
-        engine.start()
-        if self.spec.verify:
-            engine.verify_xiangqi(HANDSHAKE_TIMEOUT)
-        self._engine = engine
+        self._engine = self.spec.open(memory_limit_mb=self.memory_limit_mb)
 
     def close(self) -> None:
         if self._engine is not None:

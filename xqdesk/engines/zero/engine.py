@@ -9,9 +9,8 @@ evaluated together), ``MultiPV``, ``Seed``, ``Move Overhead``. The tree is kept 
 """
 from __future__ import annotations
 
-import os
-import sys
 import threading
+from importlib.resources import as_file
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -20,15 +19,16 @@ import numpy as np
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.errors import EngineOptionError, EngineStartError
-from xqdesk.engines.in_process import float_value, spin_value
+from xqdesk.engines.hosted.in_process import float_value, spin_value
 from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
 from xqdesk.engines.mcts.tree import Node
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.uci import OptionValue, UciOption
+from xqdesk.engines.transport.uci import OptionValue, UciOption
 from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX, mover_codes, planes_from_codes
 from xqdesk.engines.zero.network import Network, NetworkFileError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
+from xqdesk.resource_files import resource
 
 SHIPPED_NETWORK = "networks/zero.npz"
 DIRICHLET_ALPHA = 0.3
@@ -48,16 +48,11 @@ OPTIONS = (
 )
 
 
-def shipped_network_path() -> Path:
-    """The network xqdesk ships (checkout ``resources/`` or installed ``share/xqdesk``);
-    FileNotFoundError naming the places looked in."""
-    roots = [Path(os.environ["XQDESK_RESOURCES"])] if os.environ.get("XQDESK_RESOURCES") else []
-    roots.append(Path(__file__).resolve().parents[3] / "resources")
-    roots += [Path(prefix) / "share" / "xqdesk" for prefix in dict.fromkeys((sys.prefix, sys.base_prefix))]
-    for root in roots:
-        if (root / SHIPPED_NETWORK).is_file():
-            return root / SHIPPED_NETWORK
-    raise FileNotFoundError(f"no {SHIPPED_NETWORK} in {', '.join(str(root) for root in roots)}")
+def load_shipped_network() -> Network:
+    """The network xqdesk ships (see :mod:`xqdesk.resource_files`); FileNotFoundError naming the
+    places looked in, NetworkFileError when it cannot be read."""
+    with as_file(resource(SHIPPED_NETWORK)) as path:
+        return Network.load(path)
 
 
 class NetworkEvaluator:
@@ -117,8 +112,8 @@ class ZeroEngine:
     def _loaded_network(self) -> Network:
         if self._network is None:
             try:
-                path = Path(self.network_file).expanduser() if self.network_file else shipped_network_path()
-                self._network = Network.load(path)
+                self._network = (Network.load(Path(self.network_file).expanduser()) if self.network_file
+                                 else load_shipped_network())
             except (NetworkFileError, FileNotFoundError) as error:
                 raise EngineStartError(f"zero: {error}") from None
         return self._network

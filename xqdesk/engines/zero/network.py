@@ -9,8 +9,9 @@ The network is a small residual CNN over the planes of :mod:`xqdesk.engines.zero
 
 Batch normalisation is folded into the convolutions when a trained network is exported, so the
 file holds only convolution and linear weights. A network file is a ``.npz`` with ``format`` (=1),
-``channels``, ``blocks``, ``hidden`` and the arrays named in :data:`ARRAY_SHAPES` (3×3 convolution
-weights as (9 · C_in, C_out), rows in (kernel row, kernel column, input channel) order).
+``channels``, ``blocks``, ``hidden``, the arrays named in :data:`ARRAY_SHAPES` (3×3 convolution
+weights as (9 · C_in, C_out), rows in (kernel row, kernel column, input channel) order) and,
+optionally, ``provenance``: how the network was made, as JSON text.
 """
 from __future__ import annotations
 
@@ -91,6 +92,8 @@ class Network:
                 raise NetworkFileError(f"network array {name!r} has shape {arrays[name].shape}, expected {shape}")
         self.arrays = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in expected}
         self.channels, self.blocks, self.hidden = channels, blocks, hidden
+        self.provenance = str(arrays["provenance"]) if "provenance" in arrays else ""
+        """How the network was made (JSON written by the trainer: data, epochs, wall time), or ''."""
         limit_blas_threads()
 
     @classmethod
@@ -118,6 +121,8 @@ class Network:
     def save(self, path: str | Path) -> None:
         contents: dict[str, Any] = {"format": np.int64(FORMAT), "channels": np.int64(self.channels),
                                     "blocks": np.int64(self.blocks), "hidden": np.int64(self.hidden), **self.arrays}
+        if self.provenance:
+            contents["provenance"] = np.str_(self.provenance)
         np.savez_compressed(Path(path), **contents)
 
     def forward(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

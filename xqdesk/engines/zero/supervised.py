@@ -1,25 +1,47 @@
-"""Supervised training of the ``zero`` network on game records (needs torch: ``xqdesk[train]``).
+"""Supervised training of the ``zero`` network on labelled positions (needs torch: ``xqdesk[train]``).
 
-Targets: the move played (cross-entropy over the policy index) and the game's result from the
-mover's view (squared error), as :mod:`xqdesk.engines.zero.dataset` reads them. Every training
-position is used with its left–right mirror image. Every ``holdout``-th game (by number) is held
-out; after each epoch the held-out top-1 policy accuracy (the network's favourite entry equals the
-master's move) and value loss (mean squared error) are printed.
+The positions are the shards ``xqdesk train data`` writes (:mod:`xqdesk.engines.training.shards`),
+streamed a few shards at a time. For each position the targets are:
+
+- **policy**: the teacher's MultiPV lines as a soft distribution, ``softmax(score / T)`` over the
+  lines' first moves (``T`` = :attr:`Targets.policy_temperature` centipawns); for a master game's
+  position a share :attr:`Targets.master_weight` of it goes to the move the master played;
+- **value**: ``λ · tanh(score / SCALE_CP) + (1 − λ) · result`` from the side to move's view
+  (``λ`` = :attr:`Targets.score_weight`; a mate is ±1).
+
+Every batch has half its positions mirrored left to right. The learning rate follows a one-cycle
+schedule (AdamW). After each epoch the network is written (``.npz`` for the engine with how it was
+made, ``.pt`` to resume) and measured on the held-out master games the data set keeps apart:
+top-1 agreement of the policy with the master's move (the network's favourite of all entries) and
+the value's mean squared error against the results. ``device`` may be ``cuda``: batches then run in
+bfloat16 autocast; the exported network is float32 numpy either way.
 """
 from __future__ import annotations
 
+import json
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-from xqdesk.engines.zero.dataset import Positions
+from xqdesk.engines.mcts.playout import SCALE_CP
+from xqdesk.engines.training.shards import MASTER, Labelled, ShardReader, read_manifest
+from xqdesk.engines.zero.encoding import MIRROR_PERMUTATION, MIRROR_SQUARES, POLICY_INDEX, ROTATED_POLICY_INDEX
 from xqdesk.engines.zero.model import ZeroNet, export, save_checkpoint
+
+
+@dataclass(frozen=True)
+class Targets:
+    """How labels become training targets (module docstring)."""
+
+    policy_temperature: float = 60.0
+    master_weight: float = 0.5
+    score_weight: float = 0.7
 
 
 @dataclass(frozen=True)
@@ -33,91 +55,168 @@ class EpochReport:
 
     def line(self) -> str:
         return (f"epoch {self.epoch}: train policy loss {self.train_policy_loss:.3f}, value loss "
-                f"{self.train_value_loss:.3f}; held-out top-1 accuracy {100 * self.heldout_accuracy:.1f}%, "
-                f"value loss {self.heldout_value_loss:.3f} ({self.seconds:.0f} s)")
+                f"{self.train_value_loss:.3f}; held-out top-1 agreement with the masters "
+                f"{100 * self.heldout_accuracy:.1f}%, value loss {self.heldout_value_loss:.3f} ({self.seconds:.0f} s)")
 
 
-def split(positions: Positions, holdout: int) -> tuple[Positions, Positions]:
-    """(training, held-out): games whose number is a multiple of ``holdout`` are held out."""
-    held = positions.game % holdout == 0 if holdout > 0 else np.zeros(len(positions), bool)
-    return positions.subset(~held), positions.subset(held)
+@dataclass
+class Batch:
+    """Network inputs and targets of a batch: mover-frame codes (B, 90), policy entries and their
+    weights (B, K + 1; weight 0 pads), values (B,), the master's entry (B,; −1 when none)."""
+
+    codes: np.ndarray
+    entries: np.ndarray
+    weights: np.ndarray
+    values: np.ndarray
+    played: np.ndarray
 
 
-def evaluate(model: ZeroNet, positions: Positions, batch: int = 1024) -> tuple[float, float]:
-    """(top-1 policy accuracy, value mean squared error) of ``model`` on ``positions``."""
-    if len(positions) == 0:
+def make_batch(data: Labelled, targets: Targets, mirror: Optional[np.ndarray] = None) -> Batch:
+    """The training view of labelled positions; rows where ``mirror`` is true are mirrored."""
+    red = data["red_to_move"]
+    board = data["board"].astype(np.int8)
+    codes = np.where(red[:, None], board, -board[:, ::-1]).astype(np.int8)
+
+    def entries_of(moves: np.ndarray) -> np.ndarray:
+        safe = np.maximum(moves.astype(np.int64), 0)
+        table = np.where(red[:, None] if moves.ndim == 2 else red, POLICY_INDEX[safe], ROTATED_POLICY_INDEX[safe])
+        return np.where(moves >= 0, table, -1)
+
+    lines = entries_of(data["moves"])
+    scores = data["move_scores"].astype(np.float64)
+    valid = lines >= 0
+    logits = np.where(valid, (scores - scores[:, :1]) / targets.policy_temperature, -np.inf)
+    soft = np.exp(logits - logits.max(axis=1, keepdims=True))
+    soft /= soft.sum(axis=1, keepdims=True)
+    played = entries_of(data["played"])
+    master = (data["source"] == MASTER) & (played >= 0)
+    share = np.where(master, targets.master_weight, 0.0)
+    entries = np.concatenate([lines, played[:, None]], axis=1)
+    weights = np.concatenate([soft * (1 - share)[:, None], share[:, None]], axis=1)
+    weights = np.where(entries >= 0, weights, 0.0)
+    entries = np.maximum(entries, 0)
+    value = targets.score_weight * np.tanh(data["score"] / SCALE_CP) + (1 - targets.score_weight) * data["result"]
+    if mirror is not None and mirror.any():
+        codes[mirror] = codes[mirror][:, MIRROR_SQUARES]
+        entries[mirror] = MIRROR_PERMUTATION[entries[mirror]]
+        played = np.where(mirror & (played >= 0), MIRROR_PERMUTATION[np.maximum(played, 0)], played)
+    return Batch(codes, entries, weights.astype(np.float32), value.astype(np.float32), played)
+
+
+def _forward(model: ZeroNet, batch: Batch, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """(policy logits, values) of a batch, in float32."""
+    codes = torch.from_numpy(batch.codes.astype(np.int64)).to(device)
+    with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+        logits, values = model(model.planes(codes))
+    return logits.float(), values.float()
+
+
+def _losses(logits: torch.Tensor, values: torch.Tensor, batch: Batch) -> tuple[torch.Tensor, torch.Tensor]:
+    """(policy cross-entropy against the soft targets, value squared error) of a batch."""
+    entries = torch.from_numpy(batch.entries).to(logits.device)
+    weights = torch.from_numpy(batch.weights).to(logits.device)
+    policy_loss = -(F.log_softmax(logits, dim=1).gather(1, entries) * weights).sum(1).mean()
+    return policy_loss, F.mse_loss(values, torch.from_numpy(batch.values).to(values.device))
+
+
+def evaluate(model: ZeroNet, heldout: Labelled, targets: Targets, device: torch.device,
+             batch_size: int = 2048) -> tuple[float, float]:
+    """(top-1 agreement of the policy with the played move, value MSE against the results) on
+    held-out positions."""
+    if len(heldout) == 0:
         return math.nan, math.nan
     model.eval()
-    hits, value_error = 0, 0.0
+    hits = total = 0
+    value_error = 0.0
     with torch.no_grad():
-        for start in range(0, len(positions), batch):
-            codes = torch.from_numpy(positions.codes[start:start + batch].astype(np.int64))
-            logits, values = model(model.planes(codes))
-            hits += int((logits.argmax(1) == torch.from_numpy(positions.policy[start:start + batch])).sum())
-            value_error += float(((values - torch.from_numpy(positions.value[start:start + batch])) ** 2).sum())
-    return hits / len(positions), value_error / len(positions)
+        for start in range(0, len(heldout), batch_size):
+            part = heldout.take(np.arange(start, min(start + batch_size, len(heldout))))
+            batch = make_batch(part, targets)
+            logits, values = _forward(model, batch, device)
+            known = batch.played >= 0
+            best = logits.argmax(1).cpu().numpy()
+            hits += int((best[known] == batch.played[known]).sum())
+            total += int(known.sum())
+            value_error += float(((values.cpu().numpy() - part["result"]) ** 2).sum())
+    return hits / max(total, 1), value_error / len(heldout)
 
 
-def train_epochs(model: ZeroNet, train: Positions, heldout: Positions, epochs: int, batch: int = 256,
-                 learning_rate: float = 2e-3, weight_decay: float = 1e-4, value_weight: float = 1.0,
-                 seed: int = 0, report: Optional[Callable[[EpochReport], None]] = None,
-                 after_epoch: Optional[Callable[[ZeroNet], None]] = None) -> list[EpochReport]:
-    """Train ``model`` in place for ``epochs`` passes over ``train`` (AdamW, one-cycle learning
-    rate); ``after_epoch(model)`` runs after each epoch (the model in eval mode)."""
-    rng = np.random.default_rng(seed)
+def pick_device(name: str) -> torch.device:
+    """``auto`` (cuda when there is one), ``cpu`` or ``cuda``; ValueError when asked for a GPU
+    that is not there."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError("--device cuda: torch sees no GPU here")
+    return torch.device(name)
+
+
+def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, model: ZeroNet,
+                      targets: Targets = Targets(), batch_size: int = 512, learning_rate: float = 2e-3,
+                      weight_decay: float = 1e-4, device: str = "cpu", seed: int = 0,
+                      max_positions: Optional[int] = None,
+                      report: Optional[Callable[[EpochReport], None]] = None,
+                      progress: Optional[Callable[[int, int], None]] = None) -> list[EpochReport]:
+    """Train ``model`` on the shards of the data folders ``data`` and write ``out`` (and ``out``'s
+    ``.pt``) after every epoch; ``max_positions`` caps the positions read per epoch;
+    ``progress(step, steps)`` after each step."""
+    torch.manual_seed(seed)
+    started = time.perf_counter()
+    where = pick_device(device)
+    model.to(where)
+    reader = ShardReader(data)
+    heldout = ShardReader(data, holdout=True).all()
+    per_epoch = min(reader.positions, max_positions) if max_positions else reader.positions
+    steps = max(1, epochs * math.ceil(per_epoch / batch_size))
     optimiser = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=weight_decay)
-    steps = max(1, epochs * math.ceil(len(train) / batch))
     scheduler = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=learning_rate, total_steps=steps,
                                                     pct_start=0.1)
-    reports = []
+    rng = np.random.default_rng(seed)
+    out = Path(out)
+    reports: list[EpochReport] = []
+    step = 0
     for epoch in range(1, epochs + 1):
-        started = time.perf_counter()
+        epoch_started = time.perf_counter()
         model.train()
-        order = rng.permutation(len(train))
-        policy_sum, value_sum, count = 0.0, 0.0, 0
-        for start in range(0, len(order), batch):
-            pick = order[start:start + batch]
-            if len(pick) < 2:
-                continue
-            codes = torch.from_numpy(train.codes[pick].astype(np.int64))
-            logits, values = model(model.planes(codes))
-            policy_loss = F.cross_entropy(logits, torch.from_numpy(train.policy[pick]))
-            value_loss = F.mse_loss(values, torch.from_numpy(train.value[pick]))
-            loss = policy_loss + value_weight * value_loss
-            optimiser.zero_grad()
-            loss.backward()
+        policy_sum = value_sum = 0.0
+        seen = 0
+        for part in reader.batches(batch_size, seed=seed + epoch):
+            if len(part) < 2 or step >= steps or (max_positions and seen >= max_positions):
+                break
+            batch = make_batch(part, targets, rng.random(len(part)) < 0.5)
+            policy_loss, value_loss = _losses(*_forward(model, batch, where), batch)
+            optimiser.zero_grad(set_to_none=True)
+            (policy_loss + value_loss).backward()
             optimiser.step()
-            if scheduler.last_epoch < steps - 1:
-                scheduler.step()
-            policy_sum += policy_loss.item() * len(pick)
-            value_sum += value_loss.item() * len(pick)
-            count += len(pick)
-        accuracy, value_error = evaluate(model, heldout)
-        entry = EpochReport(epoch, policy_sum / max(count, 1), value_sum / max(count, 1), accuracy, value_error,
-                            time.perf_counter() - started)
+            scheduler.step()
+            step += 1
+            policy_sum += policy_loss.item() * len(part)
+            value_sum += value_loss.item() * len(part)
+            seen += len(part)
+            if progress is not None:
+                progress(step, steps)
+        accuracy, value_error = evaluate(model, heldout, targets, where)
+        entry = EpochReport(epoch, policy_sum / max(seen, 1), value_sum / max(seen, 1), accuracy, value_error,
+                            time.perf_counter() - epoch_started)
         reports.append(entry)
         if report is not None:
             report(entry)
-        if after_epoch is not None:
-            after_epoch(model)
+        model.to("cpu")
+        made = {"data": [_describe(folder) for folder in data], "epochs": epoch, "positions_per_epoch": per_epoch,
+                "batch": batch_size, "learning_rate": learning_rate, "targets": asdict(targets),
+                "device": where.type, "seconds": round(time.perf_counter() - started),
+                "heldout_agreement": round(accuracy, 4), "heldout_value_loss": round(value_error, 4)}
+        network = export(model)
+        network.provenance = json.dumps(made, sort_keys=True)
+        network.save(out)
+        save_checkpoint(model, out.with_suffix(".pt"), {"made": made})
+        model.to(where)
     return reports
 
 
-def train_supervised(positions: Positions, out: str | Path, epochs: int, channels: int = 32, blocks: int = 4,
-                     hidden: int = 64, holdout: int = 10, batch: int = 256, learning_rate: float = 2e-3,
-                     seed: int = 0, report: Optional[Callable[[EpochReport], None]] = None,
-                     model: Optional[ZeroNet] = None) -> list[EpochReport]:
-    """Train a new network (or ``model``) and write ``out`` (.npz for the engine) and ``out``'s
-    ``.pt`` checkpoint beside it, after every epoch."""
-    torch.manual_seed(seed)
-    train, heldout = split(positions, holdout)
-    model = model or ZeroNet(channels, blocks, hidden)
-    out = Path(out)
+def _describe(folder: str | Path) -> dict[str, object]:
+    manifest = read_manifest(folder)
+    return {"settings": manifest["settings"], "positions": manifest["positions"], "games": manifest["games"]}
 
-    def write(trained: ZeroNet) -> None:
-        export(trained).save(out)
-        save_checkpoint(trained, out.with_suffix(".pt"),
-                        {"epochs": epochs, "positions": len(train), "heldout_positions": len(heldout)})
 
-    return train_epochs(model, train.with_mirrors(), heldout, epochs, batch, learning_rate, seed=seed,
-                        report=report, after_epoch=write)
+__all__ = ["Batch", "EpochReport", "Targets", "evaluate", "make_batch", "pick_device", "train_from_shards"]

@@ -1,0 +1,121 @@
+"""The engines' compiled code prepared before a first move: the stamp, the lock, the progress lines,
+the command line's message and the window's status bar. Each test has a cache folder of its own
+(``XDG_CACHE_HOME``), so xqdesk sees a first start; numba's own cache is left as it is, so the
+kernels are compiled at most once in the suite."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from xqdesk.engines import compiled_code
+from xqdesk.engines.compiled_code import (Progress, compile_lock, is_ready, kinds_needed, locked_warm_up,
+                                          parse_progress_line, progress_line)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def first_start(tmp_path, monkeypatch) -> Path:
+    """A cache folder with no stamp in it (for this process and the processes it starts)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_the_engine_specs_name_the_code_they_run():
+    assert kinds_needed(["builtin:Hash=16", "uci:/usr/games/fairy-stockfish", None, 3]) == ["builtin"]
+    assert kinds_needed([["random", "mcts:Playouts=10", "fog-ubsa"], "zero", "builtin"]) == ["mcts", "builtin", "zero"]
+    assert kinds_needed(["player:students/player_1", "greedy", "egtb:tables"]) == []
+
+
+def test_a_progress_line_reads_back_and_bad_lines_are_not_progress():
+    progress = Progress("builtin", 0.5, 12.3, "compiling the built-in engine", 9.5)
+    assert parse_progress_line(progress_line(progress) + "\n") == Progress("builtin", 0.5, 12.3,
+                                                                           "compiling the built-in engine", 9.5)
+    for line in ("", "progress", "progress chess 0.5 1 2 x", "progress builtin half 1 2 x", "Traceback (most recent"):
+        assert parse_progress_line(line) is None
+    assert Progress("builtin", 1.0, 20.0, "", 5.0).seconds_left() == 0.0
+    assert "ready" in Progress("builtin", 1.0, 20.0, "").text()
+
+
+def test_a_warm_up_stamps_its_code_ready_and_waits_for_a_compilation_elsewhere(first_start):
+    assert not is_ready("builtin")
+    locked_warm_up("random", lambda: None)  # no compiled code: nothing stamped
+    assert not is_ready("builtin") and not list(first_start.rglob("*.ready"))
+
+    # another process holds the lock while it compiles: the warm-up waits for it
+    holder = subprocess.Popen([sys.executable, "-c",
+                               "import sys, time\n"
+                               "from xqdesk.engines.compiled_code import compile_lock\n"
+                               "with compile_lock():\n"
+                               "    print('holding', flush=True); time.sleep(1.5)\n"],
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+    ran_at: list[float] = []
+    started = time.monotonic()
+    locked_warm_up("fog-ubsa", lambda: ran_at.append(time.monotonic()))
+    holder.wait(timeout=30)
+    assert ran_at and ran_at[0] - started > 0.5
+    assert is_ready("builtin") and not is_ready("mcts")
+
+    # the lock is re-entrant within a thread (prepare holds it around the engine's own warm-up)
+    with compile_lock(), compile_lock():
+        pass
+
+
+def test_a_changed_engine_file_makes_the_code_not_ready(first_start, monkeypatch):
+    locked_warm_up("builtin", lambda: None)
+    assert is_ready("builtin")
+    monkeypatch.setattr(compiled_code, "_source_stamp", lambda: "another-build")
+    assert not is_ready("builtin")
+
+
+def test_the_command_line_says_what_it_prepares_once(first_start):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "xqdesk", "analyse", "--engine", "builtin", "--depth", "2"]
+    first = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600, cwd=first_start.parent)
+    assert first.returncode == 0, first.stderr
+    assert "Preparing the built-in engine for this computer" in first.stderr
+    assert "Ready after" in first.stderr
+    assert "Best move:" in first.stdout
+    again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600, cwd=first_start.parent)
+    assert again.returncode == 0 and "Preparing" not in again.stderr
+    others = subprocess.run([sys.executable, "-m", "xqdesk", "analyse", "--engine", "greedy", "--depth", "1"],
+                            capture_output=True, text=True, env=env, timeout=120, cwd=first_start.parent)
+    assert others.returncode == 0 and "Preparing" not in others.stderr
+
+
+def test_the_window_prepares_in_the_background_with_progress_in_the_status_bar(qtbot, first_start):
+    from PySide6.QtWidgets import QMainWindow
+
+    from xqdesk.ui.engine_preparation import EnginePreparation
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    preparation = EnginePreparation(window.statusBar())
+    assert preparation.start()
+    assert preparation.label.text().startswith("Preparing the built-in engine")
+    seen: list[int] = []
+    preparation.bar.valueChanged.connect(seen.append)
+    qtbot.waitUntil(lambda: not preparation.is_running(), timeout=600_000)
+    assert window.statusBar().currentMessage() == "The built-in engine is ready."
+    assert seen and seen[-1] == 100
+    assert is_ready("builtin")
+    assert not EnginePreparation(window.statusBar()).start()  # ready: nothing to do
+
+
+def test_closing_the_window_ends_the_preparation(qtbot, first_start):
+    from PySide6.QtWidgets import QMainWindow
+
+    from xqdesk.ui.engine_preparation import EnginePreparation
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    preparation = EnginePreparation(window.statusBar())
+    assert preparation.start()
+    preparation.stop()
+    assert not preparation.is_running()

@@ -1,0 +1,54 @@
+"""Before an engine command: the compiled code of the engines it names, prepared with a progress bar.
+
+On the first run after an install, the built-in engine (and ``mcts``, ``zero``) must be compiled for
+this computer, which takes 15–30 s; without this the first command would sit silent
+that long. See :mod:`xqdesk.engines.compiled_code`.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn
+
+from xqdesk.engines.compiled_code import Progress as CompileProgress
+from xqdesk.engines.compiled_code import TYPICAL_CPU_SECONDS, engine_label, is_ready, kinds_needed, prepare_in_child
+
+ENGINE_COMMANDS = ("analyse", "match", "tournament", "play", "annotate")
+"""Commands whose engine specs are looked at."""
+BUILTIN_COMMANDS = ("train",)
+"""Commands that search with the built-in engine themselves."""
+
+
+def prepare_engines(command: str, args: argparse.Namespace) -> None:
+    """Prepare the compiled code ``command`` will run, if it is not ready, showing progress on
+    standard error. A failure is only reported: the engine compiles when it starts, as it would."""
+    if command in BUILTIN_COMMANDS:
+        kinds = ["builtin"]
+    elif command in ENGINE_COMMANDS:
+        kinds = kinds_needed(vars(args).values())
+    else:
+        return
+    waiting = [kind for kind in kinds if not is_ready(kind)]
+    if not waiting:
+        return
+    console = Console(stderr=True)
+    names = " and ".join(engine_label(kind) for kind in waiting)
+    console.print(f"Preparing {names} for this computer (compiled once after an install, 15–30 s) …",
+                  highlight=False)
+    seconds: dict[str, float] = {}
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
+                  TextColumn("about {task.fields[left]:.0f} s left"), console=console, transient=True,
+                  disable=not console.is_terminal) as bar:
+        tasks = {kind: bar.add_task(engine_label(kind), total=1.0, left=TYPICAL_CPU_SECONDS[kind]) for kind in waiting}
+
+        def report(progress: CompileProgress) -> None:
+            seconds[progress.kind] = progress.elapsed
+            bar.update(tasks[progress.kind], completed=progress.fraction, left=progress.seconds_left())
+
+        problem = prepare_in_child(waiting, report)
+    if problem:
+        print(f"xqdesk: could not prepare {names} ahead ({problem}); it compiles as it starts", file=sys.stderr)
+    else:
+        console.print(f"Ready after {sum(seconds.values()):.0f} s.", highlight=False)

@@ -1,0 +1,66 @@
+"""The contract of an engine that runs inside the host process (built-in, random, greedy, course
+players). :mod:`xqdesk.engines.host` turns any of them into a UCI engine in its own process."""
+from __future__ import annotations
+
+import threading
+from typing import Callable, Optional, Protocol
+
+from xqdesk.board import Board
+from xqdesk.engines.errors import EngineOptionError
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.transport.uci import OptionValue, UciOption, find_option
+from xqdesk.move import Move
+
+
+class InProcessEngine(Protocol):
+    """An engine the host drives. ``search`` must return promptly once ``stop`` is set, and may
+    return None only when it has no move to offer (the referee judges that).
+
+    An engine may also define ``prepare(board)``: the host calls it on every ``position``, before
+    the move clock starts (course players make their ``Player(side)`` there); and ``warm_up()``:
+    slow one-off start-up work (loading tables, compiling), which the host runs in the background
+    as soon as it starts and finishes before it answers ``isready``."""
+
+    name: str
+
+    def uci_options(self) -> tuple[UciOption, ...]:
+        """The options the engine declares (the host writes them as ``option`` lines)."""
+        ...
+
+    def set_option(self, name: str, value: OptionValue) -> None:
+        """Apply a value of a declared option, already checked and typed by
+        :meth:`UciOption.parse_value` (call :func:`apply_option`, which does that)."""
+        ...
+
+    def new_game(self) -> None:
+        ...
+
+    def search(self, board: Board, limits: SearchLimits, stop: threading.Event,
+               on_info: Callable[[SearchInfo], None]) -> Optional[Move]:
+        ...
+
+
+def apply_option(engine: InProcessEngine, name: str, value: OptionValue) -> None:
+    """Check ``value`` against the option ``engine`` declares as ``name`` and apply it typed;
+    EngineOptionError (nothing applied) for an unknown option or a value it does not take."""
+    option = find_option(engine.uci_options(), name, engine.name)
+    engine.set_option(option.name, option.parse_value(value))
+
+
+def spin_value(option: str, value: OptionValue) -> int:
+    """``value`` of the spin option ``option`` as the int :meth:`UciOption.parse_value` made it
+    (EngineOptionError when an engine is handed an unchecked value)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EngineOptionError(f"option {option!r} needs a checked integer, got {value!r}")
+    return value
+
+
+def float_value(option: str, value: OptionValue, low: float, high: float) -> float:
+    """A ``string`` option holding a number in [low, high]; EngineOptionError otherwise."""
+    try:
+        number = float(str(value))
+    except ValueError:
+        number = float("nan")
+    if not low <= number <= high:
+        raise EngineOptionError(f"option {option!r} takes a number from {low} to {high}, got {value!r}")
+    return number
