@@ -53,9 +53,9 @@ def _random_line(position: Position, rng: np.random.Generator, plies: int) -> li
 
 
 def _full_refresh(state: nnue_kernel.NetworkState, board: np.ndarray) -> np.ndarray:
-    out = np.zeros((2, state.ft_bias.shape[0]), np.int16)
-    nnue_kernel.refresh(state, board, out)
-    return out
+    out = np.zeros((1, 2, state.ft_bias.shape[0]), np.int16)
+    nnue_kernel.refresh(state.ft_weights, state.ft_bias, board, out, 0)
+    return out[0]
 
 
 def test_feature_numbering_is_the_same_in_numpy_and_in_the_kernel() -> None:
