@@ -24,7 +24,7 @@ Opponents (and ``--engine``, the side under test, default ``builtin``):
 - ``eleeye``: ElephantEye over UCCI, the executable given by ``--eleeye`` or ``XQDESK_ELEEYE``
   (build it from github.com/xqbase/eleeye with the ``g++`` line of ``eleeye/makefile.sh``);
 - ``rev:REV[:OPTIONS]``: the built-in engine as it was at git revision REV (``git archive`` into a
-  temporary folder) — an old build, to measure a change;
+  folder of the temporary directory, kept for the next run) — an old build, to measure a change;
 - any engine SPEC (``builtin:OPTIONS``, ``uci:PATH``, ``ucci:PATH``, ``player:PATH`` …).
 
 For each opponent it prints the engine's wins/draws/losses, score, Elo difference with its 95%
@@ -34,10 +34,8 @@ and the mean game length.
 from __future__ import annotations
 
 import argparse
-import atexit
 import functools
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -69,21 +67,32 @@ DEFAULT_OPPONENTS = ["random", "greedy", "minimax", "fsf:-20", "fsf:-10", "fsf:0
 
 
 def old_build_spec(text: str) -> EngineSpec:
-    """``rev:REV[:OPTIONS]``: the built-in engine of git revision REV, unpacked into a temporary
-    folder that is removed at exit."""
+    """``rev:REV[:OPTIONS]``: the built-in engine of git revision REV, unpacked (once per commit)
+    into a folder of the system's temporary directory and compiled there before it is used, so its
+    compiled code is cached across runs and a busy machine does not make its first start late."""
     rev, _, options = text[4:].partition(":")
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], check=True,
                             capture_output=True, text=True).stdout.strip()
-    folder = Path(tempfile.mkdtemp(prefix=f"xqdesk-{commit}-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "xqdesk", "resources"],
-                             check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    folder = Path(tempfile.gettempdir()) / f"xqdesk-build-{commit}"
     env = dict(os.environ, PYTHONPATH=str(folder))
-    # Run in that folder: ``python -m`` puts the working directory first on sys.path, so started from
-    # a checkout the old build would otherwise import the checkout's xqdesk.
+    if not (folder / "xqdesk").is_dir():
+        unpacking = Path(tempfile.mkdtemp(prefix=f"xqdesk-build-{commit}-"))
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "xqdesk", "resources"],
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(unpacking)], input=archive, check=True)
+        unpacking.rename(folder)
+    # Compile (or load) its kernels now, with no clock running; run in that folder: ``python -m``
+    # puts the working directory first on sys.path, so started from a checkout the old build would
+    # otherwise import the checkout's xqdesk.
+    compile_kernels(folder, env)
     return EngineSpec(f"builtin@{commit}", host_command("builtin"), parse_options(options, text),
                       workdir=str(folder), env=env)
+
+
+def compile_kernels(folder: Path, env: dict[str, str]) -> None:
+    """Import the built-in engine's search in ``folder``, so numba compiles (or loads) it now."""
+    subprocess.run([sys.executable, "-c", "import xqdesk.engines.builtin.searcher"], cwd=folder, env=env,
+                   check=True)
 
 
 def opponent_spec(name: str, args: argparse.Namespace) -> EngineSpec:
@@ -100,6 +109,8 @@ def opponent_spec(name: str, args: argparse.Namespace) -> EngineSpec:
         return replace(parse_spec(f"ucci:{args.eleeye}"), name="eleeye")
     if name.startswith("rev:"):
         return old_build_spec(name)
+    if name == "builtin" or name.startswith("builtin:"):  # the checkout's kernels, before any clock runs
+        compile_kernels(ROOT, dict(os.environ, PYTHONPATH=str(ROOT)))
     return parse_spec(name)
 
 

@@ -20,6 +20,9 @@ from xqdesk.move import Move
 from xqdesk.score import Cp, Mate
 from datafiles import COURSE_VECTORS
 
+HANG_GUARD = 60.0
+"""Seconds after which a wait counts as hung: a guard, never a speed target (bench/ measures speed)."""
+
 MATE_IN_ONE = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"
 MATE_IN_TWO = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"
 HANGING_CHARIOT = "4k4/9/9/9/4r4/9/4P4/4C4/9/3K5 w - - 0 1"
@@ -69,7 +72,7 @@ def test_a_timed_search_returns_in_time_and_leaves_no_thread(engine: BuiltinEngi
     move, infos = _search(engine, Board(MIDDLEGAME), SearchLimits(movetime=1.0))
     elapsed = time.perf_counter() - started
     assert move is not None and infos
-    assert elapsed < 3.0  # the plan stops at 0.8 s; a generous margin for a loaded machine
+    assert elapsed < HANG_GUARD  # it ends by itself (the plan stops at 0.8 s; bench/ measures how soon)
     assert not _helpers_alive()
 
 

@@ -39,7 +39,7 @@ def test_a_progress_line_reads_back_and_bad_lines_are_not_progress():
     for line in ("", "progress", "progress chess 0.5 1 2 x", "progress builtin half 1 2 x", "Traceback (most recent"):
         assert parse_progress_line(line) is None
     assert Progress("builtin", 1.0, 20.0, "", 5.0).seconds_left() == 0.0
-    assert "ready" in Progress("builtin", 1.0, 20.0, "").text()
+    assert Progress("builtin", 0.5, 20.0, "", 0.2).seconds_left() == 1.0
 
 
 def test_a_warm_up_stamps_its_code_ready_and_waits_for_a_compilation_elsewhere(first_start):

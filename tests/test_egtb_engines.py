@@ -85,3 +85,78 @@ def test_an_egtb_spec_runs_the_tables_as_a_uci_engine(egtb_dir):
         assert result.move is not None and infos[-1].score.relative == Mate(-3)
     finally:
         engine.quit()
+
+
+def _random_placements(tablebase, signature_name, flip, count, seed):
+    """Boards (square codes) of legal positions of a table's material, colours swapped when ``flip``."""
+    import random
+
+    from xqdesk.egtb import Signature
+    from xqdesk.fen import format_fen
+
+    rng = random.Random(seed)
+    signature = Signature.parse(signature_name)
+    red, black = (signature.black, signature.red) if flip else (signature.red, signature.black)
+    found = []
+    while len(found) < count:
+        codes = [0] * 90
+        codes[rng.choice([3, 4, 5, 12, 13, 14, 21, 22, 23])] = 7
+        codes[rng.choice([66, 67, 68, 75, 76, 77, 84, 85, 86])] = -7
+        for sign, pieces in ((1, red), (-1, black)):
+            for piece in pieces:
+                free = [sq for sq in range(90) if codes[sq] == 0]
+                codes[rng.choice(free)] = sign * piece
+        for red_to_move in (True, False):
+            fen = format_fen(codes, red_to_move, 0, 1)
+            try:
+                board = Board(fen)
+                value = tablebase.probe(board)
+            except ValueError:
+                continue
+            found.append((codes, red_to_move, value))
+    return found[:count]
+
+
+def test_the_tables_packed_for_a_search_give_the_tables_own_values(egtb_dir):
+    import numpy as np
+
+    from xqdesk.engines.builtin import table_kernel
+    from xqdesk.engines.builtin.tree_tables import pack_tree_tables
+
+    tablebase = Tablebase(egtb_dir)
+    # A horse and two advisors each. Smaller balances with a table include KHKAA and KHKA both
+    # ways round (Black's horse against Red's advisor is KHKA upside down).
+    root = [0] * 90
+    root[4], root[3], root[5], root[40] = 7, 2, 2, 4
+    root[85], root[84], root[86], root[67] = -7, -2, -2, -4
+    tables = pack_tree_tables(tablebase, root)
+    assert tables.signatures >= 6
+    mate = 31000
+    checked = 0
+    for name, flip in (("KHKAA", False), ("KHKA", False), ("KHKA", True), ("KHKAA", True)):
+        for codes, red_to_move, value in _random_placements(tablebase, name, flip, 40, len(name) + flip):
+            found, score = table_kernel.table_score(np.array(codes, np.int8), 1 if red_to_move else -1, 3, tables.meta,
+                                                    tables.positions, tables.values, 120, mate)
+            assert found
+            if value.is_draw or value.dtm >= 120:
+                assert score == 0
+            else:
+                assert score == (mate - 3 - value.dtm if value.is_win else -(mate - 3 - value.dtm))
+            checked += 1
+    assert checked == 160
+
+
+def test_the_builtin_engine_probes_the_tables_inside_its_search(egtb_dir):
+    # Red's chariot takes the horse: chariot against advisor (KRKA), won, but too far from mate for
+    # a depth-3 search; the root's own balance (KRKHA) has no table.
+    fen = "3ak4/9/4n4/9/9/9/9/9/4R4/3K5 w"
+    engine = BuiltinEngine()
+    move, infos = _search(engine, fen, SearchLimits(depth=3))
+    assert infos[-1].score.relative.mate() is None
+    apply_option(engine, "TablebasePath", str(egtb_dir))
+    engine.new_game()
+    move, infos = _search(engine, fen, SearchLimits(depth=3))
+    after = Board(fen)
+    after.push(move)
+    assert move.iccs() == "e1e7" and Tablebase(egtb_dir).probe(after).is_loss
+    assert infos[-1].score.relative.mate() is not None and infos[-1].score.relative.mate() > 0

@@ -71,8 +71,8 @@ def test_a_kept_engine_reports_once_after_new_games_and_seat_changes(qtbot, deli
     for counter in deliveries.values():
         counter.clear()
     assert controller.play_move(Move.from_iccs("h2e2"))
-    qtbot.waitUntil(lambda: controller.length() == 2, timeout=20000)
-    qtbot.waitUntil(lambda: bool(emitted), timeout=5000)
+    qtbot.waitUntil(lambda: controller.length() == 2, timeout=60000)
+    qtbot.waitUntil(lambda: bool(emitted), timeout=60000)
     assert deliveries["panel"] == Counter({0: len(emitted)})
     assert deliveries["arrows"] == Counter({0: len(emitted)})
     arrows = window.board_view.arrows()
@@ -86,7 +86,7 @@ def test_analysis_engines_report_once_after_being_chosen_again(qtbot, deliveries
     emitted = []
     worker.progress.connect(emitted.append)
     qtbot.waitUntil(lambda: bool(emitted), timeout=60000)
-    with qtbot.waitSignal(worker.best_move, timeout=10000):
+    with qtbot.waitSignal(worker.best_move, timeout=60000):
         window.stop_analysis()
     assert deliveries["panel"] == Counter({0: len(emitted)})
     assert deliveries["arrows"] == Counter({0: len(emitted)})

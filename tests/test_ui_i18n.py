@@ -199,6 +199,6 @@ def test_qt_standard_buttons_follow_the_language(qtbot):
     cancel = buttons.button(QDialogButtonBox.StandardButton.Cancel)
     assert cancel.text().replace("&", "") == "Cancel"
     set_language(Language.CHINESE)  # Qt retranslates on the LanguageChange events it posts
-    qtbot.waitUntil(lambda: cancel.text().replace("&", "").startswith("取消"), timeout=2000)
+    qtbot.waitUntil(lambda: cancel.text().replace("&", "").startswith("取消"), timeout=60000)
     set_language(Language.ENGLISH)
-    qtbot.waitUntil(lambda: cancel.text().replace("&", "") == "Cancel", timeout=2000)
+    qtbot.waitUntil(lambda: cancel.text().replace("&", "") == "Cancel", timeout=60000)

@@ -31,15 +31,15 @@ def analyse(qtbot, window, profile: EngineProfile) -> None:
     window.engine_panel.set_lines(2)
     window.start_analysis([profile])
     view = window.engine_panel.views[0]
-    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=20000)
+    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=60000)
     assert window.controller.play_move(Move.from_iccs("h2e2"))
     board = window.controller.board()
     qtbot.waitUntil(lambda: bool(window.board_view.arrows())
-                    and all(board.is_legal(arrow.move) for arrow in window.board_view.arrows()), timeout=20000)
+                    and all(board.is_legal(arrow.move) for arrow in window.board_view.arrows()), timeout=60000)
     assert len(view.row_texts()) == 1  # no MultiPV option: one line
     window.stop_analysis()
     # the engine answers the stop with its best move; the log shows it within a batch or two
-    qtbot.waitUntil(lambda: "< bestmove " in view.log_view.toPlainText(), timeout=10000)
+    qtbot.waitUntil(lambda: "< bestmove " in view.log_view.toPlainText(), timeout=60000)
     log = view.log_view.toPlainText()
     assert "> ucci" in log and "< ucciok" in log and "< bestmove " in log
 

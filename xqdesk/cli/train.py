@@ -194,7 +194,7 @@ def _data(args: argparse.Namespace) -> int:
     plan = DataPlan(settings, tuple(args.records), args.teacher_games, holdout=args.holdout, seed=args.seed,
                     shard_size=args.shard_size)
     jobs = args.jobs or default_jobs()
-    where = f"on Ray ({args.cluster})" if args.cluster else f"in {jobs} process{'es' if jobs != 1 else ''}"
+    where = f"on Ray ({args.cluster})" if args.cluster else f"{jobs} teacher process{'es' if jobs != 1 else ''} at a time"
     print(f"teacher {settings.teacher}, depth {settings.depth}, MultiPV {settings.multipv}, {where}", flush=True)
     started = time.perf_counter()
     console = Console(stderr=True)

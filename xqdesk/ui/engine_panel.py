@@ -2,7 +2,10 @@
 
 Each :class:`EngineView` shows one engine: its name and state, depth, score (from Red's or the
 mover's view), nodes, nodes per second, time, one row per MultiPV line with the principal
-variation in the chosen notation, a start/stop button and the engine's protocol log.
+variation in the chosen notation, a start/stop button and the engine's protocol log. An engine
+that plays a seat keeps its last search on show after it has moved (marked as the search of
+that move) until it searches again, so in engine-vs-engine both columns say what each engine
+last thought.
 
 :class:`EnginePanel` holds two views and the graph. It shows any :class:`EngineWorker` attached to
 it — the window attaches the workers of the game's engine seats — and tells what it shows through
@@ -114,6 +117,10 @@ class EngineView(QWidget):
         self._can_start = True
         self._progress: Optional[SearchProgress] = None
         self._position: Optional[ShownPosition] = None
+        self._last_search: Optional[tuple[ShownPosition, SearchProgress, str]] = None
+        """The search that chose the engine's last move: its position, progress and the move's text."""
+        self._left: Optional[tuple[ShownPosition, SearchProgress]] = None
+        """The search on show when the position last changed (the engine's move may have changed it)."""
         self._notation = Notation.CHINESE
         self._score_view = ScoreView.RED
 
@@ -192,8 +199,35 @@ class EngineView(QWidget):
         return self._progress
 
     def set_engine_name(self, name: str) -> None:
+        if name != self._engine_name:
+            self._last_search = None
         self._engine_name = name
         self._show_header()
+
+    @property
+    def last_search(self) -> Optional[tuple[ShownPosition, SearchProgress, str]]:
+        return self._last_search
+
+    def remember_search(self, move: Optional[Move]) -> None:
+        """The engine's search chose ``move``: keep that search on show after the position
+        changes, until the engine searches again. The search is the one on show, or the one on
+        show when the position last changed (the game may play the move before this is called)."""
+        if self._progress is not None and self._position is not None:
+            searched = (self._position, self._progress)
+        elif self._left is not None:
+            searched = self._left
+        else:
+            return
+        position, progress = searched
+        if move is not None and not position.board.is_legal(move):
+            return  # not this search's move
+        text = format_move(position.board, move, self._notation) if move is not None else ""
+        self._last_search = (position, progress, text)
+        self._show_progress()
+
+    def forget_search(self) -> None:
+        self._last_search = self._left = None
+        self._show_progress()
 
     def set_can_start(self, can_start: bool) -> None:
         """Whether the start/stop button works (not for an engine playing a seat of the game)."""
@@ -215,7 +249,10 @@ class EngineView(QWidget):
         self.append_log(f"! {reason}")
 
     def set_position(self, position: ShownPosition) -> None:
-        """The position the next progress belongs to; clears the lines shown."""
+        """The position the next progress belongs to; clears the lines shown (an engine's last
+        search stays, see :meth:`remember_search`)."""
+        if self._progress is not None and self._position is not None:
+            self._left = (self._position, self._progress)
         self._position = position
         self._progress = None
         self._show_progress()
@@ -255,6 +292,10 @@ class EngineView(QWidget):
 
     def _show_progress(self) -> None:
         progress, position = self._progress, self._position
+        caption = ""
+        if progress is None and self._last_search is not None:  # the search of the engine's last move
+            position, progress, move = self._last_search
+            caption = tr("Last search ({move})").format(move=move) if move else tr("Last search")
         if progress is None or position is None:
             self.figures_label.setText("")
             self.lines_table.setRowCount(0)
@@ -273,7 +314,7 @@ class EngineView(QWidget):
             f"{tr('NPS')} {count_text(latest.nps)}",
             f"{tr('Time')} {seconds}",
         ]
-        self.figures_label.setText("  ·  ".join(figures))
+        self.figures_label.setText("  ·  ".join(([caption] if caption else []) + figures))
         self.lines_table.setRowCount(len(progress.rows))
         for row, info in enumerate(progress.rows):
             cells = (str(info.multipv), score_text(info.score, self._score_view, turn),
@@ -421,7 +462,7 @@ class EnginePanel(QWidget):
         connect = seat.connections.connect
         connect(worker.engine_ready, lambda description, i=index: self._on_ready(i, description))
         connect(worker.progress, lambda progress, i=index: self._on_progress(i, progress))
-        connect(worker.best_move, lambda request_id, result, i=index: self._on_best_move(i))
+        connect(worker.best_move, lambda request_id, result, i=index: self._on_best_move(i, result.move))
         connect(worker.engine_failed, lambda reason, i=index: self._on_failed(i, reason))
         connect(worker.log_lines, view.append_log_lines)
 
@@ -437,6 +478,7 @@ class EnginePanel(QWidget):
             seat.worker.shutdown(wait=wait)
         view = self.views[index]
         view.set_engine_name("")
+        view.forget_search()
         view.set_state("", False)
         view.set_position(self._position)
         if index == 1:
@@ -533,10 +575,12 @@ class EnginePanel(QWidget):
         if best is not None:
             self.graph.set_score(self._position.ply, red_view_pawns(best), index)
 
-    def _on_best_move(self, index: int) -> None:
+    def _on_best_move(self, index: int, move: Optional[Move] = None) -> None:
         seat = self._seats[index]
         if seat is not None and not seat.analysing:
             self.views[index].set_state("Ready", False)
+            if not seat.owned:  # an engine playing a seat: its search stays on show after its move
+                self.views[index].remember_search(move)
 
     def _on_failed(self, index: int, reason: str) -> None:
         seat = self._seats[index]

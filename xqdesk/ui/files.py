@@ -3,8 +3,8 @@ several games (the game list), recent files, dropped files, unsaved changes and 
 
 Reading and writing are the record formats' job (:mod:`xqdesk.formats`); this module only chooses
 paths, shows the games and reports problems (in the window's banner, which stays until dismissed).
-A big file is read in the background (:mod:`xqdesk.ui.game_loader`) with a progress bar and a busy
-cursor while the window stays usable. *Save as…* offers each writable format and, for PGN, the
+Every file and match folder is read in the background (:mod:`xqdesk.ui.game_loader`) with a
+progress bar, a *Cancel* button and a busy cursor while the window stays usable. *Save as…* offers each writable format and, for PGN, the
 notation of the moves (Chinese, WXF, ICCS); *Save* on a file xqdesk cannot write (XQF, a match
 folder) offers *Save as…*. Opening another file or closing the window over unsaved changes asks
 first (save, discard or cancel).
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressBar
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import WRITE_EXTENSIONS
@@ -27,7 +27,8 @@ from xqdesk.game import Game
 from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.game_list import GameRow, GameTable
-from xqdesk.ui.game_loader import BACKGROUND_BYTES, GameLoader, pause_collector, resume_collector
+from xqdesk.ui.background import BackgroundJob, JobProgressBar
+from xqdesk.ui.game_loader import blank_record_problem, load_record, pause_collector, resume_collector
 from xqdesk.ui.i18n import tr
 from xqdesk.ui.message_banner import BannerKind
 
@@ -98,7 +99,7 @@ def write_record(path: str | Path, games: list[Game], notation: Notation = Notat
 class FileManager(QObject):
     """The window's file commands. ``autosave_path`` None means the user's data folder."""
 
-    loading_finished = Signal(bool)  # a background read ended: whether a game was shown
+    loading_finished = Signal(bool)  # a background read ended: whether a game was shown (False: failed or cancelled)
 
     def __init__(self, window: MainWindow, controller: GameController, autosave_path: str | None = None) -> None:
         super().__init__(window)
@@ -108,8 +109,8 @@ class FileManager(QObject):
         self.current_format: SaveFormat | None = None
         self.game_table: GameTable | None = None
         self.record: GameFile | None = None
-        self.loader: GameLoader | None = None
-        self.progress_bar: QProgressBar | None = None
+        self.loader: BackgroundJob[tuple[GameFile, list[GameRow]]] | None = None
+        self.progress_bar: JobProgressBar | None = None
         self.save_dialog: QFileDialog | None = None
         self.question: QMessageBox | None = None
         self._clean: tuple[int, str] | None = None  # (id of the game, its text) when last saved or opened
@@ -136,42 +137,34 @@ class FileManager(QObject):
 
     # --- opening ---------------------------------------------------------------------------------
     def open_path(self, path: str | Path) -> bool:
-        """Open a record file or match folder; one game is shown at once, several in the game list.
-        A big file is read in the background (True: the reading started; ``loading_finished``
-        says how it ended). Problems go to the banner; returns whether a game was shown or listed."""
-        path = Path(path)
-        if path.is_file() and path.stat().st_size >= BACKGROUND_BYTES:
-            return self.open_in_background(path)
-        try:
-            record = read_record(path)
-        except (OSError, XqdeskError) as error:
-            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=error))
-            return False
-        return self._show_record(path, record)
+        """Open a record file or match folder in the background (a reading still going on is
+        cancelled first): one game is shown at once, several in the game list.
+        ``loading_finished`` says how it ended; problems go to the banner. Returns True (the
+        reading started)."""
+        return self.open_in_background(Path(path))
 
     def open_path_asking(self, path: str | Path) -> bool:
         """Open ``path`` as the user asked: unsaved changes are saved or given up first."""
         return self.confirm_discard() and self.open_path(path)
 
     def open_in_background(self, path: Path) -> bool:
-        """Read ``path`` in a thread with a progress bar and a busy cursor; the window stays usable."""
+        """Read ``path`` in a thread with a progress bar, a *Cancel* button and a busy cursor;
+        the window stays usable."""
         if self.loader is not None:
-            self.loader.requestInterruption()
+            self.loader.cancel()
             self.loader.wait()
             self._end_loading()
-        loader = GameLoader(path, self)
+        loader: BackgroundJob[tuple[GameFile, list[GameRow]]] = BackgroundJob(
+            tr("Reading {name}…").format(name=path.name), lambda progress: load_record(path, progress),
+            (OSError, XqdeskError), self)
         self.loader = loader
-        bar = QProgressBar()
-        bar.setMaximumWidth(260)
-        bar.setRange(0, 0)
-        bar.setFormat(tr("Reading {name}: {done} of {total} games").format(name=path.name, done="%v", total="%m"))
-        bar.setTextVisible(True)
+        bar = JobProgressBar(loader)
         self.progress_bar = bar
         self._window.statusBar().addPermanentWidget(bar)
         QGuiApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
-        loader.progress.connect(self._on_progress)
-        loader.loaded.connect(lambda record, rows, p=path: self._on_loaded(p, record, rows))
-        loader.failed.connect(lambda reason, p=path: self._on_load_failed(p, reason))
+        loader.finished.connect(lambda loaded, p=path, job=loader: self._on_loaded(job, p, *loaded))
+        loader.failed.connect(lambda reason, p=path, job=loader: self._on_load_failed(job, p, reason))
+        loader.cancelled.connect(lambda p=path, job=loader: self._on_load_cancelled(job, p))
         pause_collector()
         loader.start()
         return True
@@ -179,10 +172,10 @@ class FileManager(QObject):
     def is_loading(self) -> bool:
         return self.loader is not None
 
-    def _on_progress(self, done: int, total: int) -> None:
+    def cancel_loading(self) -> None:
+        """Stop the reading in progress (the game on show stays); ``loading_finished(False)`` follows."""
         if self.progress_bar is not None:
-            self.progress_bar.setRange(0, total)
-            self.progress_bar.setValue(done)
+            self.progress_bar.cancel_button.click()
 
     def _end_loading(self) -> None:
         if self.loader is not None:
@@ -196,13 +189,24 @@ class FileManager(QObject):
             QGuiApplication.restoreOverrideCursor()
             resume_collector()
 
-    def _on_loaded(self, path: Path, record: GameFile, rows: list[GameRow]) -> None:
+    def _on_loaded(self, job: BackgroundJob, path: Path, record: GameFile, rows: list[GameRow]) -> None:
+        if job is not self.loader:
+            return  # a reading replaced by a newer one
         self._end_loading()
         self.loading_finished.emit(self._show_record(path, record, rows))
 
-    def _on_load_failed(self, path: Path, reason: str) -> None:
+    def _on_load_failed(self, job: BackgroundJob, path: Path, reason: str) -> None:
+        if job is not self.loader:
+            return
         self._end_loading()
         self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=reason))
+        self.loading_finished.emit(False)
+
+    def _on_load_cancelled(self, job: BackgroundJob, path: Path) -> None:
+        if job is not self.loader:
+            return
+        self._end_loading()
+        self._window.show_status(tr("Stopped reading {name}").format(name=path.name))
         self.loading_finished.emit(False)
 
     def _report(self, text: str) -> None:
@@ -227,8 +231,9 @@ class FileManager(QObject):
         from xqdesk.formats import read_games_text  # the formats package finds the format
 
         record = read_games_text(QGuiApplication.clipboard().text(), tr("clipboard"))
-        if not record.games:
-            reason = record.errors[0] if record.errors else tr("no game in it")
+        blank = blank_record_problem(record)
+        if not record.games or blank:
+            reason = blank or (record.errors[0] if record.errors else tr("no game in it"))
             self._window.show_status(tr("Could not paste a game: {reason}").format(reason=reason))
             return False
         shown = self.show_record(record)

@@ -31,6 +31,7 @@ from xqdesk.engines.builtin.eval_tables import SHIPPED_PARAMS, ParamsByPhase, Ph
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
 from xqdesk.engines.builtin.nnue import Network, NetworkFileError
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
+from xqdesk.engines.builtin.tree_tables import TreeTablesCache
 from xqdesk.engines.errors import EngineOptionError
 from xqdesk.engines.hosted.in_process import spin_value
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
@@ -163,6 +164,7 @@ class BuiltinEngine:
         self._book_min_games = DEFAULT_MIN_GAMES
         self._book: Optional[OpeningBook] = None
         self._tables = TablebaseCache()
+        self._tree_tables = TreeTablesCache()
         self._eval = DEFAULT_EVAL
         self._eval_file = ""
         self._network: Optional[Network] = None  # the EvalFile's network, read when first needed
@@ -313,7 +315,8 @@ class BuiltinEngine:
                 capture_free_draw_plies=board.ruleset.capture_free_draw_plies,
                 perpetual_check_limit=board.ruleset.perpetual_check_limit,
                 perpetual_check_min_history=board.ruleset.perpetual_check_min_history,
-                history_offset=history_offset, threads=self._threads))
+                history_offset=history_offset, threads=self._threads,
+                tables=self._tree_tables.for_position(self._tables.tablebase, position.codes())))
             with progress as iterations:
                 for lines in iterations:
                     move = self._move(lines[0].pv[0])

@@ -12,19 +12,25 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
-from xqdesk.engines.builtin import board_kernel, eval_kernel, eval_tables, geometry, nnue_kernel, perpetual_kernel
+from xqdesk.engines.builtin import (
+    board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, nnue_kernel,
+    perpetual_kernel, table_kernel)
 from xqdesk.engines.builtin.board_kernel import (
     MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
     make_null_move, unmake_move, unmake_null_move)
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.endgame_kernel import scale_for_winning_chances
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
+from xqdesk.engines.builtin.exchange_kernel import is_en_prise, loses_material, quiet_move_loses
 from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.nnue_kernel import NETWORK_STATE_TYPE, NetworkState, uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
+from xqdesk.engines.builtin.table_kernel import table_score
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
 
-drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, nnue_kernel, perpetual_kernel))
+drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
+                                   exchange_kernel, endgame_kernel, table_kernel, nnue_kernel))
 
 INFINITY = 32000
 MATE = 31000
@@ -54,11 +60,12 @@ POLL_MASK = 1023
 """The stop flag and the node limit are polled every POLL_MASK + 1 nodes."""
 
 (C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE, C_CHECK_LIMIT,
- C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET, C_GENERATION) = range(11)
+ C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET, C_GENERATION, C_LAZY_MARGIN) = range(12)
 """C_CHECK_LIMIT and C_CHECK_MIN_HISTORY: the ruleset's perpetual-check ban (limit 0: none);
 C_HISTORY_OFFSET: the game's moves before the position's height 0 (the ban needs a long enough
-history); C_GENERATION: the search's number (mod 256), which ages the table's entries."""
-COUNTER_COUNT = 11
+history); C_GENERATION: the search's number (mod 256), which ages the table's entries;
+C_LAZY_MARGIN: quiescence's lazy-evaluation margin (0: always evaluate in full)."""
+COUNTER_COUNT = 12
 
 
 
@@ -103,6 +110,14 @@ class SearchContext(NamedTuple):
     """Nodes, selective depth, limits and flags, indexed by the C_* constants."""
     stop: np.ndarray
     """``stop[0]`` != 0 asks the search to stop (set by the watchdog thread)."""
+    excluded: np.ndarray
+    """The move a node's search leaves out, by ply (0: none): the singular-extension test."""
+    table_meta: np.ndarray
+    """The endgame tables captures can lead into (``table_kernel``; no rows: none): their rows, ..."""
+    table_positions: np.ndarray
+    """... their index layouts ..."""
+    table_values: np.ndarray
+    """... and their values."""
     network: NetworkState
     """The learned evaluation and this thread's accumulators (``nnue_kernel``; no network: the
     hand-written evaluation)."""
@@ -117,9 +132,11 @@ CONTEXT_TYPE = types.NamedTuple((
     types.int32[::1],  # evaluation
     types.uint64[::1], _INT64_1D,  # transposition table
     _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
+    _INT64_1D,  # excluded moves
+    _INT64_2D, types.int16[:, ::1], types.uint16[::1],  # endgame tables
     NETWORK_STATE_TYPE,  # learned evaluation
 ), SearchContext)
-QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean)
+QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean, types.boolean)
 ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
                                   types.boolean, types.boolean)
 SEARCH_ROOT_SIGNATURE = types.int64(CONTEXT_TYPE, _INT64_1D, types.int64, types.int64, types.int64, types.int64)
@@ -133,7 +150,9 @@ DELTA_MARGIN = 150
 LAZY_MARGIN = 200
 """Quiescence skips the full evaluation when material and piece-square tables alone are this far
 outside the window: the other terms move the score of master-game positions by at most about
-±100 cp with the fitted weights (±210 with the earlier hand-set ones)."""
+±100 cp with the fitted weights (±210 with the earlier hand-set ones). Not in endgames (a root
+phase count of at most LAZY_MIN_PHASE): there the winning chances scale a material lead down."""
+LAZY_MIN_PHASE = 40
 FUTILITY_MARGIN = 130
 """Per ply of depth: quiet moves at depth <= FUTILITY_DEPTH this far below alpha are skipped."""
 FUTILITY_DEPTH = 2
@@ -152,11 +171,18 @@ LMR_MORE_MOVES = 8
 """... one more ply after this many moves, and one more at LMR_DEEP_DEPTH after LMR_DEEP_MOVES."""
 LMR_DEEP_DEPTH, LMR_DEEP_MOVES = 8, 16
 CHECK_EXTENSION_PLY_FACTOR, CHECK_EXTENSION_PLY_SLACK = 2, 4
-"""Checks are extended while ply < factor * root depth + slack (so extensions cannot run away)."""
+"""Checks, the moves of a node whose null move is mated (a mate threat) and singular moves are
+extended while ply < factor * root depth + slack (so extensions cannot run away)."""
+SINGULAR_MIN_DEPTH = 6
+"""From this depth, a hash move whose stored lower bound is at most SINGULAR_TT_SLACK plies
+shallower is searched one ply deeper when every other move, searched to half the depth, stays
+SINGULAR_MARGIN per ply below its score (it is singular)."""
+SINGULAR_TT_SLACK, SINGULAR_MARGIN = 3, 2
 
 MOVE_HASH = 1 << 30
 MOVE_CAPTURE = 1 << 25
 MOVE_KILLER = 1 << 24
+MOVE_LOSING_CAPTURE = -(1 << 12)
 HISTORY_CAP = 1 << 22
 
 
@@ -191,7 +217,9 @@ def _history_slot(move):
 
 
 @njit(**COMPILE_OPTIONS)
-def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, history):
+def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, history, losing_last):
+    """Order keys: the hash move, captures by MVV-LVA, killers, quiet moves by history; with
+    ``losing_last``, captures that lose material by SEE come after every other move."""
     for i in range(count):
         move = moves[i]
         target_piece = board[move & MOVE_TO_MASK]
@@ -202,12 +230,37 @@ def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, his
             attacker = board[move >> MOVE_FROM_SHIFT]
             attacker = attacker if attacker > 0 else -attacker
             scores[i] = MOVE_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
+            if losing_last and loses_material(board, move):
+                scores[i] = MOVE_LOSING_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
         elif move == killer_a:
             scores[i] = MOVE_KILLER + 1
         elif move == killer_b:
             scores[i] = MOVE_KILLER
         else:
             scores[i] = history[_history_slot(move)]
+
+
+@njit(**COMPILE_OPTIONS)
+def _static_score(ctx):
+    """The evaluation for the side to move — the network's when one is loaded (``ctx.network``),
+    else the hand-written one — scaled by the winning chances of the side it favours."""
+    board, pos = ctx.board, ctx.pos
+    if uses_network(ctx.network):
+        score = nnue_kernel.evaluate(ctx.network, board, pos, ctx.keys)
+    else:
+        score = evaluate(board, pos, ctx.psq, ctx.params)
+    return scale_for_winning_chances(board, score, pos[POS_SIDE])
+
+
+@njit(**COMPILE_OPTIONS)
+def _probe_tables(ctx, ply):
+    """``(found, score)`` of the position from the endgame tables, probed only right after a
+    capture (the material is the root's until one, and the root's own balance is not packed)."""
+    h = ctx.pos[POS_HEIGHT]
+    if len(ctx.table_meta) == 0 or ply == 0 or ctx.clocks[h] != 0:
+        return False, 0
+    return table_score(ctx.board, ctx.pos[POS_SIDE], ply, ctx.table_meta, ctx.table_positions, ctx.table_values,
+                       ctx.counters[C_DRAW_PLIES] - ctx.clocks[h], MATE)
 
 
 @njit(**COMPILE_OPTIONS)
@@ -348,24 +401,17 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
     return trail_checkers[h] == 0 and (h == 0 or trail_checkers[h - 1] == 0)
 
 
-@njit(**COMPILE_OPTIONS)
-def _static_score(ctx):
-    """The static evaluation for the side to move: the network's when one is loaded, else the
-    hand-written one."""
-    if uses_network(ctx.network):
-        return nnue_kernel.evaluate(ctx.network, ctx.board, ctx.pos, ctx.keys)
-    return evaluate(ctx.board, ctx.pos, ctx.psq, ctx.params)
-
-
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
-def quiesce(ctx, ply, alpha, beta, checked):
-    """Captures (all moves when ``checked``) until the position is quiet. The table is probed
-    (any stored depth answers here, outside principal-variation nodes) and the result stored at
-    depth 0."""
+def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
+    """Captures (all moves when ``checked``) until the position is quiet; with ``quiet_checks``
+    (the first quiescence ply) also the quiet moves that give check without losing the piece.
+    Captures that lose material by SEE are skipped. The table is probed (any stored depth answers
+    here, outside principal-variation nodes) and the result stored at depth 0."""
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, history, move_buf = ctx.psq, ctx.params, ctx.history, ctx.move_buf
     score_buf, counters, stop = ctx.score_buf, ctx.counters, ctx.stop
     tt_keys, tt_data = ctx.tt_keys, ctx.tt_data
+    never = ply < 0  # a run-time False (see alphabeta)
     if _tick(counters, stop):
         return 0
     if ply > counters[C_SELDEPTH]:
@@ -373,6 +419,9 @@ def quiesce(ctx, ply, alpha, beta, checked):
     h = pos[POS_HEIGHT]
     if clocks[h] >= counters[C_DRAW_PLIES]:
         return 0
+    in_table, table_value = _probe_tables(ctx, ply)
+    if in_table:
+        return table_value
     if ply >= MAX_PLY - 1:
         return _static_score(ctx)
     key = keys[h]
@@ -394,13 +443,12 @@ def quiesce(ctx, ply, alpha, beta, checked):
     else:
         # Lazy evaluation: material and piece-square tables alone decide when they are further
         # outside the window than the other terms ever move a score.
-        # (The network's score has no such bound: it is always computed.)
-        lazy = not uses_network(ctx.network)
         estimate = side * psq[h] + params[PARAM_TEMPO]
-        if lazy and estimate - LAZY_MARGIN >= beta:
-            return estimate - LAZY_MARGIN
-        if lazy and estimate + LAZY_MARGIN <= alpha:
-            best = estimate + LAZY_MARGIN  # at most this; stand pat cannot raise alpha
+        lazy = counters[C_LAZY_MARGIN]
+        if lazy > 0 and estimate - lazy >= beta:
+            return estimate - lazy
+        if lazy > 0 and estimate + lazy <= alpha:
+            best = estimate + lazy  # at most this; stand pat cannot raise alpha
         else:
             best = _static_score(ctx)
             if best >= beta:
@@ -408,7 +456,7 @@ def quiesce(ctx, ply, alpha, beta, checked):
             if best > alpha:
                 alpha = best
         count = generate_moves(board, side, moves, True)
-    _score_moves(board, moves, scores, count, hash_move, 0, 0, history)
+    _score_moves(board, moves, scores, count, hash_move, 0, 0, history, False)
     stand_pat = best
     best_move = 0
     for i in range(count):
@@ -418,12 +466,14 @@ def quiesce(ctx, ply, alpha, beta, checked):
             victim = victim if victim > 0 else -victim
             if victim != KING and stand_pat + CAPTURE_GAIN[victim] + DELTA_MARGIN <= alpha:
                 continue  # delta pruning: even winning this piece cannot reach alpha
+            if loses_material(board, move):
+                continue  # the exchange on the target square loses: not a way to get quiet
         captured = make_move(board, pos, keys, clocks, psq, params, move)
         if is_attacked_king(board, side, king_square(pos, side)):
             unmake_move(board, pos, move, captured)
             continue
         gives_check = is_attacked_king(board, -side, king_square(pos, -side))
-        score = -quiesce(ctx, ply + 1, -beta, -alpha, gives_check)
+        score = -quiesce(ctx, ply + 1, -beta, -alpha, gives_check, never)
         unmake_move(board, pos, move, captured)
         if counters[C_STOPPED] != 0:
             return 0
@@ -434,6 +484,28 @@ def quiesce(ctx, ply, alpha, beta, checked):
                 best_move = move
                 if score >= beta:
                     break
+    if quiet_checks and not checked and best < beta:
+        count = generate_moves(board, side, moves, False)
+        for i in range(count):
+            move = moves[i]
+            if board[move & MOVE_TO_MASK] != 0 or quiet_move_loses(board, move):
+                continue
+            captured = make_move(board, pos, keys, clocks, psq, params, move)
+            if is_attacked_king(board, side, king_square(pos, side)) \
+                    or not is_attacked_king(board, -side, king_square(pos, -side)):
+                unmake_move(board, pos, move, captured)
+                continue
+            score = -quiesce(ctx, ply + 1, -beta, -alpha, not never, never)  # the reply is in check
+            unmake_move(board, pos, move, captured)
+            if counters[C_STOPPED] != 0:
+                return 0
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    best_move = move
+                    if score >= beta:
+                        break
     flag = TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER)
     _tt_store(tt_keys, tt_data, key, best_move, 0, flag, best, ply, counters[C_GENERATION])
     return best
@@ -453,13 +525,16 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     allowed = depth > -INFINITY
     forbidden = not allowed
     if depth <= 0:
-        return quiesce(ctx, ply, alpha, beta, checked)
+        return quiesce(ctx, ply, alpha, beta, checked, allowed)
     if _tick(counters, stop):
         return 0
     pv_len[ply] = ply
     h = pos[POS_HEIGHT]
     if clocks[h] >= counters[C_DRAW_PLIES] or _drawn_repetition(keys, clocks, trail_checkers, counters, h):
         return 0
+    in_table, table_value = _probe_tables(ctx, ply)
+    if in_table:
+        return table_value
     if ply >= MAX_PLY - 1:
         return _static_score(ctx)
     if alpha < -MATE + ply:
@@ -471,17 +546,22 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     is_pv = beta - alpha > 1
     side = pos[POS_SIDE]
     key = keys[h]
+    excluded = ctx.excluded[ply]
     hash_move = 0
+    stored_depth = 0
+    flag = 0
+    tt_score = 0
     entry = _tt_probe(tt_keys, tt_data, key)
     if entry != 0:
-        hash_move, stored_depth, flag, score = _tt_unpack(entry)
-        if stored_depth >= depth and not is_pv:
-            score = _tt_score_at(score, ply)
-            if _tt_decides(flag, score, alpha, beta):
-                return score
+        hash_move, stored_depth, flag, tt_score = _tt_unpack(entry)
+        tt_score = _tt_score_at(tt_score, ply)
+        if stored_depth >= depth and not is_pv and excluded == 0 and _tt_decides(flag, tt_score, alpha, beta):
+            return tt_score
 
     static = -INFINITY
-    if not checked and not is_pv:
+    threat_square = -1  # the square the opponent's best reply to a null move goes to
+    mate_threat = False  # that reply mates
+    if not checked and not is_pv and excluded == 0:
         static = _static_score(ctx)
         if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
                 and beta > -MATE_BOUND and beta < MATE_BOUND:
@@ -497,16 +577,36 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                 return 0
             if score >= beta:
                 return beta if score > MATE_BOUND else score
+            threat = _tt_probe(tt_keys, tt_data, keys[h + 1])
+            if threat != 0 and (threat & TT_MOVE_MASK) != 0:
+                threat_square = threat & MOVE_TO_MASK
+            mate_threat = score < -MATE_BOUND
+
+    extension_room = ply < CHECK_EXTENSION_PLY_FACTOR * counters[C_ROOT_DEPTH] + CHECK_EXTENSION_PLY_SLACK
+    # Singular extension: is the hash move far better than every other? Tested before this node's
+    # move list is made, since the test searches the same ply.
+    singular_move = 0
+    if depth >= SINGULAR_MIN_DEPTH and excluded == 0 and hash_move != 0 and extension_room \
+            and (flag == TT_LOWER or flag == TT_EXACT) and stored_depth >= depth - SINGULAR_TT_SLACK \
+            and tt_score > -MATE_BOUND and tt_score < MATE_BOUND:
+        singular_beta = tt_score - SINGULAR_MARGIN * depth
+        ctx.excluded[ply] = hash_move
+        score = alphabeta(ctx, (depth - 1) // 2, ply, singular_beta - 1, singular_beta, checked, forbidden)
+        ctx.excluded[ply] = 0
+        if counters[C_STOPPED] != 0:
+            return 0
+        if score < singular_beta:
+            singular_move = hash_move
+        pv_len[ply] = ply
 
     moves = move_buf[ply]
     scores = score_buf[ply]
     count = generate_moves(board, side, moves, False)
-    _score_moves(board, moves, scores, count, hash_move, killers[ply, 0], killers[ply, 1], history)
+    _score_moves(board, moves, scores, count, hash_move, killers[ply, 0], killers[ply, 1], history, allowed)
     best = -INFINITY
     best_move = 0
     legal = 0
     original_alpha = alpha
-    extension_room = ply < CHECK_EXTENSION_PLY_FACTOR * counters[C_ROOT_DEPTH] + CHECK_EXTENSION_PLY_SLACK
     # Frontier nodes far below alpha: quiet moves that give no check are skipped (futility), and
     # at small depths only the first quiet moves in order are tried (late-move pruning).
     futile = static > -INFINITY and depth <= FUTILITY_DEPTH and static + FUTILITY_MARGIN * depth <= alpha \
@@ -515,7 +615,15 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         if (depth <= LATE_MOVE_PRUNING_DEPTH and static > -INFINITY) else NO_LATE_MOVE_LIMIT
     for i in range(count):
         move = _pick(moves, scores, i, count)
+        if move == excluded:
+            continue
         is_quiet = board[move & MOVE_TO_MASK] == 0
+        # A quiet move of a piece the opponent threatens (it is en prise, or the null move showed
+        # the threat) is not reduced: it may be the one that saves the piece.
+        escaping = False
+        if depth >= LMR_MIN_DEPTH and is_quiet and not checked and legal >= LMR_FIRST_MOVES:
+            origin = move >> MOVE_FROM_SHIFT
+            escaping = origin == threat_square or is_en_prise(board, origin)
         captured = make_move(board, pos, keys, clocks, psq, params, move)
         if is_attacked_king(board, side, king_square(pos, side)):
             unmake_move(board, pos, move, captured)
@@ -533,14 +641,14 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             unmake_move(board, pos, move, captured)
             continue
         new_depth = depth - 1
-        if gives_check and extension_room:
+        if (gives_check or mate_threat) and extension_room or move == singular_move:
             new_depth += 1
         if legal == 1:
             score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
         else:
             reduction = 0
             if depth >= LMR_MIN_DEPTH and is_quiet and not checked and not gives_check and legal > LMR_FIRST_MOVES \
-                    and move != killers[ply, 0] and move != killers[ply, 1]:
+                    and not escaping and move != killers[ply, 0] and move != killers[ply, 1]:
                 reduction = 1
                 if legal > LMR_MORE_MOVES:
                     reduction += 1
@@ -577,7 +685,11 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                                 history[j] >>= 1
                     break
     if legal == 0:
-        return -MATE + ply  # no legal move: the side to move loses (checkmate, stalemate or the ban)
+        # no legal move: the side to move loses (checkmate, stalemate or the ban); with a move left
+        # out, that move was the only one
+        return -MATE + ply
+    if excluded != 0:
+        return best  # a singular-extension test: not this node's value, so not stored
     if best >= beta:
         flag = TT_LOWER
     elif best > original_alpha:

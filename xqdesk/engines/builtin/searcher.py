@@ -17,10 +17,12 @@ from typing import Generator, Iterator, Sequence
 import numpy as np
 
 from xqdesk.engines.builtin import board_kernel, nnue_kernel, search_kernel
+from xqdesk.engines.builtin.eval_tables import phase_material
 from xqdesk.engines.builtin.nnue import Network
 from xqdesk.engines.builtin.nnue_kernel import NetworkState
 from xqdesk.engines.builtin.search_kernel import SearchContext
 from xqdesk.engines.builtin.position import Position
+from xqdesk.engines.builtin.tree_tables import NO_TABLES, TreeTables
 from xqdesk.errors import XqdeskError
 
 ASPIRATION_WINDOW = 40
@@ -64,19 +66,22 @@ class _Worker:
         self.pv = np.zeros((board_kernel.MAX_PLY + 1, board_kernel.MAX_PLY + 1), np.int64)
         self.pv_len = np.zeros(board_kernel.MAX_PLY + 1, np.int64)
         self.counters = np.zeros(search_kernel.COUNTER_COUNT, np.int64)
+        self.excluded = np.zeros(board_kernel.MAX_PLY + 1, np.int64)
 
     def clear(self) -> None:
         self.killers[:] = 0
         self.history[:] = 0
 
     def context(self, position: Position, tt_keys: np.ndarray, tt_data: np.ndarray,
-                stop: np.ndarray) -> SearchContext:
+                stop: np.ndarray, tables: TreeTables = NO_TABLES) -> SearchContext:
         return SearchContext(
             board=position.board, pos=position.pos, keys=position.keys, clocks=position.clocks,
             psq=position.psq, trail_moves=position.trail_moves, trail_checkers=position.trail_checkers,
             params=position.params, tt_keys=tt_keys, tt_data=tt_data,
             killers=self.killers, history=self.history, move_buf=self.move_buf, score_buf=self.score_buf,
-            pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=stop, network=self.network)
+            pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=stop, excluded=self.excluded,
+            table_meta=tables.meta, table_positions=tables.positions, table_values=tables.values,
+            network=self.network)
 
     def prepare(self, settings: np.ndarray) -> None:
         """Start a search: ``settings`` are the counters' initial values (limits, rules)."""
@@ -151,6 +156,11 @@ class Searcher:
         self.tt_keys = np.zeros(entries, np.uint64)
         self.tt_data = np.zeros(entries, np.int64)
 
+    @property
+    def uses_network(self) -> bool:
+        """Whether the search evaluates with a network (else the hand-written evaluation)."""
+        return self._network.ft_weights.shape[0] > 0
+
     def set_network(self, network: Network | None) -> None:
         """Evaluate with ``network`` from the next search on (None: the hand-written evaluation).
         The hash table is cleared, since its scores came from the other evaluation."""
@@ -169,7 +179,8 @@ class Searcher:
     def iterate(self, position: Position, root_moves: Sequence[int], *, max_depth: int = board_kernel.MAX_PLY - 4,
                 node_limit: int = 0, multipv: int = 1, capture_free_draw_plies: int = 120,
                 perpetual_check_limit: int = 0, perpetual_check_min_history: int = 0,
-                history_offset: int = 0, threads: int = 1) -> Generator[list[Line], None, None]:
+                history_offset: int = 0, threads: int = 1,
+                tables: TreeTables = NO_TABLES) -> Generator[list[Line], None, None]:
         """Deepen from depth 1 to ``max_depth`` over ``root_moves`` (legal kernel moves, not
         empty), yielding the lines of each depth, best first. Stops early when the stop flag is
         set or ``node_limit`` (0 = none; with several threads, over all of them) is reached; the
@@ -181,7 +192,10 @@ class Searcher:
         ``history_offset`` came before the position's first. The root moves must already obey it.
 
         ``threads`` > 1 starts helper threads for the search (lazy SMP); they are stopped and
-        joined when the generator ends or is closed, so close it when leaving it early."""
+        joined when the generator ends or is closed, so close it when leaving it early.
+
+        ``tables``: the endgame tables the tree's captures can lead into, probed after each capture
+        (see :mod:`~xqdesk.engines.builtin.tree_tables`)."""
         if not root_moves:
             raise XqdeskError(f"no root moves to search in position {position.codes()!r}")
         if threads < 1:
@@ -197,16 +211,19 @@ class Searcher:
         settings[search_kernel.C_CHECK_MIN_HISTORY] = perpetual_check_min_history
         settings[search_kernel.C_HISTORY_OFFSET] = history_offset
         settings[search_kernel.C_GENERATION] = self.generation
+        midgame = phase_material(int(code) for code in position.board) > search_kernel.LAZY_MIN_PHASE
+        lazy = midgame and not self.uses_network  # the network's score has no such bound
+        settings[search_kernel.C_LAZY_MARGIN] = search_kernel.LAZY_MARGIN if lazy else 0
         for worker in workers:
             worker.prepare(settings)
         order = np.array(root_moves, np.int64)
         helpers = [threading.Thread(target=self._help, name=f"builtin-search-{index}", daemon=True,
-                                    args=(workers[index], position.copy(), order.copy(), max_depth, index))
+                                    args=(workers[index], position.copy(), order.copy(), max_depth, index, tables))
                    for index in range(1, threads)]
         for helper in helpers:
             helper.start()
         try:
-            yield from self._deepen(workers, position, order, max_depth, multipv)
+            yield from self._deepen(workers, position, order, max_depth, multipv, tables)
         finally:
             for worker in workers[1:]:
                 worker.counters[search_kernel.C_STOPPED] = 1  # the kernel only ever sets it: no race
@@ -214,10 +231,10 @@ class Searcher:
                 helper.join()
 
     def _deepen(self, workers: list[_Worker], position: Position, order: np.ndarray, max_depth: int,
-                multipv: int) -> Iterator[list[Line]]:
+                multipv: int, tables: TreeTables) -> Iterator[list[Line]]:
         """The main thread's iterative deepening (see :meth:`iterate`)."""
         main = workers[0]
-        context = main.context(position, self.tt_keys, self.tt_data, self.stop_flag)
+        context = main.context(position, self.tt_keys, self.tt_data, self.stop_flag, tables)
         multipv = max(1, min(multipv, len(order)))
         previous: list[int] = [0] * multipv
         started = time.perf_counter()
@@ -252,11 +269,12 @@ class Searcher:
             if abs(lines[0].score) > search_kernel.MATE_BOUND and depth > search_kernel.MATE - abs(lines[0].score) + 2:
                 return  # a proven mate will not change with more depth
 
-    def _help(self, worker: _Worker, position: Position, order: np.ndarray, max_depth: int, index: int) -> None:
+    def _help(self, worker: _Worker, position: Position, order: np.ndarray, max_depth: int, index: int,
+              tables: TreeTables) -> None:
         """A helper thread's iterative deepening: it fills the shared table until stopped. Odd
         helpers search one ply deeper than their iteration count; helpers beyond the first rotate
         the root moves after the first."""
-        context = worker.context(position, self.tt_keys, self.tt_data, self.stop_flag)
+        context = worker.context(position, self.tt_keys, self.tt_data, self.stop_flag, tables)
         if index > 1 and len(order) > 2:
             order[1:] = np.roll(order[1:], index - 1)
         guess = 0

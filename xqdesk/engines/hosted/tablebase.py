@@ -85,6 +85,11 @@ class TablebaseCache:
         self.path = path
         self._tablebase = Tablebase(Path(path).expanduser()) if path else None
 
+    @property
+    def tablebase(self) -> Optional[Tablebase]:
+        """The tables of the directory (None when no directory is set)."""
+        return self._tablebase
+
     def covering(self, board: Board) -> Optional[Tablebase]:
         """The tablebase when it holds ``board``'s position, else None."""
         if self._tablebase is not None and self._tablebase.covers(board):

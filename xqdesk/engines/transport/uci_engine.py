@@ -397,6 +397,8 @@ class UciEngine:
             raise EngineCrashedError(f"engine {self.command!r} is not running")
         timeout = None if deadline is None else deadline - time.monotonic()
         try:
+            if timeout is not None and timeout <= 0:  # checked before every line: a flood of lines
+                raise TimeoutError                    # waiting to be read does not hold the deadline off
             line = process.read_line(timeout)
         except TimeoutError:
             self.kill()
