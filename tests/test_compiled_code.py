@@ -16,10 +16,9 @@ from filelock import FileLock
 from xqdesk.engines import compiled_code
 from xqdesk.engines.compiled_code import (Progress, compile_lock, is_ready, kinds_needed, locked_warm_up,
                                           parse_progress_line, progress_line)
+from hang_guard import HANG_GUARD
 
 ROOT = Path(__file__).resolve().parents[1]
-HANG_GUARD = 300.0
-"""Seconds after which a wait counts as hung (a guard on a busy machine, not a speed target)."""
 
 
 def _lock_holder(released: Path, package_folder: str = "") -> subprocess.Popen:
@@ -114,7 +113,7 @@ def test_the_command_line_says_what_it_prepares_once(first_start):
     again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600, cwd=first_start.parent)
     assert again.returncode == 0 and "Preparing" not in again.stderr
     others = subprocess.run([sys.executable, "-m", "xqdesk", "analyse", "--engine", "greedy", "--depth", "1"],
-                            capture_output=True, text=True, env=env, timeout=120, cwd=first_start.parent)
+                            capture_output=True, text=True, env=env, timeout=HANG_GUARD, cwd=first_start.parent)
     assert others.returncode == 0 and "Preparing" not in others.stderr
 
 
