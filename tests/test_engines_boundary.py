@@ -13,9 +13,8 @@ import pytest
 
 from test_referee_zoo import CLOCK, play, script_engine, seat
 from xqdesk.engines.transport.process import LINE_CUT, MAX_LINE_BYTES
+from hang_guard import HANG_GUARD
 
-HANG_GUARD = 60.0
-"""Seconds past the clock after which a game counts as hung (not a speed target)."""
 SCRIPTS = Path(__file__).parent / "players" / "uci_scripts"
 REPO = Path(__file__).resolve().parent.parent
 HOST_LIMIT_MB = 300
