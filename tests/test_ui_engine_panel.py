@@ -136,3 +136,30 @@ def test_an_engine_playing_a_seat_is_shown_but_not_driven_by_the_panel(qtbot, pa
         assert seat.is_running()  # the panel leaves a worker it does not own running
     finally:
         seat.shutdown()
+
+
+def test_three_lines_fit_or_scroll_in_a_short_panel(qtbot, panel):
+    """In a short dock (a laptop) the MultiPV table shows its lines, or scrolls to them: never a
+    line cut off with no way to see it."""
+    from xqdesk.engines.search_types import SearchInfo
+    from xqdesk.ui.engine_worker import SearchProgress
+
+    panel.show()
+    qtbot.waitExposed(panel)
+    view = panel.views[0]
+    view.set_engine_name("Lines")
+    rows = tuple(SearchInfo(depth=12, score=PovScore(Cp(20 * line), RED), pv=(Move.from_iccs("h2e2"),),
+                            multipv=line) for line in (1, 2, 3))
+    view.show_progress(SearchProgress(1, rows, rows[0]))
+    table = view.lines_table
+    for height in (150, 190, 260):
+        panel.resize(900, height)
+        qtbot.waitUntil(lambda h=height: panel.height() == h, timeout=5000)
+        qtbot.wait(50)  # the layout settles
+        scroll = table.verticalScrollBar()
+        last = table.visualItemRect(table.item(2, 0))
+        all_shown = last.bottom() <= table.viewport().height()
+        assert all_shown or (scroll.isVisible() and scroll.maximum() > 0), height
+        table.scrollToItem(table.item(2, 0))
+        assert table.visualItemRect(table.item(2, 0)).bottom() <= table.viewport().height() + 1
+    assert [row[1] for row in view.row_texts()] == ["+0.20", "+0.40", "+0.60"]

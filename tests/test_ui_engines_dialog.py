@@ -170,7 +170,7 @@ def many_options_engine(tmp_path: Path) -> str:
 def test_thirty_options_scroll_at_full_height_without_protocol_internals(qtbot, dialog, tmp_path, monkeypatch):
     dialog.show()
     qtbot.waitExposed(dialog)
-    with qtbot.waitSignal(dialog.options_loaded, timeout=20000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=60000) as loaded:
         dialog.add_engine(many_options_engine(tmp_path))
     name = loaded.args[0]
     assert name == "Many Options"
@@ -192,3 +192,23 @@ def test_thirty_options_scroll_at_full_height_without_protocol_internals(qtbot, 
     dialog.option_browse_buttons["BookFile"].click()
     assert dialog.option_widgets["BookFile"].text() == str(index)
     assert dict(dialog.profiles()[0].options)["BookFile"] == str(index)
+
+
+def test_refusals_name_no_command_line_or_python_internals_and_speak_chinese(qtbot, dialog):
+    from xqdesk.ui.i18n import Language, set_language
+
+    with qtbot.waitSignal(dialog.options_failed, timeout=30000) as failed:
+        dialog.add_player(str(PLAYERS / "syntax_error"))
+    text = failed.args[0]
+    assert text.startswith("Refused syntax_error: cannot load player ") and "SyntaxError: " in text, text
+    assert text.endswith("(player.py, line 5)"), text
+    for internal in ("[", "xqdesk.engines.host", "<frozen", "xqdesk host", "exited with code"):
+        assert internal not in text, text
+    set_language(Language.CHINESE)
+    try:
+        with qtbot.waitSignal(dialog.options_failed, timeout=30000) as failed:
+            dialog.add_engine("/bin/ls")
+        assert failed.args[0].startswith("已拒绝 ls：该程序既不说 UCI 也不说 UCCI（对 'uci'："), failed.args[0]
+        assert "[" not in failed.args[0]
+    finally:
+        set_language(Language.ENGLISH)

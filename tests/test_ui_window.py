@@ -191,7 +191,10 @@ def test_the_score_graph_has_room_beside_the_engine_lines(qtbot, window):
     qtbot.waitUntil(lambda: window.height() == 768, timeout=60000)
     graph, lines = window.score_graph, window.engine_panel.views[0]
     assert graph.height() >= 120
-    assert graph.geometry().left() >= lines.geometry().right()  # beside the lines, not a strip below
+    panel = window.engine_panel
+    graph_left = graph.mapTo(panel, graph.rect().topLeft()).x()
+    lines_right = lines.mapTo(panel, lines.rect().topRight()).x()
+    assert graph_left >= lines_right  # beside the lines, not a strip below
     assert window.board_view.height() >= 400
 
 
