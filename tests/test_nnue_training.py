@@ -27,7 +27,7 @@ SMALL = TrainingConfig(accumulator=16, epochs=2, batch_size=256, seed=3)
 def test_training_writes_a_network_that_matches_its_float_weights_and_repeats_exactly(tmp_path: Path) -> None:
     lines: list[str] = []
     first = train_network([SAMPLE], tmp_path / "a.npz", SMALL, report=lines.append)
-    assert any(line.startswith("fitted K = ") for line in lines)
+    assert any(line.startswith("fitted K = ") and "training with K = 1000" in line for line in lines)
     epochs = [line for line in lines if line.startswith("epoch ")]
     assert len(epochs) == 2 and all("held-out loss" in line for line in epochs)
     check = next(line for line in lines if line.startswith("quantised vs float"))
@@ -37,7 +37,12 @@ def test_training_writes_a_network_that_matches_its_float_weights_and_repeats_ex
     assert (tmp_path / "a.pt").is_file()
     again = train_network([SAMPLE], tmp_path / "b.npz", SMALL, report=lambda line: None)
     assert np.array_equal(again.ft_weights, first.ft_weights) and np.array_equal(again.out_weights, first.out_weights)
-    assert again.cp_scale == first.cp_scale
+    assert again.cp_scale == first.cp_scale == 1000.0
+    fitted_lines: list[str] = []
+    fitted = train_network([SAMPLE], tmp_path / "c.npz", TrainingConfig(accumulator=16, epochs=1, batch_size=256,
+                                                                        scale=None), report=fitted_lines.append)
+    line = next(line for line in fitted_lines if line.startswith("fitted K = "))
+    assert line.endswith("using it") and f"fitted K = {fitted.cp_scale:.0f} cp" in line and fitted.cp_scale != 1000.0
 
 
 def test_a_hidden_layer_trains_from_a_checkpoint(tmp_path: Path) -> None:
@@ -93,6 +98,10 @@ def test_the_command_names_what_is_wrong(tmp_path: Path) -> None:
                             str(tmp_path / "n.npz"), "--accumulator", "0"], capture_output=True, text=True,
                            timeout=300, cwd=ROOT)
     assert sizes.returncode == 1 and "accumulator must have 1 to 1024" in sizes.stderr
+    scale = subprocess.run([sys.executable, "-m", "xqdesk", "train", "nnue", "--data", str(SAMPLE), "--out",
+                            str(tmp_path / "n.npz"), "--scale", "large"], capture_output=True, text=True,
+                           timeout=300, cwd=ROOT)
+    assert scale.returncode == 2 and "--scale takes a number of centipawns or 'fit'" in scale.stderr
     if not torch.cuda.is_available():
         gpu = subprocess.run([sys.executable, "-m", "xqdesk", "train", "nnue", "--data", str(SAMPLE), "--out",
                               str(tmp_path / "n.npz"), "--device", "cuda"], capture_output=True, text=True,

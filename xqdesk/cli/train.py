@@ -42,6 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     data.add_argument("--cluster", default=None, metavar="ADDRESS", help="run the tasks on Ray (see 'match --cluster')")
     data.add_argument("--seed", type=int, default=0)
     data.add_argument("--shard-size", type=int, default=50_000, help="positions per shard file")
+
     nn = modes.add_parser("nnue", help="the built-in engine's evaluation network, from labelled positions")
     nn.add_argument("--data", nargs="+", required=True, metavar="DIR", help="data folders made by 'train data'")
     nn.add_argument("--out", required=True, metavar="FILE",
@@ -54,8 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     nn.add_argument("--final-lr", type=float, default=1e-4, help="... falling to this by the last epoch (cosine)")
     nn.add_argument("--lambda", dest="score_weight", type=float, default=0.9,
                     help="weight of the teacher's score in the target, the rest the game's result (default 0.9)")
-    nn.add_argument("--scale", type=float, default=None, metavar="K",
-                    help="centipawns per unit of the network's output (default: fitted to the data)")
+    nn.add_argument("--scale", default="1000", metavar="K",
+                    help="centipawns per unit of the network's output, or 'fit': the K for which "
+                         "sigmoid(score / K) best predicts the results (default 1000)")
     nn.add_argument("--device", default="cpu", help="torch device: cpu (default) or cuda")
     nn.add_argument("--threads", type=int, default=1, help="torch threads on the CPU (default 1)")
     nn.add_argument("--seed", type=int, default=0)
@@ -137,9 +139,14 @@ def _nnue(args: argparse.Namespace) -> int:
         print(f"xqdesk train nnue: --device {args.device}, but torch sees no GPU here", file=sys.stderr)
         return 2
     try:
+        scale = None if args.scale == "fit" else float(args.scale)
+    except ValueError:
+        print(f"xqdesk train nnue: --scale takes a number of centipawns or 'fit', got {args.scale!r}", file=sys.stderr)
+        return 2
+    try:
         config = TrainingConfig(accumulator=args.accumulator, hidden=args.hidden, epochs=args.epochs,
                                 batch_size=args.batch, learning_rate=args.lr, final_learning_rate=args.final_lr,
-                                score_weight=args.score_weight, scale=args.scale, seed=args.seed, device=args.device)
+                                score_weight=args.score_weight, scale=scale, seed=args.seed, device=args.device)
         train_network(args.data, args.out, config, init=args.init, report=lambda line: print(line, flush=True))
     except XqdeskError as error:
         print(f"xqdesk train nnue: {error}", file=sys.stderr)
