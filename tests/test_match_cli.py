@@ -11,6 +11,7 @@ import pytest
 
 from xqdesk.formats.course_match import read_course_match
 from xqdesk.formats.pgn import read_pgn
+from hang_guard import HANG_GUARD
 
 PLAYERS = Path(__file__).parent / "players"
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
@@ -264,7 +265,7 @@ def signal_after_the_first_game(process: subprocess.Popen, pgn: Path, number: in
             time.sleep(0.2)
         time.sleep(1.0)  # the next game is on: an engine thinks
         process.send_signal(number)
-        return process.communicate(timeout=90)
+        return process.communicate(timeout=HANG_GUARD)
     finally:
         if process.poll() is None:
             process.kill()
@@ -343,7 +344,7 @@ def test_the_pgn_gets_each_game_as_it_ends_and_schedule_order_at_the_end(tmp_pat
 
     pgn = PgnAppender(tmp_path / "out" / "games.pgn", "test", COURSE)
     for number in (2, 1):  # game 2 ends first
-        record = GameRecord("a", "b", STARTING_FEN, (Move.from_iccs("h2e2"),), (), Outcome.timeout(BLACK))
+        record = GameRecord.unplayed("a", "b", Outcome.timeout(BLACK), STARTING_FEN, (Move.from_iccs("h2e2"),))
         pgn.append(PlayedGame(ScheduledGame(number, 0, 1), record))
         assert len(read_pgn(pgn.path).games) == pgn.written  # on disk at once
     assert [game.headers["Round"] for game in read_pgn(pgn.path).games] == ["2", "1"]

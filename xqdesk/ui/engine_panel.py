@@ -35,6 +35,7 @@ from xqdesk.score import PovScore
 from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker, SearchProgress
 from xqdesk.ui.i18n import follow_language, tr
+from xqdesk.ui.reasons import engine_reason
 from xqdesk.ui.score_graph import ScoreGraph, red_view_pawns
 from xqdesk.ui.settings import ScoreView
 
@@ -147,7 +148,10 @@ class EngineView(QWidget):
         for column in range(len(self.COLUMNS) - 1):
             table_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         table_header.setStretchLastSection(True)
-        self.lines_table.setMinimumHeight(self.lines_table.verticalHeader().defaultSectionSize() * 2)
+        rows = self.lines_table.verticalHeader()
+        rows.setMinimumSectionSize(self.fontMetrics().height() + 4)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)  # compact: three lines in a short dock
+        self.lines_table.setMinimumHeight(rows.defaultSectionSize() * 2)
         self.lines_table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
 
         self.log_toggle = QToolButton()
@@ -245,7 +249,7 @@ class EngineView(QWidget):
         self._state = ""
         self._running = False
         self._show_header()
-        self.state_label.setText(tr("Engine failed: {reason}").format(reason=reason.splitlines()[0]))
+        self.state_label.setText(tr("Engine failed: {reason}").format(reason=engine_reason(reason.splitlines()[0])))
         self.append_log(f"! {reason}")
 
     def set_position(self, position: ShownPosition) -> None:
@@ -376,10 +380,11 @@ class EnginePanel(QWidget):
         self.lines_box = QSpinBox()
         self.lines_box.setRange(1, MAX_LINES)
         self.lines_box.valueChanged.connect(self._on_lines_chosen)
-        bar = QHBoxLayout()
+        bar = QHBoxLayout()  # above the graph, not across the panel: the lines keep the height
+        bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(self.score_view_label)
         bar.addWidget(self.score_view_box)
-        bar.addSpacing(12)
+        bar.addSpacing(8)
         bar.addWidget(self.lines_label)
         bar.addWidget(self.lines_box)
         bar.addStretch(1)
@@ -392,13 +397,18 @@ class EnginePanel(QWidget):
             view.set_position(self._position)
         self.views[1].setVisible(False)
         self.graph.setMinimumWidth(GRAPH_MIN_WIDTH)
-        self.splitter.addWidget(self.graph)  # beside the lines: the dock's whole height, not a strip
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.setSpacing(2)
+        right_layout.addLayout(bar)
+        right_layout.addWidget(self.graph, 1)
+        self.splitter.addWidget(right)  # beside the lines: the dock's whole height, not a strip
         for index, stretch in enumerate((2, 2, 1)):
             self.splitter.setStretchFactor(index, stretch)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(bar)
         layout.addWidget(self.splitter, 1)
         self.retranslate()
         follow_language(self, self.retranslate)
@@ -463,6 +473,7 @@ class EnginePanel(QWidget):
         connect(worker.engine_ready, lambda description, i=index: self._on_ready(i, description))
         connect(worker.progress, lambda progress, i=index: self._on_progress(i, progress))
         connect(worker.best_move, lambda request_id, result, i=index: self._on_best_move(i, result.move))
+        connect(worker.move_reply, lambda request_id, reply, i=index: self._on_best_move(i, reply.move))
         connect(worker.engine_failed, lambda reason, i=index: self._on_failed(i, reason))
         connect(worker.log_lines, view.append_log_lines)
 

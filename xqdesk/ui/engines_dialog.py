@@ -29,6 +29,7 @@ from xqdesk.engines.transport.protocol import ProtocolName
 from xqdesk.engines.options import UciOption
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker
 from xqdesk.ui.i18n import follow_language, tr
+from xqdesk.ui.reasons import engine_reason
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, save_settings
 
 MIN_LEVEL = 1
@@ -302,7 +303,7 @@ class EnginesDialog(QDialog):
     def _on_probe_failed(self, name: str, reason: str) -> None:
         """An engine that cannot be started is refused: it leaves the list, and the dialog says why."""
         self._finish_probe(name)
-        first_line = reason.strip().splitlines()[0] if reason.strip() else tr("no reason given")
+        first_line = engine_reason(reason.strip().splitlines()[0]) if reason.strip() else tr("no reason given")
         message = tr("Refused {path}: {reason}").format(path=name, reason=first_line)
         if name in {profile.name for profile in self._profiles}:
             self.remove(name)
@@ -479,7 +480,7 @@ class EnginesDialog(QDialog):
             self.add_player(path)
             self.status_label.setText("")
         except EngineError as error:
-            self.status_label.setText(tr("Could not start {path}: {reason}").format(path=path, reason=error))
+            self.status_label.setText(tr("Could not start {path}: {reason}").format(path=path, reason=engine_reason(str(error))))
 
     def _choose_uci_engine(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, tr("Choose a UCI or UCCI engine executable"),

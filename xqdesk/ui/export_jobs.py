@@ -23,6 +23,7 @@ from xqdesk.ui.board_render import BoardScene
 from xqdesk.ui.game_pdf import game_sheet, write_game_pdf
 from xqdesk.ui.i18n import tr
 from xqdesk.ui.pictures import save_gif
+from xqdesk.ui.reasons import tr_reason
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QStatusBar
@@ -114,7 +115,7 @@ class GameExports(QObject):
     def _on_failed(self, job: BackgroundJob[Path], path: Path, reason: str) -> None:
         if self._end(job):
             path.unlink(missing_ok=True)
-            self.problem.emit(tr("Could not save {path}: {reason}").format(path=path.name, reason=reason))
+            self.problem.emit(tr("Could not save {path}: {reason}").format(path=path.name, reason=tr_reason(reason)))
 
     def _on_cancelled(self, job: BackgroundJob[Path], path: Path) -> None:
         if self._end(job):

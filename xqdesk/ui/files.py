@@ -31,6 +31,7 @@ from xqdesk.ui.game_loader import blank_record_problem, load_record, pause_colle
 from xqdesk.ui.i18n import tr
 from xqdesk.ui.message_banner import BannerKind
 from xqdesk.ui.move_list import MoveList
+from xqdesk.ui.reasons import tr_reason
 from xqdesk.ui.settings import Settings
 
 
@@ -55,6 +56,8 @@ AUTOSAVE_DELAY_MS = 300
 AUTOSAVE_MAX_WAIT_MS = 1000
 """…but never longer than this after the first unsaved change, however fast changes come."""
 AUTOSAVE_NAME = "autosave.pgn"
+PREVIOUS_AUTOSAVE_SUFFIX = ".previous"
+"""The second slot: ``autosave.previous.pgn`` keeps the game autosaved before the current one."""
 OPEN_FILTER = ("*.pgn *.PGN *.xqf *.XQF *.txt *.fen *.FEN *.ubb *.htm *.html *.wxf *.cbr *.CBR *.cbl *.CBL "
                "*.cbf *.CBF")
 WRITABLE_SUFFIXES = WRITE_EXTENSIONS
@@ -119,6 +122,8 @@ class FileManager(QObject):
         self.question: QMessageBox | None = None
         self._clean: tuple[int, str] | None = None  # (id of the game, its text) when last saved or opened
         self._touched = False  # a person changed the game since (a move, a comment, a variation)
+        self._autosaved_game: int | None = None  # id() of the game last autosaved in this run
+        self._restored = False  # the window started with the autosaved game
         controller.seats_changed.connect(self._note_new_game)
         controller.move_made.connect(self._note_move)
         controller.comment_changed.connect(lambda _ply: self._note_edit())
@@ -203,7 +208,7 @@ class FileManager(QObject):
         if job is not self.loader:
             return
         self._end_loading()
-        self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=reason))
+        self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=tr_reason(str(reason))))
         self.loading_finished.emit(False)
 
     def _on_load_cancelled(self, job: BackgroundJob, path: Path) -> None:
@@ -220,7 +225,7 @@ class FileManager(QObject):
         """Show what was read from ``path``: its one game, or the game list and its first game."""
         if not record.games:
             reason = record.errors[0] if record.errors else tr("no game in it")
-            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=reason))
+            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=tr_reason(str(reason))))
             return False
         self.current_path = path
         self.current_format = None
@@ -238,7 +243,7 @@ class FileManager(QObject):
         blank = blank_record_problem(record)
         if not record.games or blank:
             reason = blank or (record.errors[0] if record.errors else tr("no game in it"))
-            self._window.show_status(tr("Could not paste a game: {reason}").format(reason=reason))
+            self._window.show_status(tr("Could not paste a game: {reason}").format(reason=tr_reason(str(reason))))
             return False
         shown = self.show_record(record)
         if shown:
@@ -279,7 +284,7 @@ class FileManager(QObject):
         try:
             self._controller.load_game(game, Mode.REPLAY, ply=ply)
         except XqdeskError as error:
-            self._report(tr("Could not open {path}: {reason}").format(path=record.source, reason=error))
+            self._report(tr("Could not open {path}: {reason}").format(path=record.source, reason=tr_reason(str(error))))
             return False
         self._mark_clean()
         for read_error in record.errors:
@@ -312,7 +317,7 @@ class FileManager(QObject):
         try:
             write_record(path, [self._controller.game()], notation)
         except (OSError, XqdeskError) as error:
-            self._report(tr("Could not save {path}: {reason}").format(path=path.name, reason=error))
+            self._report(tr("Could not save {path}: {reason}").format(path=path.name, reason=tr_reason(str(error))))
             return False
         self.current_path = path
         self.current_format = SaveFormat(path.suffix.lower(), notation)
@@ -435,18 +440,32 @@ class FileManager(QObject):
         """True while a change waits to be autosaved."""
         return self._autosave_timer.isActive() or self._autosave_deadline.isActive()
 
+    @property
+    def previous_autosave_path(self) -> Path:
+        """The second slot: the game autosaved before the one in :attr:`autosave_path`."""
+        path = self.autosave_path
+        return path.with_name(path.stem + PREVIOUS_AUTOSAVE_SUFFIX + path.suffix)
+
     def autosave_now(self) -> None:
-        """Write the current game to the autosave file (atomically: a kill mid-write loses nothing)."""
+        """Write the current game to the autosave file (atomically: a kill mid-write loses nothing).
+        When it is another game than the one autosaved last, that one moves to the second slot
+        first, so replacing a game never loses it to the autosave within a second."""
         self._autosave_timer.stop()
         self._autosave_deadline.stop()
         target = self.autosave_path
+        game = self._controller.game()
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
+            if target.is_file() and self._autosaved_game is not None and self._autosaved_game != id(game):
+                target.replace(self.previous_autosave_path)
+            elif target.is_file() and self._autosaved_game is None and not self._restored:
+                target.replace(self.previous_autosave_path)  # the last run's game, not shown in this one
             partial = target.with_name(target.name + ".partial" + target.suffix)
-            write_record(partial, [self._controller.game()])
+            write_record(partial, [game])
             partial.replace(target)
+            self._autosaved_game = id(game)
         except (OSError, XqdeskError) as error:
-            self._report(tr("Could not save {path}: {reason}").format(path=target.name, reason=error))
+            self._report(tr("Could not save {path}: {reason}").format(path=target.name, reason=tr_reason(str(error))))
 
     def restore_autosave(self) -> bool:
         """Open the autosaved game, at its end, for analysis (False when there is none)."""
@@ -461,6 +480,29 @@ class FileManager(QObject):
         try:
             self._controller.load_game(record.games[0], Mode.ANALYSIS, ply=None)
         except XqdeskError:
+            return False
+        self._mark_clean()
+        self._restored = True
+        self._autosaved_game = id(self._controller.game())
+        return True
+
+    def restore_previous_autosave(self) -> bool:
+        """*File → Open previous autosave*: the game autosaved before the current autosave's one,
+        opened for analysis. Nothing is lost: the game on show is autosaved as it stands first,
+        and moves to the second slot when the restored game is autosaved. False when there is
+        no previous autosave (or it cannot be read: the banner says why)."""
+        path = self.previous_autosave_path
+        if not path.is_file():
+            self._window.show_status(tr("There is no previous autosave"))
+            return False
+        try:
+            record = read_record(path)
+            if not record.games:
+                raise XqdeskError(str(record.errors[0]) if record.errors else tr("no game in it"))
+            self.autosave_now()
+            self._controller.load_game(record.games[0], Mode.ANALYSIS, ply=None)
+        except (OSError, XqdeskError) as error:
+            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=tr_reason(str(error))))
             return False
         self._mark_clean()
         return True

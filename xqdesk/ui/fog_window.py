@@ -162,7 +162,9 @@ class FogGameWindow(QDialog):
         return self._person
 
     def is_playing(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        """A game runs and has no outcome yet (the game's thread reports the outcome a moment before
+        it ends: the fog lifts with the outcome, however busy the machine)."""
+        return self._outcome is None and self._thread is not None and self._thread.is_alive()
 
     def start(self) -> None:
         """Start a game with the choices made above the board (ends a game in progress)."""

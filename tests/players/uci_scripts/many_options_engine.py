@@ -1,5 +1,6 @@
 """A xiangqi UCI engine that declares 30 options of every type, a protocol switch among them (as
-Fairy-Stockfish does) and an opening book file; it plays the first legal move it is told of."""
+Fairy-Stockfish does) and an opening book file; it answers every search with the central cannon
+(``h3e3``: with ``UCI_Variant`` it speaks Fairy-Stockfish's squares, ranks 1-10)."""
 import sys
 
 OPTIONS = ["option name Protocol type combo default uci var uci var ucci var xboard",
@@ -21,6 +22,6 @@ for line in sys.stdin:
     elif command == "isready":
         print("readyok", flush=True)
     elif command == "go":
-        print("bestmove h2e2", flush=True)
+        print("bestmove h3e3", flush=True)  # Fairy-Stockfish squares: ranks 1-10
     elif command == "quit":
         break
