@@ -14,14 +14,14 @@ accepted.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Optional
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
-                               QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMenu,
-                               QPushButton, QScrollArea, QSizePolicy, QSpinBox, QToolButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QListWidget, QMenu, QPushButton, QScrollArea, QSpinBox, QToolButton,
+                               QVBoxLayout, QWidget)
 
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.hosted.course_player import find_player_file
@@ -29,6 +29,7 @@ from xqdesk.engines.transport.protocol import ProtocolName
 from xqdesk.engines.options import UciOption
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker
 from xqdesk.ui.i18n import follow_language, tr
+from xqdesk.ui.option_controls import describe_option, option_control, with_browse_button
 from xqdesk.ui.reasons import engine_reason
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, save_settings
 
@@ -350,63 +351,17 @@ class EnginesDialog(QDialog):
     def _add_option_control(self, engine: str, option: UciOption, value: Optional[str]) -> None:
         """One typed control for ``option``, showing ``value`` (None: the engine's default); an
         edit is checked by :meth:`set_option` and a refused value is explained in the status line."""
-        current = value if value is not None else (option.default or "")
-        widget: QWidget
-        if option.type == "spin":
-            spin = QSpinBox()
-            spin.setRange(option.min if option.min is not None else -2**31,
-                          option.max if option.max is not None else 2**31 - 1)
-            try:
-                spin.setValue(int(current))
-            except ValueError:
-                pass
-            spin.valueChanged.connect(lambda number, n=option.name: self._on_option_control(engine, n, str(number)))
-            widget = spin
-        elif option.type == "check":
-            check = QCheckBox()
-            check.setChecked(current.strip().lower() == "true")
-            check.toggled.connect(
-                lambda on, n=option.name: self._on_option_control(engine, n, "true" if on else "false"))
-            widget = check
-        elif option.type == "combo":
-            combo = QComboBox()
-            combo.addItems(list(option.choices))
-            found = combo.findText(current, Qt.MatchFlag.MatchFixedString)
-            if found >= 0:
-                combo.setCurrentIndex(found)
-            combo.currentTextChanged.connect(lambda text, n=option.name: self._on_option_control(engine, n, text))
-            widget = combo
-        elif option.type == "button":
-            button = QPushButton(tr("Press when the engine starts"))
-            button.setCheckable(True)
-            button.setChecked(value is not None)
-            button.toggled.connect(lambda on, n=option.name: self._on_button_option(engine, n, on))
-            widget = button
-        else:
-            line = QLineEdit(current)
-            line.editingFinished.connect(
-                lambda n=option.name, field=line: self._on_option_control(engine, n, field.text()))
-            widget = line
-        widget.setToolTip(_describe(option))
-        # a control never shrinks below its natural height: too many options scroll instead
-        widget.setMinimumHeight(widget.sizeHint().height())
-        widget.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        widget = option_control(option, value, partial(self._on_option_control, engine, option.name),
+                                partial(self._on_button_option, engine, option.name))
         self.option_widgets[option.name] = widget
         field: QWidget = widget
         if isinstance(widget, QLineEdit) and option.name.lower().endswith(PATH_OPTION_SUFFIXES):
-            field = QWidget()
-            row = QHBoxLayout(field)
-            row.setContentsMargins(0, 0, 0, 0)
-            row.addWidget(widget, 1)
-            browse = QToolButton()
-            browse.setText("…")
-            browse.setToolTip(tr("Choose…"))
+            field, browse = with_browse_button(widget)
             browse.clicked.connect(lambda _checked=False, n=option.name, line=widget: self._choose_option_path(
                 engine, n, line))
-            row.addWidget(browse)
             self.option_browse_buttons[option.name] = browse
         label = QLabel(option.name)
-        label.setToolTip(_describe(option))
+        label.setToolTip(describe_option(option))
         self.options_form.addRow(label, field)
 
     def _choose_option_path(self, engine: str, option: str, line: QLineEdit) -> None:
@@ -500,13 +455,3 @@ class EnginesDialog(QDialog):
             save_settings(self.settings(), self._store)
         super().done(result)
 
-
-def _describe(option: UciOption) -> str:
-    parts = [option.type]
-    if option.default is not None:
-        parts.append(tr("default {value}").format(value=repr(option.default)))
-    if option.min is not None or option.max is not None:
-        parts.append(f"{option.min}..{option.max}")
-    if option.choices:
-        parts.append(" / ".join(option.choices))
-    return ", ".join(parts)
