@@ -12,7 +12,7 @@ from pathlib import Path
 
 from xqdesk.formats import read_games
 from xqdesk.move import Move
-from xqdesk.ui.files import AUTOSAVE_DELAY_MS, AUTOSAVE_MAX_WAIT_MS
+from xqdesk.ui.autosave import AUTOSAVE_DELAY_MS, AUTOSAVE_MAX_WAIT_MS
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.settings import EngineKind, EngineProfile
 
@@ -33,20 +33,20 @@ def test_changes_faster_than_the_debounce_are_still_saved_every_second(qtbot, wi
     assert AUTOSAVE_DELAY_MS < AUTOSAVE_MAX_WAIT_MS <= 1000
     window.start_game(None, None)
     writes: list[float] = []
-    original = window.files.autosave_now
+    original = window.files.autosave.write_now
 
     def counting() -> None:
         writes.append(time.monotonic())
         original()
 
-    window.files._autosave_timer.timeout.disconnect()
-    window.files._autosave_deadline.timeout.disconnect()
-    window.files._autosave_timer.timeout.connect(counting)
-    window.files._autosave_deadline.timeout.connect(counting)
+    window.files.autosave._timer.timeout.disconnect()
+    window.files.autosave._deadline.timeout.disconnect()
+    window.files.autosave._timer.timeout.connect(counting)
+    window.files.autosave._deadline.timeout.connect(counting)
     started = time.monotonic()
     for text in ("h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "h7h3", "b2a2", "c6c5",
                  "a2b2", "c5c4", "b2a2", "c4c3", "a2b2", "c3c2", "b2a2", "c2c1", "a2b2", "c1c0"):
-        window.controller.play_move(Move.from_iccs(text)) or window.files.schedule_autosave()
+        window.controller.play_move(Move.from_iccs(text)) or window.files.autosave.schedule()
         qtbot.wait(AUTOSAVE_DELAY_MS // 2)  # always sooner than the debounce delay
     # 20 changes 0.15 s apart: the debounce alone would not have fired once.
     assert writes, "no autosave while the game kept changing"
@@ -130,22 +130,22 @@ def test_kill_9_during_a_fast_engine_game_loses_at_most_the_last_second(tmp_path
 
 def test_a_new_game_keeps_the_previous_autosave_in_a_second_slot(qtbot, window, tmp_path):
     files = window.files
-    previous = files.previous_autosave_path
+    previous = files.autosave.previous_path
     assert previous == tmp_path / "autosave.previous.pgn"
     window.controller.new_game(Mode.ANALYSIS)
     for text in ("h2e2", "h9g7", "h0g2"):
         window.controller.play_move(Move.from_iccs(text))
-    files.autosave_now()
-    first = files.autosave_path.read_text(encoding="utf-8")
+    files.autosave.write_now()
+    first = files.autosave.path.read_text(encoding="utf-8")
     window.controller.play_move(Move.from_iccs("i9h9"))  # the same game goes on: no second slot yet
-    files.autosave_now()
+    files.autosave.write_now()
     assert not previous.exists()
     window.controller.new_game(Mode.ANALYSIS)  # another game: the one autosaved moves to the second slot
     window.controller.play_move(Move.from_iccs("c3c4"))
-    files.autosave_now()
-    assert saved_moves(files.autosave_path) == 1 and saved_moves(previous) == 4
+    files.autosave.write_now()
+    assert saved_moves(files.autosave.path) == 1 and saved_moves(previous) == 4
     assert first.split("1.")[0] == previous.read_text(encoding="utf-8").split("1.")[0]
     assert files.restore_previous_autosave()  # nothing is lost: the game on show takes the second slot
     assert [move.iccs() for move in window.controller.game().mainline_moves()] == ["h2e2", "h9g7", "h0g2", "i9h9"]
-    files.autosave_now()
-    assert saved_moves(files.autosave_path) == 4 and saved_moves(previous) == 1
+    files.autosave.write_now()
+    assert saved_moves(files.autosave.path) == 4 and saved_moves(previous) == 1

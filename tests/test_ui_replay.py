@@ -155,7 +155,7 @@ def test_autosave_keeps_the_game_and_restores_it(qtbot, window, tmp_path):
                        autosave_path=str(tmp_path / "autosave.pgn"))
     qtbot.addWidget(again)
     try:
-        window.files.autosave_now()
+        window.files.autosave.write_now()
         assert again.files.restore_autosave()
         assert [move.iccs() for move in again.controller.game().mainline_moves()] == ["h2e2", "h9g7", "h0g2"]
         assert again.controller.ply() == 3

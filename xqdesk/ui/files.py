@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QStatusBar, QWidget
 
@@ -26,6 +26,7 @@ from xqdesk.game import Game
 from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.game_list import GameRow, GameTable
+from xqdesk.ui.autosave import Autosave
 from xqdesk.ui.background import BackgroundJob, JobProgressBar
 from xqdesk.ui.game_loader import blank_record_problem, load_record, pause_collector, read_record, resume_collector
 from xqdesk.ui.i18n import tr
@@ -51,13 +52,6 @@ class FileHost(Protocol):
 
     def window(self) -> QWidget: ...
 
-AUTOSAVE_DELAY_MS = 300
-"""The autosave waits this long after a change for more changes (one write for a burst)."""
-AUTOSAVE_MAX_WAIT_MS = 1000
-"""…but never longer than this after the first unsaved change, however fast changes come."""
-AUTOSAVE_NAME = "autosave.pgn"
-PREVIOUS_AUTOSAVE_SUFFIX = ".previous"
-"""The second slot: ``autosave.previous.pgn`` keeps the game autosaved before the current one."""
 OPEN_FILTER = ("*.pgn *.PGN *.xqf *.XQF *.txt *.fen *.FEN *.ubb *.htm *.html *.wxf *.cbr *.CBR *.cbl *.CBL "
                "*.cbf *.CBF")
 WRITABLE_SUFFIXES = WRITE_EXTENSIONS
@@ -91,12 +85,6 @@ SAVE_FORMATS = (SaveFormat(".pgn", Notation.CHINESE), SaveFormat(".pgn", Notatio
                 SaveFormat(".ubb"))
 
 
-def default_autosave_path() -> Path:
-    """Where the current game is kept between runs (the user's application data folder)."""
-    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(folder or Path.home() / ".xqdesk") / AUTOSAVE_NAME
-
-
 def write_record(path: str | Path, games: list[Game], notation: Notation = Notation.ICCS) -> None:
     from xqdesk.formats import write_games
 
@@ -122,27 +110,11 @@ class FileManager(QObject):
         self.question: QMessageBox | None = None
         self._clean: tuple[int, str] | None = None  # (id of the game, its text) when last saved or opened
         self._touched = False  # a person changed the game since (a move, a comment, a variation)
-        self._autosaved_game: int | None = None  # id() of the game last autosaved in this run
-        self._restored = False  # the window started with the autosaved game
         controller.seats_changed.connect(self._note_new_game)
         controller.move_made.connect(self._note_move)
         controller.comment_changed.connect(lambda _ply: self._note_edit())
         controller.game_changed.connect(lambda: self._note_edit() if not controller.mode().is_play else None)
-        self.autosave_path = Path(autosave_path) if autosave_path else default_autosave_path()
-        # A change (re)starts the short timer; the first unsaved change also starts the long one,
-        # which a later change does not restart: a game changing faster than the short delay
-        # (engines moving every 0.1 s) is still saved at least every AUTOSAVE_MAX_WAIT_MS.
-        self._autosave_timer = QTimer(self)
-        self._autosave_timer.setSingleShot(True)
-        self._autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
-        self._autosave_timer.timeout.connect(self.autosave_now)
-        self._autosave_deadline = QTimer(self)
-        self._autosave_deadline.setSingleShot(True)
-        self._autosave_deadline.setInterval(AUTOSAVE_MAX_WAIT_MS)
-        self._autosave_deadline.timeout.connect(self.autosave_now)
-        controller.game_changed.connect(self.schedule_autosave)
-        controller.comment_changed.connect(lambda _ply: self.schedule_autosave())
-        controller.game_over.connect(lambda _outcome: self.schedule_autosave())
+        self.autosave = Autosave(controller, Path(autosave_path) if autosave_path else None, self._report, self)
 
     # --- opening ---------------------------------------------------------------------------------
     def open_path(self, path: str | Path) -> bool:
@@ -428,51 +400,13 @@ class FileManager(QObject):
             self.question = None
             box.deleteLater()
 
-    # --- autosave ----------------------------------------------------------------------------------
-    def schedule_autosave(self) -> None:
-        """Autosave after :data:`AUTOSAVE_DELAY_MS` without a change, and at the latest
-        :data:`AUTOSAVE_MAX_WAIT_MS` after the first change not yet saved."""
-        self._autosave_timer.start()
-        if not self._autosave_deadline.isActive():
-            self._autosave_deadline.start()
-
-    def autosave_pending(self) -> bool:
-        """True while a change waits to be autosaved."""
-        return self._autosave_timer.isActive() or self._autosave_deadline.isActive()
-
-    @property
-    def previous_autosave_path(self) -> Path:
-        """The second slot: the game autosaved before the one in :attr:`autosave_path`."""
-        path = self.autosave_path
-        return path.with_name(path.stem + PREVIOUS_AUTOSAVE_SUFFIX + path.suffix)
-
-    def autosave_now(self) -> None:
-        """Write the current game to the autosave file (atomically: a kill mid-write loses nothing).
-        When it is another game than the one autosaved last, that one moves to the second slot
-        first, so replacing a game never loses it to the autosave within a second."""
-        self._autosave_timer.stop()
-        self._autosave_deadline.stop()
-        target = self.autosave_path
-        game = self._controller.game()
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if target.is_file() and self._autosaved_game is not None and self._autosaved_game != id(game):
-                target.replace(self.previous_autosave_path)
-            elif target.is_file() and self._autosaved_game is None and not self._restored:
-                target.replace(self.previous_autosave_path)  # the last run's game, not shown in this one
-            partial = target.with_name(target.name + ".partial" + target.suffix)
-            write_record(partial, [game])
-            partial.replace(target)
-            self._autosaved_game = id(game)
-        except (OSError, XqdeskError) as error:
-            self._report(tr("Could not save {path}: {reason}").format(path=target.name, reason=tr_reason(str(error))))
-
+    # --- the autosaved games ------------------------------------------------------------------
     def restore_autosave(self) -> bool:
         """Open the autosaved game, at its end, for analysis (False when there is none)."""
-        if not self.autosave_path.is_file():
+        if not self.autosave.path.is_file():
             return False
         try:
-            record = read_record(self.autosave_path)
+            record = read_record(self.autosave.path)
         except (OSError, XqdeskError):
             return False
         if not record.games or record.errors:
@@ -482,8 +416,7 @@ class FileManager(QObject):
         except XqdeskError:
             return False
         self._mark_clean()
-        self._restored = True
-        self._autosaved_game = id(self._controller.game())
+        self.autosave.note_restored()
         return True
 
     def restore_previous_autosave(self) -> bool:
@@ -491,7 +424,7 @@ class FileManager(QObject):
         opened for analysis. Nothing is lost: the game on show is autosaved as it stands first,
         and moves to the second slot when the restored game is autosaved. False when there is
         no previous autosave (or it cannot be read: the banner says why)."""
-        path = self.previous_autosave_path
+        path = self.autosave.previous_path
         if not path.is_file():
             self._window.show_status(tr("There is no previous autosave"))
             return False
@@ -499,7 +432,7 @@ class FileManager(QObject):
             record = read_record(path)
             if not record.games:
                 raise XqdeskError(str(record.errors[0]) if record.errors else tr("no game in it"))
-            self.autosave_now()
+            self.autosave.write_now()
             self._controller.load_game(record.games[0], Mode.ANALYSIS, ply=None)
         except (OSError, XqdeskError) as error:
             self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=tr_reason(str(error))))

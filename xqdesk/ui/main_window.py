@@ -478,7 +478,7 @@ class MainWindow(QMainWindow):
         self._shut_down = True
         self.windows.shutdown()
         self.reviews.shutdown()
-        self.files.autosave_now()
+        self.files.autosave.write_now()
         self.exports.shutdown()
         self.explorer.shutdown()
         self.engine_panel.shutdown()
