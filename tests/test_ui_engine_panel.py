@@ -11,7 +11,8 @@ from xqdesk.move import Move
 from xqdesk.notation import Notation
 from xqdesk.pieces import BLACK, RED
 from xqdesk.score import Cp, Mate, PovScore
-from xqdesk.ui.engine_panel import EnginePanel, count_text, pv_text, score_text
+from xqdesk.ui.engine_panel import EnginePanel
+from xqdesk.ui.engine_view import count_text, pv_text, score_text
 from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
 from datafiles import COURSE_VECTORS
 from hang_guard import HANG_GUARD_MS

@@ -21,8 +21,8 @@ UI_MODULES = sorted(path.name for path in UI_DIR.glob("*.py"))
 INDIRECT_TR_CALLS = {
     ("board_view.py", "tr('Red' if self._board.turn == RED else 'Black')"): "both literals",
     ("board_view.py", "tr('Red to move' if self._board.turn == RED else 'Black to move')"): "both literals",
-    ("engine_panel.py", "tr(text)"): "EngineView.COLUMNS",
-    ("engine_panel.py", "tr(self._state)"): "the set_state literals",
+    ("engine_view.py", "tr(text)"): "EngineView.COLUMNS",
+    ("engine_view.py", "tr(self._state)"): "the set_state literals",
     ("engines_dialog.py", "tr(KIND_LABELS[profile.kind])"): "KIND_LABELS",
     ("engines_dialog.py", "tr(KIND_LABELS[kind])"): "KIND_LABELS",
     ("explorer_panel.py", "tr(self.columns[section])"): "ExplorerPanel.MOVE_COLUMNS and GAME_COLUMNS",
@@ -143,7 +143,7 @@ def test_every_indirect_tr_call_is_known(module):
 
 
 def test_tables_of_texts_translated_indirectly_have_chinese_entries():
-    from xqdesk.ui.engine_panel import EngineView
+    from xqdesk.ui.engine_view import EngineView
     from xqdesk.ui.engines_dialog import KIND_LABELS
     from xqdesk.ui.explorer_panel import ExplorerPanel
     from xqdesk.ui.files import GameTable

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QWidget
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.score import PovScore, Score
 from xqdesk.ui.board_view import Arrow, BoardView
-from xqdesk.ui.engine_panel import EnginePanel, score_text
+from xqdesk.ui.engine_panel import EnginePanel
+from xqdesk.ui.engine_view import score_text
 from xqdesk.ui.engine_worker import SearchProgress
 from xqdesk.ui.eval_bar import EvalBar
 from xqdesk.ui.game_controller import GameController, Mode

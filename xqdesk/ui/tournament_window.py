@@ -31,7 +31,7 @@ from xqdesk.notation import Notation
 from xqdesk.pieces import RED
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.board_view import BoardView
-from xqdesk.ui.engine_panel import count_text, pv_text
+from xqdesk.ui.engine_view import count_text, pv_text
 from xqdesk.ui.game_list import points_text
 from xqdesk.ui.i18n import follow_language, tr, tr_outcome
 from xqdesk.ui.tournament_run import LiveMove, TournamentRun
