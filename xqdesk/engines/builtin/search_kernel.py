@@ -14,7 +14,7 @@ from numba import njit, types
 
 from xqdesk.engines.builtin import (
     board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, nnue_kernel,
-    perpetual_kernel, table_kernel)
+    perpetual_kernel, table_kernel, tt_kernel)
 from xqdesk.engines.builtin.board_kernel import (
     MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
     make_null_move, unmake_move, unmake_null_move)
@@ -27,31 +27,13 @@ from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.nnue_kernel import NETWORK_STATE_TYPE, NetworkState, uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.engines.builtin.table_kernel import table_score
+from xqdesk.engines.builtin.tt_kernel import (
+    MATE, MATE_BOUND, TT_EXACT, TT_LOWER, TT_MOVE_MASK, TT_UPPER, tt_decides, tt_probe,
+    tt_score_at, tt_store, tt_unpack)
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
-                                   exchange_kernel, endgame_kernel, table_kernel, nnue_kernel))
-
-INFINITY = 32000
-MATE = 31000
-MATE_BOUND = 30000
-
-TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
-
-# A transposition-table entry packs the move (14 bits), the depth (8), the bound flag (2), the
-# score (offset to stay positive) and the search generation that wrote it (8) into one positive
-# int64 (never 0: the flag is at least 1): see _tt_pack and _tt_unpack.
-TT_MOVE_MASK = 0x3FFF
-TT_DEPTH_SHIFT, TT_DEPTH_MASK = 14, 255
-TT_FLAG_SHIFT, TT_FLAG_MASK = 22, 3
-TT_SCORE_SHIFT, TT_SCORE_MASK, TT_SCORE_OFFSET = 24, 0x1FFFF, 65536
-TT_GENERATION_SHIFT, TT_GENERATION_MASK = 41, 255
-
-TT_BUCKET = 4
-"""Entries per table index: a position may sit in any of them. A new entry replaces the same
-position's entry, else the bucket's least worth keeping (see _tt_store)."""
-TT_AGE_WEIGHT = 8
-"""In the replacement choice, each search generation of age costs an entry this many plies of depth."""
+                                   exchange_kernel, endgame_kernel, table_kernel, nnue_kernel, tt_kernel))
 
 # A move is ``origin << MOVE_FROM_SHIFT | target``.
 MOVE_FROM_SHIFT, MOVE_TO_MASK = 7, 127
@@ -66,6 +48,9 @@ C_HISTORY_OFFSET: the game's moves before the position's height 0 (the ban needs
 history); C_GENERATION: the search's number (mod 256), which ages the table's entries;
 C_LAZY_MARGIN: quiescence's lazy-evaluation margin (0: always evaluate in full)."""
 COUNTER_COUNT = 12
+
+INFINITY = 32000
+"""Beyond every score, mates included (:data:`~xqdesk.engines.builtin.tt_kernel.MATE`)."""
 
 
 
@@ -90,10 +75,10 @@ class SearchContext(NamedTuple):
     params: np.ndarray
     """... and the evaluation's weights."""
     tt_keys: np.ndarray
-    """The transposition table, :data:`TT_BUCKET` entries per index: each entry's key XOR its data
+    """The transposition table (``tt_kernel``), ``TT_BUCKET`` entries per index: each entry's key XOR its data
     (so an entry whose two words were written by different threads is not believed) ..."""
     tt_data: np.ndarray
-    """... and its data: packed move, depth, bound, score and generation (see _tt_pack)."""
+    """... and its data: packed move, depth, bound, score and generation (see ``tt_kernel.tt_pack``)."""
     killers: np.ndarray
     """Two killer moves per ply."""
     history: np.ndarray
@@ -286,97 +271,6 @@ def _has_big_pieces(board, side):
 
 
 @njit(**COMPILE_OPTIONS)
-def _tt_pack(move, depth, flag, score, generation):
-    """One table entry's data (see the TT_* layout)."""
-    return ((move & TT_MOVE_MASK) | ((depth & TT_DEPTH_MASK) << TT_DEPTH_SHIFT) | (flag << TT_FLAG_SHIFT)
-            | ((score + TT_SCORE_OFFSET) << TT_SCORE_SHIFT)
-            | ((generation & TT_GENERATION_MASK) << TT_GENERATION_SHIFT))
-
-
-@njit(**COMPILE_OPTIONS)
-def _tt_unpack(data):
-    """``(move, depth, flag, score)`` of one table entry's data."""
-    return (data & TT_MOVE_MASK, (data >> TT_DEPTH_SHIFT) & TT_DEPTH_MASK, (data >> TT_FLAG_SHIFT) & TT_FLAG_MASK,
-            ((data >> TT_SCORE_SHIFT) & TT_SCORE_MASK) - TT_SCORE_OFFSET)
-
-
-@njit(**COMPILE_OPTIONS)
-def _tt_bucket(tt_keys, key):
-    """The first entry of ``key``'s bucket."""
-    return np.int64(key & np.uint64(len(tt_keys) // TT_BUCKET - 1)) * TT_BUCKET
-
-
-@njit(**COMPILE_OPTIONS)
-def _tt_probe(tt_keys, tt_data, key):
-    """The data of ``key``'s entry, or 0 when the table holds none. An entry counts only when its
-    stored word equals ``key`` XOR its data: data written over another position's key (two threads
-    storing at once) is ignored."""
-    base = _tt_bucket(tt_keys, key)
-    for slot in range(base, base + TT_BUCKET):
-        data = tt_data[slot]
-        if data != 0 and (tt_keys[slot] ^ np.uint64(data)) == key:
-            return data
-    return np.int64(0)
-
-
-@njit(**COMPILE_OPTIONS)
-def _tt_score_at(score, ply):
-    """A stored score as seen ``ply`` plies from the root (mate scores are stored from the node)."""
-    if score > MATE_BOUND:
-        return score - ply
-    if score < -MATE_BOUND:
-        return score + ply
-    return score
-
-
-@njit(**COMPILE_OPTIONS)
-def _tt_decides(flag, score, alpha, beta):
-    """Whether a stored bound of kind ``flag`` settles the window (alpha, beta) by itself."""
-    return flag == TT_EXACT or (flag == TT_LOWER and score >= beta) or (flag == TT_UPPER and score <= alpha)
-
-
-@njit(**COMPILE_OPTIONS)
-def _tt_age(data, generation):
-    """How many searches ago the entry ``data`` was written (mod 256)."""
-    return (generation - ((data >> TT_GENERATION_SHIFT) & TT_GENERATION_MASK)) & TT_GENERATION_MASK
-
-
-@njit(**COMPILE_OPTIONS)
-def _tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply, generation):
-    """Store a search result. The position's own entry is updated (but a deeper entry of this
-    search is kept unless the new result is exact and not quiescence's, depth 0; a missing move
-    keeps the old one); otherwise
-    the bucket's empty entry or the one of least depth minus TT_AGE_WEIGHT per search of age is
-    replaced."""
-    if score > MATE_BOUND:
-        score += ply
-    elif score < -MATE_BOUND:
-        score -= ply
-    base = _tt_bucket(tt_keys, key)
-    victim = base
-    victim_worth = np.int64(1 << 30)
-    for slot in range(base, base + TT_BUCKET):
-        data = tt_data[slot]
-        if data == 0:
-            worth = np.int64(-(1 << 20))
-        elif (tt_keys[slot] ^ np.uint64(data)) == key:
-            stored_move, stored_depth, _flag, _score = _tt_unpack(data)
-            if stored_depth > depth and (flag != TT_EXACT or depth == 0) and _tt_age(data, generation) == 0:
-                return
-            if move == 0:
-                move = stored_move
-            victim = slot
-            break
-        else:
-            worth = ((data >> TT_DEPTH_SHIFT) & TT_DEPTH_MASK) - TT_AGE_WEIGHT * _tt_age(data, generation)
-        if worth < victim_worth:
-            victim, victim_worth = slot, worth
-    data = _tt_pack(move, depth, flag, score, generation)
-    tt_data[victim] = data
-    tt_keys[victim] = key ^ np.uint64(data)
-
-
-@njit(**COMPILE_OPTIONS)
 def _check_on_trail(board, pos, trail_moves, trail_checkers, counters, move):
     """Record a checking ``move`` (just made) on the trail; True when the ruleset's
     perpetual-check ban forbids it. A move that gives no check only clears its height's
@@ -426,12 +320,12 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
         return _static_score(ctx)
     key = keys[h]
     hash_move = 0
-    entry = _tt_probe(tt_keys, tt_data, key)
+    entry = tt_probe(tt_keys, tt_data, key)
     if entry != 0:
-        hash_move, _stored_depth, flag, score = _tt_unpack(entry)
+        hash_move, _stored_depth, flag, score = tt_unpack(entry)
         if beta - alpha == 1:
-            score = _tt_score_at(score, ply)
-            if _tt_decides(flag, score, alpha, beta):
+            score = tt_score_at(score, ply)
+            if tt_decides(flag, score, alpha, beta):
                 return score
     original_alpha = alpha
     side = pos[POS_SIDE]
@@ -507,7 +401,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
                     if score >= beta:
                         break
     flag = TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER)
-    _tt_store(tt_keys, tt_data, key, best_move, 0, flag, best, ply, counters[C_GENERATION])
+    tt_store(tt_keys, tt_data, key, best_move, 0, flag, best, ply, counters[C_GENERATION])
     return best
 
 
@@ -551,11 +445,11 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     stored_depth = 0
     flag = 0
     tt_score = 0
-    entry = _tt_probe(tt_keys, tt_data, key)
+    entry = tt_probe(tt_keys, tt_data, key)
     if entry != 0:
-        hash_move, stored_depth, flag, tt_score = _tt_unpack(entry)
-        tt_score = _tt_score_at(tt_score, ply)
-        if stored_depth >= depth and not is_pv and excluded == 0 and _tt_decides(flag, tt_score, alpha, beta):
+        hash_move, stored_depth, flag, tt_score = tt_unpack(entry)
+        tt_score = tt_score_at(tt_score, ply)
+        if stored_depth >= depth and not is_pv and excluded == 0 and tt_decides(flag, tt_score, alpha, beta):
             return tt_score
 
     static = -INFINITY
@@ -577,7 +471,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                 return 0
             if score >= beta:
                 return beta if score > MATE_BOUND else score
-            threat = _tt_probe(tt_keys, tt_data, keys[h + 1])
+            threat = tt_probe(tt_keys, tt_data, keys[h + 1])
             if threat != 0 and (threat & TT_MOVE_MASK) != 0:
                 threat_square = threat & MOVE_TO_MASK
             mate_threat = score < -MATE_BOUND
@@ -696,7 +590,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         flag = TT_EXACT
     else:
         flag = TT_UPPER
-    _tt_store(tt_keys, tt_data, key, best_move, depth, flag, best, ply, counters[C_GENERATION])
+    tt_store(tt_keys, tt_data, key, best_move, depth, flag, best, ply, counters[C_GENERATION])
     return best
 
 
@@ -749,6 +643,6 @@ def search_root(ctx, root_moves, root_count, depth, alpha, beta):
                     break
     if counters[C_STOPPED] == 0 and root_count > 0:
         flag = TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER)
-        _tt_store(tt_keys, tt_data, keys[pos[POS_HEIGHT]], pv[0, 0], depth, flag, best, 0,
+        tt_store(tt_keys, tt_data, keys[pos[POS_HEIGHT]], pv[0, 0], depth, flag, best, 0,
                   counters[C_GENERATION])
     return best

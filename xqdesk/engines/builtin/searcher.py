@@ -16,7 +16,7 @@ from typing import Generator, Iterator, Sequence
 
 import numpy as np
 
-from xqdesk.engines.builtin import board_kernel, nnue_kernel, search_kernel
+from xqdesk.engines.builtin import board_kernel, nnue_kernel, search_kernel, tt_kernel
 from xqdesk.engines.builtin.eval_tables import phase_material
 from xqdesk.engines.builtin.nnue import Network
 from xqdesk.engines.builtin.nnue_kernel import NetworkState
@@ -149,7 +149,7 @@ class Searcher:
 
     def resize(self, hash_mb: int) -> None:
         """Use a hash table of at most ``hash_mb`` megabytes (a power-of-two number of entries,
-        :data:`~search_kernel.TT_BUCKET` to an index)."""
+        :data:`~tt_kernel.TT_BUCKET` to an index)."""
         if hash_mb < 1:
             raise XqdeskError(f"hash size must be at least 1 MB, got {hash_mb!r}")
         entries = 1 << int(np.log2(hash_mb * 1024 * 1024 // TT_ENTRY_BYTES))
@@ -203,7 +203,7 @@ class Searcher:
         while len(self._workers) < threads:
             self._workers.append(_Worker(self._network))
         workers = self._workers[:threads]
-        self.generation = (self.generation + 1) & search_kernel.TT_GENERATION_MASK
+        self.generation = (self.generation + 1) & tt_kernel.TT_GENERATION_MASK
         settings = np.zeros(search_kernel.COUNTER_COUNT, np.int64)
         settings[search_kernel.C_NODE_LIMIT] = -(-node_limit // threads)  # each thread's share, rounded up
         settings[search_kernel.C_DRAW_PLIES] = capture_free_draw_plies

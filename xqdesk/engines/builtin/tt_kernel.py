@@ -1,0 +1,124 @@
+"""The built-in engine's transposition table, compiled: one int64 of data and one uint64 word per
+entry (the position's key XOR its data), :data:`TT_BUCKET` entries per index, aged by the number of
+the search that wrote them. The search (:mod:`~xqdesk.engines.builtin.search_kernel`) probes and
+stores; :class:`~xqdesk.engines.builtin.searcher.Searcher` allocates the arrays.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS
+
+MATE = 31000
+MATE_BOUND = 30000
+"""Scores beyond this are mates: ``MATE`` less the plies to the mate (stored in the table from the
+node where the mate was found, see :func:`tt_store`)."""
+
+TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
+
+# A transposition-table entry packs the move (14 bits), the depth (8), the bound flag (2), the
+# score (offset to stay positive) and the search generation that wrote it (8) into one positive
+# int64 (never 0: the flag is at least 1): see tt_pack and tt_unpack.
+TT_MOVE_MASK = 0x3FFF
+TT_DEPTH_SHIFT, TT_DEPTH_MASK = 14, 255
+TT_FLAG_SHIFT, TT_FLAG_MASK = 22, 3
+TT_SCORE_SHIFT, TT_SCORE_MASK, TT_SCORE_OFFSET = 24, 0x1FFFF, 65536
+TT_GENERATION_SHIFT, TT_GENERATION_MASK = 41, 255
+
+TT_BUCKET = 4
+"""Entries per table index: a position may sit in any of them. A new entry replaces the same
+position's entry, else the bucket's least worth keeping (see tt_store)."""
+TT_AGE_WEIGHT = 8
+"""In the replacement choice, each search generation of age costs an entry this many plies of depth."""
+
+
+@njit(**COMPILE_OPTIONS)
+def tt_pack(move, depth, flag, score, generation):
+    """One table entry's data (see the TT_* layout)."""
+    return ((move & TT_MOVE_MASK) | ((depth & TT_DEPTH_MASK) << TT_DEPTH_SHIFT) | (flag << TT_FLAG_SHIFT)
+            | ((score + TT_SCORE_OFFSET) << TT_SCORE_SHIFT)
+            | ((generation & TT_GENERATION_MASK) << TT_GENERATION_SHIFT))
+
+
+@njit(**COMPILE_OPTIONS)
+def tt_unpack(data):
+    """``(move, depth, flag, score)`` of one table entry's data."""
+    return (data & TT_MOVE_MASK, (data >> TT_DEPTH_SHIFT) & TT_DEPTH_MASK, (data >> TT_FLAG_SHIFT) & TT_FLAG_MASK,
+            ((data >> TT_SCORE_SHIFT) & TT_SCORE_MASK) - TT_SCORE_OFFSET)
+
+
+@njit(**COMPILE_OPTIONS)
+def tt_bucket(tt_keys, key):
+    """The first entry of ``key``'s bucket."""
+    return np.int64(key & np.uint64(len(tt_keys) // TT_BUCKET - 1)) * TT_BUCKET
+
+
+@njit(**COMPILE_OPTIONS)
+def tt_probe(tt_keys, tt_data, key):
+    """The data of ``key``'s entry, or 0 when the table holds none. An entry counts only when its
+    stored word equals ``key`` XOR its data: data written over another position's key (two threads
+    storing at once) is ignored."""
+    base = tt_bucket(tt_keys, key)
+    for slot in range(base, base + TT_BUCKET):
+        data = tt_data[slot]
+        if data != 0 and (tt_keys[slot] ^ np.uint64(data)) == key:
+            return data
+    return np.int64(0)
+
+
+@njit(**COMPILE_OPTIONS)
+def tt_score_at(score, ply):
+    """A stored score as seen ``ply`` plies from the root (mate scores are stored from the node)."""
+    if score > MATE_BOUND:
+        return score - ply
+    if score < -MATE_BOUND:
+        return score + ply
+    return score
+
+
+@njit(**COMPILE_OPTIONS)
+def tt_decides(flag, score, alpha, beta):
+    """Whether a stored bound of kind ``flag`` settles the window (alpha, beta) by itself."""
+    return flag == TT_EXACT or (flag == TT_LOWER and score >= beta) or (flag == TT_UPPER and score <= alpha)
+
+
+@njit(**COMPILE_OPTIONS)
+def tt_age(data, generation):
+    """How many searches ago the entry ``data`` was written (mod 256)."""
+    return (generation - ((data >> TT_GENERATION_SHIFT) & TT_GENERATION_MASK)) & TT_GENERATION_MASK
+
+
+@njit(**COMPILE_OPTIONS)
+def tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply, generation):
+    """Store a search result. The position's own entry is updated (but a deeper entry of this
+    search is kept unless the new result is exact and not quiescence's, depth 0; a missing move
+    keeps the old one); otherwise
+    the bucket's empty entry or the one of least depth minus TT_AGE_WEIGHT per search of age is
+    replaced."""
+    if score > MATE_BOUND:
+        score += ply
+    elif score < -MATE_BOUND:
+        score -= ply
+    base = tt_bucket(tt_keys, key)
+    victim = base
+    victim_worth = np.int64(1 << 30)
+    for slot in range(base, base + TT_BUCKET):
+        data = tt_data[slot]
+        if data == 0:
+            worth = np.int64(-(1 << 20))
+        elif (tt_keys[slot] ^ np.uint64(data)) == key:
+            stored_move, stored_depth, _flag, _score = tt_unpack(data)
+            if stored_depth > depth and (flag != TT_EXACT or depth == 0) and tt_age(data, generation) == 0:
+                return
+            if move == 0:
+                move = stored_move
+            victim = slot
+            break
+        else:
+            worth = ((data >> TT_DEPTH_SHIFT) & TT_DEPTH_MASK) - TT_AGE_WEIGHT * tt_age(data, generation)
+        if worth < victim_worth:
+            victim, victim_worth = slot, worth
+    data = tt_pack(move, depth, flag, score, generation)
+    tt_data[victim] = data
+    tt_keys[victim] = key ^ np.uint64(data)
