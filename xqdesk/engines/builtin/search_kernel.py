@@ -13,8 +13,8 @@ import numpy as np
 from numba import njit, types
 
 from xqdesk.engines.builtin import (
-    board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, nnue_kernel,
-    perpetual_kernel, table_kernel, tt_kernel)
+    board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, move_order_kernel,
+    nnue_kernel, perpetual_kernel, table_kernel, tt_kernel)
 from xqdesk.engines.builtin.board_kernel import (
     MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
     make_null_move, unmake_move, unmake_null_move)
@@ -24,6 +24,7 @@ from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
 from xqdesk.engines.builtin.exchange_kernel import is_en_prise, loses_material, quiet_move_loses
 from xqdesk.engines.builtin.geometry import SQUARES
+from xqdesk.engines.builtin.move_order_kernel import MOVE_FROM_SHIFT, MOVE_TO_MASK, add_history, pick, score_moves
 from xqdesk.engines.builtin.nnue_kernel import NETWORK_STATE_TYPE, NetworkState, uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.engines.builtin.table_kernel import table_score
@@ -33,10 +34,9 @@ from xqdesk.engines.builtin.tt_kernel import (
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
-                                   exchange_kernel, endgame_kernel, table_kernel, nnue_kernel, tt_kernel))
+                                   exchange_kernel, endgame_kernel, table_kernel, nnue_kernel, tt_kernel,
+                                   move_order_kernel))
 
-# A move is ``origin << MOVE_FROM_SHIFT | target``.
-MOVE_FROM_SHIFT, MOVE_TO_MASK = 7, 127
 
 POLL_MASK = 1023
 """The stop flag and the node limit are polled every POLL_MASK + 1 nodes."""
@@ -126,9 +126,6 @@ ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.
                                   types.boolean, types.boolean)
 SEARCH_ROOT_SIGNATURE = types.int64(CONTEXT_TYPE, _INT64_1D, types.int64, types.int64, types.int64, types.int64)
 
-# MVV-LVA: victim value by piece type (index 0 unused).
-VICTIM_ORDER = np.array([0, 2, 3, 3, 6, 6, 10, 20], np.int64)
-
 # What a capture can gain at most, by victim type, for delta pruning in quiescence (centipawns).
 CAPTURE_GAIN = np.array([0, 200, 200, 200, 500, 500, 1000, 0], np.int64)
 DELTA_MARGIN = 150
@@ -164,12 +161,6 @@ shallower is searched one ply deeper when every other move, searched to half the
 SINGULAR_MARGIN per ply below its score (it is singular)."""
 SINGULAR_TT_SLACK, SINGULAR_MARGIN = 3, 2
 
-MOVE_HASH = 1 << 30
-MOVE_CAPTURE = 1 << 25
-MOVE_KILLER = 1 << 24
-MOVE_LOSING_CAPTURE = -(1 << 12)
-HISTORY_CAP = 1 << 22
-
 
 @njit(**COMPILE_OPTIONS)
 def _tick(counters, stop):
@@ -196,36 +187,6 @@ def _is_repetition(keys, clocks, h):
 
 
 @njit(**COMPILE_OPTIONS)
-def _history_slot(move):
-    """The history table's index of ``move`` (origin × squares + target)."""
-    return (move >> MOVE_FROM_SHIFT) * SQUARES + (move & MOVE_TO_MASK)
-
-
-@njit(**COMPILE_OPTIONS)
-def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, history, losing_last):
-    """Order keys: the hash move, captures by MVV-LVA, killers, quiet moves by history; with
-    ``losing_last``, captures that lose material by SEE come after every other move."""
-    for i in range(count):
-        move = moves[i]
-        target_piece = board[move & MOVE_TO_MASK]
-        if move == hash_move:
-            scores[i] = MOVE_HASH
-        elif target_piece != 0:
-            victim = target_piece if target_piece > 0 else -target_piece
-            attacker = board[move >> MOVE_FROM_SHIFT]
-            attacker = attacker if attacker > 0 else -attacker
-            scores[i] = MOVE_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
-            if losing_last and loses_material(board, move):
-                scores[i] = MOVE_LOSING_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
-        elif move == killer_a:
-            scores[i] = MOVE_KILLER + 1
-        elif move == killer_b:
-            scores[i] = MOVE_KILLER
-        else:
-            scores[i] = history[_history_slot(move)]
-
-
-@njit(**COMPILE_OPTIONS)
 def _static_score(ctx):
     """The evaluation for the side to move — the network's when one is loaded (``ctx.network``),
     else the hand-written one — scaled by the winning chances of the side it favours."""
@@ -246,19 +207,6 @@ def _probe_tables(ctx, ply):
         return False, 0
     return table_score(ctx.board, ctx.pos[POS_SIDE], ply, ctx.table_meta, ctx.table_positions, ctx.table_values,
                        ctx.counters[C_DRAW_PLIES] - ctx.clocks[h], MATE)
-
-
-@njit(**COMPILE_OPTIONS)
-def _pick(moves, scores, start, count):
-    """Swap the best-scored move among ``start..count-1`` into ``start`` and return it."""
-    best = start
-    for i in range(start + 1, count):
-        if scores[i] > scores[best]:
-            best = i
-    if best != start:
-        moves[start], moves[best] = moves[best], moves[start]
-        scores[start], scores[best] = scores[best], scores[start]
-    return moves[start]
 
 
 @njit(**COMPILE_OPTIONS)
@@ -350,11 +298,11 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
             if best > alpha:
                 alpha = best
         count = generate_moves(board, side, moves, True)
-    _score_moves(board, moves, scores, count, hash_move, 0, 0, history, False)
+    score_moves(board, moves, scores, count, hash_move, 0, 0, history, False)
     stand_pat = best
     best_move = 0
     for i in range(count):
-        move = _pick(moves, scores, i, count)
+        move = pick(moves, scores, i, count)
         if not checked:
             victim = board[move & MOVE_TO_MASK]
             victim = victim if victim > 0 else -victim
@@ -496,7 +444,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     moves = move_buf[ply]
     scores = score_buf[ply]
     count = generate_moves(board, side, moves, False)
-    _score_moves(board, moves, scores, count, hash_move, killers[ply, 0], killers[ply, 1], history, allowed)
+    score_moves(board, moves, scores, count, hash_move, killers[ply, 0], killers[ply, 1], history, allowed)
     best = -INFINITY
     best_move = 0
     legal = 0
@@ -508,7 +456,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     late_move_limit = LATE_MOVE_BASE + LATE_MOVE_SCALE * depth * depth \
         if (depth <= LATE_MOVE_PRUNING_DEPTH and static > -INFINITY) else NO_LATE_MOVE_LIMIT
     for i in range(count):
-        move = _pick(moves, scores, i, count)
+        move = pick(moves, scores, i, count)
         if move == excluded:
             continue
         is_quiet = board[move & MOVE_TO_MASK] == 0
@@ -572,11 +520,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                         if killers[ply, 0] != move:
                             killers[ply, 1] = killers[ply, 0]
                             killers[ply, 0] = move
-                        slot = _history_slot(move)
-                        history[slot] += depth * depth
-                        if history[slot] > HISTORY_CAP:
-                            for j in range(len(history)):
-                                history[j] >>= 1
+                        add_history(history, move, depth)
                     break
     if legal == 0:
         # no legal move: the side to move loses (checkmate, stalemate or the ban); with a move left

@@ -1,0 +1,81 @@
+"""The built-in engine's move ordering, compiled: which move the search tries first (the hash
+move, captures by MVV-LVA, killer moves, quiet moves by their history), and the history table
+that learns from quiet moves that cut.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from xqdesk.engines.builtin import exchange_kernel, geometry
+from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.exchange_kernel import loses_material
+from xqdesk.engines.builtin.geometry import SQUARES
+
+drop_stale_compiled_code(__file__, (geometry, exchange_kernel))
+
+# A move is ``origin << MOVE_FROM_SHIFT | target``.
+MOVE_FROM_SHIFT, MOVE_TO_MASK = 7, 127
+
+# MVV-LVA: victim value by piece type (index 0 unused).
+VICTIM_ORDER = np.array([0, 2, 3, 3, 6, 6, 10, 20], np.int64)
+
+MOVE_HASH = 1 << 30
+MOVE_CAPTURE = 1 << 25
+MOVE_KILLER = 1 << 24
+MOVE_LOSING_CAPTURE = -(1 << 12)
+HISTORY_CAP = 1 << 22
+"""A history entry above this halves the whole table (old successes fade)."""
+
+
+@njit(**COMPILE_OPTIONS)
+def history_slot(move):
+    """The history table's index of ``move`` (origin × squares + target)."""
+    return (move >> MOVE_FROM_SHIFT) * SQUARES + (move & MOVE_TO_MASK)
+
+
+@njit(**COMPILE_OPTIONS)
+def score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, history, losing_last):
+    """Order keys: the hash move, captures by MVV-LVA, killers, quiet moves by history; with
+    ``losing_last``, captures that lose material by SEE come after every other move."""
+    for i in range(count):
+        move = moves[i]
+        target_piece = board[move & MOVE_TO_MASK]
+        if move == hash_move:
+            scores[i] = MOVE_HASH
+        elif target_piece != 0:
+            victim = target_piece if target_piece > 0 else -target_piece
+            attacker = board[move >> MOVE_FROM_SHIFT]
+            attacker = attacker if attacker > 0 else -attacker
+            scores[i] = MOVE_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
+            if losing_last and loses_material(board, move):
+                scores[i] = MOVE_LOSING_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
+        elif move == killer_a:
+            scores[i] = MOVE_KILLER + 1
+        elif move == killer_b:
+            scores[i] = MOVE_KILLER
+        else:
+            scores[i] = history[history_slot(move)]
+
+
+@njit(**COMPILE_OPTIONS)
+def pick(moves, scores, start, count):
+    """Swap the best-scored move among ``start..count-1`` into ``start`` and return it."""
+    best = start
+    for i in range(start + 1, count):
+        if scores[i] > scores[best]:
+            best = i
+    if best != start:
+        moves[start], moves[best] = moves[best], moves[start]
+        scores[start], scores[best] = scores[best], scores[start]
+    return moves[start]
+
+
+@njit(**COMPILE_OPTIONS)
+def add_history(history, move, depth):
+    """A quiet ``move`` cut at ``depth``: its history grows by depth²."""
+    slot = history_slot(move)
+    history[slot] += depth * depth
+    if history[slot] > HISTORY_CAP:
+        for j in range(len(history)):
+            history[j] >>= 1
