@@ -59,11 +59,11 @@ POLL_MASK = 1023
 """The stop flag and the node limit are polled every POLL_MASK + 1 nodes."""
 
 (C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE, C_CHECK_LIMIT,
- C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET, C_GENERATION, C_LAZY_MARGIN) = range(12)
+ C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET, C_GENERATION, C_ENDGAME) = range(12)
 """C_CHECK_LIMIT and C_CHECK_MIN_HISTORY: the ruleset's perpetual-check ban (limit 0: none);
 C_HISTORY_OFFSET: the game's moves before the position's height 0 (the ban needs a long enough
 history); C_GENERATION: the search's number (mod 256), which ages the table's entries;
-C_LAZY_MARGIN: quiescence's lazy-evaluation margin (0: always evaluate in full)."""
+C_ENDGAME: 1 when the root's phase count is at most ENDGAME_PHASE (see LAZY_MARGIN)."""
 COUNTER_COUNT = 12
 
 
@@ -145,9 +145,11 @@ DELTA_MARGIN = 150
 LAZY_MARGIN = 200
 """Quiescence skips the full evaluation when material and piece-square tables alone are this far
 outside the window: the other terms move the score of master-game positions by at most about
-±100 cp with the fitted weights (±210 with the earlier hand-set ones). Not in endgames (a root
-phase count of at most LAZY_MIN_PHASE): there the winning chances scale a material lead down."""
-LAZY_MIN_PHASE = 40
+±100 cp with the fitted weights (±210 with the earlier hand-set ones). Not in the endgame (a root
+phase count of at most ENDGAME_PHASE): there the winning chances (``endgame_kernel``) scale a
+material lead down, which the tables cannot tell. Elsewhere the scaling is skipped: a search from
+the middlegame rarely reaches such an ending, and it costs a look at the whole board."""
+ENDGAME_PHASE = 40
 FUTILITY_MARGIN = 130
 """Per ply of depth: quiet moves at depth <= FUTILITY_DEPTH this far below alpha are skipped."""
 FUTILITY_DEPTH = 2
@@ -236,20 +238,46 @@ def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, his
 
 
 @njit(**COMPILE_OPTIONS)
-def _static_score(board, pos, psq, params):
-    """The evaluation for the side to move, scaled by the winning chances of the side it favours."""
-    return scale_for_winning_chances(board, evaluate(board, pos, psq, params), pos[POS_SIDE])
+def _static_score(board, pos, psq, params, endgame):
+    """The evaluation for the side to move; in the ``endgame``, scaled by the winning chances of the
+    side it favours."""
+    score = evaluate(board, pos, psq, params)
+    return scale_for_winning_chances(board, score, pos[POS_SIDE]) if endgame else score
 
 
 @njit(**COMPILE_OPTIONS)
-def _probe_tables(ctx, ply):
+def _probe_tables(board, pos, clocks, counters, ply, table_meta, table_positions, table_values):
     """``(found, score)`` of the position from the endgame tables, probed only right after a
     capture (the material is the root's until one, and the root's own balance is not packed)."""
-    h = ctx.pos[POS_HEIGHT]
-    if len(ctx.table_meta) == 0 or ply == 0 or ctx.clocks[h] != 0:
+    h = pos[POS_HEIGHT]
+    if len(table_meta) == 0 or ply == 0 or clocks[h] != 0:
         return False, 0
-    return table_score(ctx.board, ctx.pos[POS_SIDE], ply, ctx.table_meta, ctx.table_positions, ctx.table_values,
-                       ctx.counters[C_DRAW_PLIES] - ctx.clocks[h], MATE)
+    return table_score(board, pos[POS_SIDE], ply, table_meta, table_positions, table_values,
+                       counters[C_DRAW_PLIES] - clocks[h], MATE)
+
+
+@njit(**COMPILE_OPTIONS)
+def _escapes_threat(board, move, threat_square, known, threatened):
+    """``(escapes, known, threatened)``: whether the quiet ``move`` (already made) moved a piece the
+    opponent threatened — the reply to a null move went to its square, or it was en prise there —
+    and the node's answers so far by origin square, as bit masks (bit ``square`` of a pair of
+    64-bit words: ``known`` the squares answered, ``threatened`` those answered yes)."""
+    origin = move >> MOVE_FROM_SHIFT
+    if origin == threat_square:
+        return True, known, threatened
+    word = origin >> 6
+    bit = np.int64(1) << (origin & 63)
+    if known[word] & bit == 0:
+        target = move & MOVE_TO_MASK
+        board[origin] = board[target]  # the piece back on its square for a moment
+        board[target] = 0
+        prise = is_en_prise(board, origin)
+        board[target] = board[origin]
+        board[origin] = 0
+        known = (known[0] | bit, known[1]) if word == 0 else (known[0], known[1] | bit)
+        if prise:
+            threatened = (threatened[0] | bit, threatened[1]) if word == 0 else (threatened[0], threatened[1] | bit)
+    return threatened[word] & bit != 0, known, threatened
 
 
 @njit(**COMPILE_OPTIONS)
@@ -408,11 +436,12 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     h = pos[POS_HEIGHT]
     if clocks[h] >= counters[C_DRAW_PLIES]:
         return 0
-    in_table, table_value = _probe_tables(ctx, ply)
+    in_table, table_value = _probe_tables(board, pos, clocks, counters, ply, ctx.table_meta, ctx.table_positions,
+                                          ctx.table_values)
     if in_table:
         return table_value
     if ply >= MAX_PLY - 1:
-        return _static_score(board, pos, psq, params)
+        return _static_score(board, pos, psq, params, counters[C_ENDGAME] != 0)
     key = keys[h]
     hash_move = 0
     entry = _tt_probe(tt_keys, tt_data, key)
@@ -433,13 +462,13 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
         # Lazy evaluation: material and piece-square tables alone decide when they are further
         # outside the window than the other terms ever move a score.
         estimate = side * psq[h] + params[PARAM_TEMPO]
-        lazy = counters[C_LAZY_MARGIN]
-        if lazy > 0 and estimate - lazy >= beta:
-            return estimate - lazy
-        if lazy > 0 and estimate + lazy <= alpha:
-            best = estimate + lazy  # at most this; stand pat cannot raise alpha
+        lazy = counters[C_ENDGAME] == 0
+        if lazy and estimate - LAZY_MARGIN >= beta:
+            return estimate - LAZY_MARGIN
+        if lazy and estimate + LAZY_MARGIN <= alpha:
+            best = estimate + LAZY_MARGIN  # at most this; stand pat cannot raise alpha
         else:
-            best = _static_score(board, pos, psq, params)
+            best = _static_score(board, pos, psq, params, counters[C_ENDGAME] != 0)
             if best >= beta:
                 return best
             if best > alpha:
@@ -521,11 +550,12 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     h = pos[POS_HEIGHT]
     if clocks[h] >= counters[C_DRAW_PLIES] or _drawn_repetition(keys, clocks, trail_checkers, counters, h):
         return 0
-    in_table, table_value = _probe_tables(ctx, ply)
+    in_table, table_value = _probe_tables(board, pos, clocks, counters, ply, ctx.table_meta, ctx.table_positions,
+                                          ctx.table_values)
     if in_table:
         return table_value
     if ply >= MAX_PLY - 1:
-        return _static_score(board, pos, psq, params)
+        return _static_score(board, pos, psq, params, counters[C_ENDGAME] != 0)
     if alpha < -MATE + ply:
         alpha = -MATE + ply
     if beta > MATE - ply - 1:
@@ -551,7 +581,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     threat_square = -1  # the square the opponent's best reply to a null move goes to
     mate_threat = False  # that reply mates
     if not checked and not is_pv and excluded == 0:
-        static = _static_score(board, pos, psq, params)
+        static = _static_score(board, pos, psq, params, counters[C_ENDGAME] != 0)
         if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
                 and beta > -MATE_BOUND and beta < MATE_BOUND:
             return static
@@ -602,17 +632,12 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         and alpha > -MATE_BOUND and alpha < MATE_BOUND
     late_move_limit = LATE_MOVE_BASE + LATE_MOVE_SCALE * depth * depth \
         if (depth <= LATE_MOVE_PRUNING_DEPTH and static > -INFINITY) else NO_LATE_MOVE_LIMIT
+    known = threatened = (np.int64(0), np.int64(0))  # origin squares tested for a threat, and the threatened
     for i in range(count):
         move = _pick(moves, scores, i, count)
         if move == excluded:
             continue
         is_quiet = board[move & MOVE_TO_MASK] == 0
-        # A quiet move of a piece the opponent threatens (it is en prise, or the null move showed
-        # the threat) is not reduced: it may be the one that saves the piece.
-        escaping = False
-        if depth >= LMR_MIN_DEPTH and is_quiet and not checked and legal >= LMR_FIRST_MOVES:
-            origin = move >> MOVE_FROM_SHIFT
-            escaping = origin == threat_square or is_en_prise(board, origin)
         captured = make_move(board, pos, keys, clocks, psq, params, move)
         if is_attacked_king(board, side, king_square(pos, side)):
             unmake_move(board, pos, move, captured)
@@ -637,11 +662,13 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         else:
             reduction = 0
             if depth >= LMR_MIN_DEPTH and is_quiet and not checked and not gives_check and legal > LMR_FIRST_MOVES \
-                    and not escaping and move != killers[ply, 0] and move != killers[ply, 1]:
-                reduction = 1
-                if legal > LMR_MORE_MOVES:
+                    and move != killers[ply, 0] and move != killers[ply, 1]:
+                escapes, known, threatened = _escapes_threat(board, move, threat_square, known, threatened)
+                if not escapes:
+                    reduction = 1
+                if reduction > 0 and legal > LMR_MORE_MOVES:
                     reduction += 1
-                if depth >= LMR_DEEP_DEPTH and legal > LMR_DEEP_MOVES:
+                if reduction > 0 and depth >= LMR_DEEP_DEPTH and legal > LMR_DEEP_MOVES:
                     reduction += 1
                 if is_pv and reduction > 1:
                     reduction -= 1
