@@ -22,11 +22,12 @@ from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled
 from xqdesk.engines.builtin.endgame_kernel import scale_for_winning_chances
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
-from xqdesk.engines.builtin.exchange_kernel import is_en_prise, loses_material, quiet_move_loses
+from xqdesk.engines.builtin.exchange_kernel import (
+    check_squares, in_mask, is_en_prise, loses_material, quiet_move_loses)
 from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.engines.builtin.table_kernel import table_score
-from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
+from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING, PAWN
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
                                    exchange_kernel, endgame_kernel, table_kernel))
@@ -421,7 +422,8 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
 def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     """Captures (all moves when ``checked``) until the position is quiet; with ``quiet_checks``
-    (the first quiescence ply) also the quiet moves that give check without losing the piece.
+    (the first quiescence ply) also the quiet moves that give a direct check without losing the
+    piece.
     Captures that lose material by SEE are skipped. The table is probed (any stored depth answers
     here, outside principal-variation nodes) and the result stored at depth 0."""
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
@@ -503,10 +505,20 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
                 if score >= beta:
                     break
     if quiet_checks and not checked and best < beta:
+        # Direct checks only (a discovered check is left to the main search): a quiet move of a
+        # chariot, cannon, horse or pawn onto a square it would check from, verified after the move.
+        chariot_checks, cannon_checks, horse_checks, pawn_checks = check_squares(board, king_square(pos, -side), side)
         count = generate_moves(board, side, moves, False)
         for i in range(count):
             move = moves[i]
-            if board[move & MOVE_TO_MASK] != 0 or quiet_move_loses(board, move):
+            target = move & MOVE_TO_MASK
+            if board[target] != 0:
+                continue
+            kind = board[move >> MOVE_FROM_SHIFT] * side
+            if not ((kind == CHARIOT and in_mask(chariot_checks, target))
+                    or (kind == CANNON and in_mask(cannon_checks, target))
+                    or (kind == HORSE and in_mask(horse_checks, target))
+                    or (kind == PAWN and in_mask(pawn_checks, target))) or quiet_move_loses(board, move):
                 continue
             captured = make_move(board, pos, keys, clocks, psq, params, move)
             if is_attacked_king(board, side, king_square(pos, side)) \
