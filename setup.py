@@ -4,7 +4,7 @@
 Only its data goes in (see ``package-data`` in pyproject.toml), not the scripts that make it.
 Everything else is in pyproject.toml.
 """
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 from setuptools.command.build_py import build_py
 
 RESOURCE_FOLDERS = ("fonts", "sounds", "networks", "icons")
@@ -20,7 +20,8 @@ class BuildPy(build_py):
 
 
 setup(
-    packages=[*find_packages(include=["xqdesk", "xqdesk.*"]),
+    # namespace packages too: a data folder such as xqdesk/data is then a package, not a warning
+    packages=[*find_namespace_packages(include=["xqdesk", "xqdesk.*"], exclude=["*.__pycache__"]),
               "xqdesk.resources", *(f"xqdesk.resources.{folder}" for folder in RESOURCE_FOLDERS)],
     package_dir={"xqdesk.resources": "resources"},
     cmdclass={"build_py": BuildPy},

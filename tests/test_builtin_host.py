@@ -11,6 +11,7 @@ import pytest
 
 from xqdesk.board import Board
 from xqdesk.move import Move
+from hang_guard import HANG_GUARD
 
 
 class _Uci:
@@ -60,14 +61,14 @@ def uci():
 
 def test_the_host_plays_timed_moves_and_stops_infinite_analysis(uci: _Uci) -> None:
     uci.send("uci")
-    handshake = uci.read_until("uciok", timeout=120)  # a fresh checkout compiles the kernel first
+    handshake = uci.read_until("uciok", timeout=HANG_GUARD)
     assert any(line.startswith("option name MultiPV") for line in handshake)
     uci.send("isready")
-    uci.read_until("readyok", timeout=10)
+    uci.read_until("readyok", timeout=HANG_GUARD)
 
     uci.send("position startpos moves h2e2")
     uci.send("go movetime 600")
-    lines = uci.read_until("bestmove", timeout=10)
+    lines = uci.read_until("bestmove", timeout=HANG_GUARD)
     infos = [line for line in lines if line.startswith("info depth")]
     assert infos and all(f" {field} " in infos[-1] for field in ("seldepth", "score", "nodes", "nps", "time", "pv"))
     board = Board()
@@ -78,6 +79,6 @@ def test_the_host_plays_timed_moves_and_stops_infinite_analysis(uci: _Uci) -> No
     uci.send("go infinite")
     time.sleep(0.4)
     uci.send("stop")
-    lines = uci.read_until("bestmove", timeout=5)
+    lines = uci.read_until("bestmove", timeout=HANG_GUARD)
     assert any(" multipv 2 " in line for line in lines)
     assert Move.from_iccs(lines[-1].split()[1]) in board.legal_moves

@@ -4,6 +4,7 @@ and a task whose worker dies is run again. Skipped when Ray is not installed."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -22,8 +23,18 @@ ROOT = Path(__file__).parent.parent
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
+    """Run a command in a process group of its own; past the time limit the whole group (Ray's
+    workers included) is killed, so nothing is left for the next test."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), RAY_AUTH_MODE="disabled")
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    process = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=ROOT, env=env, start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=900)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        stdout, stderr = process.communicate()
+        pytest.fail(f"{args[:2]} did not finish in 900 s:\n{stderr[-2000:]}")
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 
 def test_tournament_course_match_and_annotate_on_ray_match_plain_runs(tmp_path):

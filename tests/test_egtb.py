@@ -145,3 +145,83 @@ def test_build_command_builds_what_a_table_captures_into(tmp_path):
     assert bad.returncode == 2 and "unknown piece letter 'Z'" in bad.stderr
     too_many = _xqdesk("build", "KPPPPK", "--out", str(tmp_path))
     assert too_many.returncode == 2 and "more than 3 like pieces" in too_many.stderr
+
+
+# --- damaged and hostile table files ---------------------------------------------------------------
+def _table_parts(egtb_dir):
+    """The KRK table's header (as JSON) and its compressed values."""
+    import json
+    import struct
+
+    data = table_path(egtb_dir, "KRK").read_bytes()
+    (length,) = struct.unpack("<I", data[8:12])
+    return json.loads(data[12:12 + length]), data[12 + length:]
+
+
+def _write_table(path, header, payload, raw_header=None):
+    import json
+    import struct
+
+    text = raw_header if raw_header is not None else json.dumps(header).encode()
+    path.write_bytes(b"XQTB\x00\x01\r\n" + struct.pack("<I", len(text)) + text + payload)
+
+
+def test_a_table_that_would_inflate_past_its_size_is_refused_before_it_is_inflated(egtb_dir, tmp_path):
+    import tracemalloc
+    import zlib
+
+    header, _payload = _table_parts(egtb_dir)
+    bomb = zlib.compress(bytes(8_000_000), 9)  # no bigger than the table's own values, a thousand times theirs inflated
+    assert len(bomb) < 2 * header["entries"]
+    _write_table(tmp_path / "KRK.xqtb", header, bomb)
+    tracemalloc.start()
+    with pytest.raises(TableFileError, match="inflate to more than"):
+        Tablebase(tmp_path).probe(Board("4k4/9/9/9/9/9/9/9/3R5/3K5 w"))
+    _current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 3_000_000  # a read chunk and the table's own size, never the 8 MB
+    _write_table(tmp_path / "KRK.xqtb", header, bomb + bytes(2 * header["entries"] + 10_000))
+    with pytest.raises(TableFileError, match="compressed values for"):  # too big to be this table at all
+        Tablebase(tmp_path).probe(Board("4k4/9/9/9/9/9/9/9/3R5/3K5 w"))
+    header["entries"] = 10 ** 12
+    _write_table(tmp_path / "KRK.xqtb", header, bomb)
+    with pytest.raises(TableFileError, match="entries, expected"):  # the header is checked first
+        Tablebase(tmp_path).probe(Board("4k4/9/9/9/9/9/9/9/3R5/3K5 w"))
+
+
+@pytest.mark.parametrize("raw", [b'{"signature": "KRK", "entries": Infinity}', b'{"entries": NaN}', b"[1, 2]",
+                                 b'{"signature": "KRK", "entries": 1e400, "value_bytes": 1}', b"\xff\xfe",
+                                 b"[" * 100_000])
+def test_a_table_header_with_infinity_nan_or_junk_is_refused_with_a_message(egtb_dir, tmp_path, raw):
+    header, payload = _table_parts(egtb_dir)
+    _write_table(tmp_path / "KRK.xqtb", header, payload, raw_header=raw)
+    with pytest.raises(TableFileError, match="KRK.xqtb: (bad header|a header of)"):
+        read_header(tmp_path / "KRK.xqtb")
+    for key, value in (("seconds", float("inf")), ("entries", 2.5), ("max_dtm", -1), ("entries", True)):
+        changed = dict(header, **{key: value})
+        _write_table(tmp_path / "KRK.xqtb", changed, payload)
+        with pytest.raises(TableFileError, match="bad header"):
+            read_header(tmp_path / "KRK.xqtb")
+
+
+def test_a_folder_or_fifo_named_like_a_table_is_refused_without_opening_it(tmp_path):
+    import os
+    import signal
+
+    (tmp_path / "KRK.xqtb").mkdir()
+    os.mkfifo(tmp_path / "KCK.xqtb")
+    tablebase = Tablebase(tmp_path)
+    assert tablebase.signatures() == []
+    assert not tablebase.covers(Board("4k4/9/9/9/9/9/9/9/3R5/3K5 w"))
+    previous = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("reading a FIFO named like a table hung"))
+    signal.alarm(30)
+    try:
+        with pytest.raises(TableFileError, match="not a table file but a folder"):
+            tablebase.probe(Board("4k4/9/9/9/9/9/9/9/3R5/3K5 w"))
+        with pytest.raises(TableFileError, match="not a table file but a FIFO"):
+            tablebase.probe(Board("4k4/9/9/9/9/9/9/9/3C5/3K5 w"))
+        with pytest.raises(TableFileError, match="not a table file but a FIFO"):
+            read_header(tmp_path / "KCK.xqtb")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

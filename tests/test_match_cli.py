@@ -11,6 +11,7 @@ import pytest
 
 from xqdesk.formats.course_match import read_course_match
 from xqdesk.formats.pgn import read_pgn
+from hang_guard import HANG_GUARD
 
 PLAYERS = Path(__file__).parent / "players"
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
@@ -249,6 +250,22 @@ def test_bad_match_options_are_refused_with_the_reason(options, message):
     assert "Traceback" not in done.stderr
 
 
+def signal_after_the_first_game(process: subprocess.Popen, pgn: Path, number: int) -> tuple[str, str]:
+    """Once ``pgn`` holds a game (the next one has started), send signal ``number``; what the
+    process wrote. It must end within 90 s, far below the 100 s a move would take unstopped."""
+    try:
+        deadline = time.monotonic() + 240
+        while not (pgn.is_file() and pgn.read_text().strip()) and time.monotonic() < deadline:
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.2)
+        time.sleep(1.0)  # the next game is on: an engine thinks
+        process.send_signal(number)
+        return process.communicate(timeout=HANG_GUARD)
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
 @pytest.mark.parametrize("how", ["sigint-while-ignored", "sigterm"])
 def test_a_signal_stops_within_one_move_and_keeps_the_finished_games(tmp_path, how):
     """Game 1 starts mated and ends at once; game 2's engine thinks 100 s a move. A signal ends the
@@ -262,18 +279,8 @@ def test_a_signal_stops_within_one_move_and_keeps_the_finished_games(tmp_path, h
          "--repeat", "1", "--games", "4", "--movetime", "100", "--clock", "200", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent,
         preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignore_sigint else None)
-    try:
-        pgn = out / "games.pgn"
-        deadline = time.monotonic() + 240
-        while not (pgn.is_file() and pgn.read_text().strip()) and time.monotonic() < deadline:
-            assert process.poll() is None, process.communicate()
-            time.sleep(0.2)
-        time.sleep(1.0)  # game 2 is on: builtin has Red and thinks
-        process.send_signal(signal.SIGINT if ignore_sigint else signal.SIGTERM)
-        stdout, stderr = process.communicate(timeout=90)  # far below the 100 s the move would take
-    finally:
-        if process.poll() is None:
-            process.kill()
+    pgn = out / "games.pgn"
+    stdout, stderr = signal_after_the_first_game(process, pgn, signal.SIGINT if ignore_sigint else signal.SIGTERM)
     assert process.returncode == 130, stderr
     assert "stopping after the current move" in stderr and "1 finished game kept in" in stderr
     assert "Game 1: random (red) vs builtin (black) from two.fen:1, 0 plies: builtin wins" in stdout
@@ -290,18 +297,8 @@ def test_tournament_standings_after_ctrl_c_keep_the_finished_games(tmp_path):
         [sys.executable, "-m", "xqdesk", "tournament", "random", "builtin", "greedy", "--openings", str(openings),
          "--repeat", "1", "--games", "2", "--movetime", "100", "--clock", "200", "--out", str(tmp_path)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
-    try:
-        pgn = tmp_path / "tournament.pgn"
-        deadline = time.monotonic() + 240
-        while not (pgn.is_file() and pgn.read_text().strip()) and time.monotonic() < deadline:
-            assert process.poll() is None, process.communicate()
-            time.sleep(0.2)
-        time.sleep(1.0)
-        process.send_signal(signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=90)
-    finally:
-        if process.poll() is None:
-            process.kill()
+    pgn = tmp_path / "tournament.pgn"
+    stdout, stderr = signal_after_the_first_game(process, pgn, signal.SIGINT)
     assert process.returncode == 130, stderr
     lines = stdout.splitlines()
     standings_at = lines.index("Standings after 1 finished game of 6:")
@@ -328,3 +325,23 @@ def test_a_log_that_cannot_be_written_is_refused_before_any_engine_starts(tmp_pa
     done = xqdesk("analyse", "--engine", "random", "--log", str(tmp_path / "missing" / "trace.txt"))
     assert done.returncode == 3
     assert "cannot write the log" in done.stderr
+
+
+def test_the_pgn_gets_each_game_as_it_ends_and_schedule_order_at_the_end(tmp_path):
+    from xqdesk.cli.match_report import PgnAppender
+    from xqdesk.engines.contests.match import PlayedGame, ScheduledGame
+    from xqdesk.engines.play.referee import GameRecord
+    from xqdesk.fen import STARTING_FEN
+    from xqdesk.move import Move
+    from xqdesk.outcome import Outcome
+    from xqdesk.pieces import BLACK
+    from xqdesk.ruleset import COURSE
+
+    pgn = PgnAppender(tmp_path / "out" / "games.pgn", "test", COURSE)
+    for number in (2, 1):  # game 2 ends first
+        record = GameRecord("a", "b", STARTING_FEN, (Move.from_iccs("h2e2"),), (), Outcome.timeout(BLACK))
+        pgn.append(PlayedGame(ScheduledGame(number, 0, 1), record))
+        assert len(read_pgn(pgn.path).games) == pgn.written  # on disk at once
+    assert [game.headers["Round"] for game in read_pgn(pgn.path).games] == ["2", "1"]
+    pgn.finish()
+    assert [game.headers["Round"] for game in read_pgn(pgn.path).games] == ["1", "2"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -119,8 +120,10 @@ def test_adding_again_skips_unchanged_files_and_reindexes_changed_ones(tmp_path)
     record = tmp_path / "games.pgn"
     shutil.copy(GAMES / "notation_15" / "iccs.pgn", record)
     with PositionIndex(tmp_path / "db") as index:
-        first = index.add([record])
+        counted: list[tuple[int, int]] = []
+        first = index.add([record], game_progress=lambda done, total: counted.append((done, total)))
         assert (first.files_added, first.games) == (1, 15)
+        assert counted == [(done, 15) for done in range(1, 16)]  # each game of the file in hand
         again = index.add([tmp_path])
         assert (again.files_added, again.files_skipped) == (0, 1)
         text = record.read_text(encoding="utf-8")
@@ -178,3 +181,67 @@ def test_a_cancelled_build_keeps_whole_files_only_and_can_go_on(tmp_path):
         resumed = index.add(records)
         assert not resumed.cancelled and (resumed.files_added, resumed.files_skipped) == (1, 1)
         assert index.game_count() == 30
+
+
+def _damage_pages(path: Path) -> None:
+    """Overwrite every page but the first (the schema) with junk, as a failing disk might."""
+    data = bytearray(path.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    for offset in range(page, len(data), 7):
+        data[offset] = (offset * 131) & 0xFF
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_index_says_how_to_build_it_again(tmp_path, capsys):
+    db = tmp_path / "games.xqdb"
+    with PositionIndex(db) as index:
+        index.add([GAMES / "notation_15" / "iccs.pgn"])
+    _damage_pages(db)
+    with pytest.raises(PositionIndexError, match=r"games.xqdb' is damaged .*build it again .*xqdesk index games.xqdb"):
+        with open_index(db) as index:
+            index.moves(Board())
+    assert main(["explore", str(db)]) == 2
+    assert "is damaged" in capsys.readouterr().err
+    assert main(["index", str(db), str(WITH_RESULTS)]) == 2
+    assert "build it again" in capsys.readouterr().err
+
+
+def test_a_second_writer_waits_for_the_first_or_refuses_clearly(tmp_path):
+    db = tmp_path / "games.xqdb"
+    PositionIndex(db).close()
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another window, in the middle of writing a file
+    with PositionIndex(db, writer_wait=0.1) as impatient:
+        with pytest.raises(PositionIndexError, match="another program was writing to this index"):
+            impatient.add([GAMES / "notation_15" / "iccs.pgn"])
+    reports: list[object] = []
+    waiting = threading.Thread(target=lambda: reports.append(_add(db, GAMES / "notation_15" / "iccs.pgn")))
+    waiting.start()
+    waiting.join(0.5)  # it is waiting for the lock (however long this takes on a busy machine)
+    holder.execute("COMMIT")
+    holder.close()
+    waiting.join()
+    assert reports and not isinstance(reports[0], Exception) and reports[0].games == 15
+
+
+def test_two_builds_of_one_index_at_once_both_finish(tmp_path):
+    db = tmp_path / "games.xqdb"
+    PositionIndex(db).close()
+    reports: list[object] = []
+    builds = [threading.Thread(target=lambda path=path: reports.append(_add(db, path)))
+              for path in (GAMES / "notation_15" / "iccs.pgn", WITH_RESULTS)]
+    for build in builds:
+        build.start()
+    for build in builds:
+        build.join()
+    assert len(reports) == 2 and not any(isinstance(report, Exception) for report in reports), reports
+    with open_index(db) as index:
+        assert index.game_count() == sum(report.games for report in reports) == 26
+
+
+def _add(db: Path, path: Path) -> object:
+    try:
+        with PositionIndex(db) as index:
+            return index.add([path])
+    except Exception as error:  # noqa: BLE001 - handed back to the test's thread
+        return error

@@ -126,3 +126,26 @@ def test_kill_9_during_a_fast_engine_game_loses_at_most_the_last_second(tmp_path
     saved = saved_moves(autosaves[0])
     older = [length for made_at, length in seen if made_at <= killed_at - 1.0 - SLACK]
     assert saved >= max(older, default=0), (saved, seen)
+
+
+def test_a_new_game_keeps_the_previous_autosave_in_a_second_slot(qtbot, window, tmp_path):
+    files = window.files
+    previous = files.previous_autosave_path
+    assert previous == tmp_path / "autosave.previous.pgn"
+    window.controller.new_game(Mode.ANALYSIS)
+    for text in ("h2e2", "h9g7", "h0g2"):
+        window.controller.play_move(Move.from_iccs(text))
+    files.autosave_now()
+    first = files.autosave_path.read_text(encoding="utf-8")
+    window.controller.play_move(Move.from_iccs("i9h9"))  # the same game goes on: no second slot yet
+    files.autosave_now()
+    assert not previous.exists()
+    window.controller.new_game(Mode.ANALYSIS)  # another game: the one autosaved moves to the second slot
+    window.controller.play_move(Move.from_iccs("c3c4"))
+    files.autosave_now()
+    assert saved_moves(files.autosave_path) == 1 and saved_moves(previous) == 4
+    assert first.split("1.")[0] == previous.read_text(encoding="utf-8").split("1.")[0]
+    assert files.restore_previous_autosave()  # nothing is lost: the game on show takes the second slot
+    assert [move.iccs() for move in window.controller.game().mainline_moves()] == ["h2e2", "h9g7", "h0g2", "i9h9"]
+    files.autosave_now()
+    assert saved_moves(files.autosave_path) == 4 and saved_moves(previous) == 1

@@ -7,6 +7,8 @@ from __future__ import annotations
 import gc
 import math
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import miniaudio
@@ -31,6 +33,8 @@ from xqdesk.ui.message_banner import BannerKind
 from xqdesk.ui.settings import EngineKind, EngineProfile, load_settings, open_store
 from xqdesk.ui.sounds import SoundEvent, SoundPlayer
 from datafiles import DATA
+from window_files import open_file
+from hang_guard import HANG_GUARD, HANG_GUARD_MS
 
 BIG_FILE = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
@@ -122,7 +126,7 @@ def test_save_as_offers_each_format_and_pgn_notation(qtbot, window, tmp_path):
 
 def test_save_on_a_file_xqdesk_cannot_write_offers_save_as(qtbot, window, tmp_path):
     original = READ_ONLY_GAME.read_bytes()
-    assert window.files.open_path(READ_ONLY_GAME)
+    assert open_file(qtbot, window, READ_ONLY_GAME)
     iccs = next(choice for choice in SAVE_FORMATS if choice.suffix == ".pgn" and choice.notation is Notation.ICCS)
     seen = answer_question(qtbot, window, QMessageBox.StandardButton.Save,
                            then=lambda: fill_save_dialog(window, tmp_path / "copy.pgn", iccs.filter_text()))
@@ -141,14 +145,14 @@ def test_opening_or_closing_over_unsaved_changes_asks(qtbot, tmp_path):
         window.start_game(None, None)
         play(window, "h2e2")
         seen = answer_question(qtbot, window, QMessageBox.StandardButton.Cancel)
-        assert not window.files.open_path_asking(XQF_GAME)
+        assert not open_file(qtbot, window, XQF_GAME, asking=True)
         assert "unsaved changes" in seen[0]
         assert window.controller.game().mainline_moves() == [Move.from_iccs("h2e2")]  # kept
         answer_question(qtbot, window, QMessageBox.StandardButton.Cancel)
         window.close()
         assert window.isVisible()  # cancelled: the window stays
         answer_question(qtbot, window, QMessageBox.StandardButton.Discard)
-        assert window.files.open_path_asking(XQF_GAME)
+        assert open_file(qtbot, window, XQF_GAME, asking=True)
         assert window.controller.mode() is Mode.REPLAY
         assert not window.files.has_unsaved_changes()  # a record just opened has nothing to save
         window.close()  # nothing unsaved: no question
@@ -166,7 +170,7 @@ def test_game_ends_and_failures_stay_in_a_banner_until_dismissed(qtbot, window, 
     assert window.banner.isVisible()
     window.banner.close_button.click()
     assert window.banner.text() == "" and not window.banner.isVisible()
-    assert not window.files.open_path(tmp_path / "missing.pgn")
+    assert not open_file(qtbot, window, tmp_path / "missing.pgn")
     assert "missing.pgn" in window.banner.text() and window.banner.kind() is BannerKind.ERROR
     window.start_game(None, None)  # a new game: the stale message goes
     assert window.banner.text() == "" and window.statusBar().currentMessage() == ""
@@ -177,7 +181,7 @@ def test_a_failing_engine_seat_is_reported_in_the_banner(qtbot, window, tmp_path
     script.write_text("#!/bin/sh\nexit 3\n", encoding="utf-8")
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     dying = EngineProfile("dies", EngineKind.UCI, str(script))
-    with qtbot.waitSignal(window.controller.game_over, timeout=20000):
+    with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS):
         window.start_game(dying, None)
     text = window.banner.text()
     assert "Engine failed" in text and "Game over" in text and window.banner.kind() is BannerKind.ERROR
@@ -190,7 +194,7 @@ def test_a_big_file_loads_in_the_background_into_a_sortable_filterable_list(qtbo
     assert files.is_loading() and files.progress_bar is not None
     assert QGuiApplication.overrideCursor() is not None
     assert QGuiApplication.overrideCursor().shape() == Qt.CursorShape.BusyCursor
-    with qtbot.waitSignal(files.loading_finished, timeout=60000) as finished:
+    with qtbot.waitSignal(files.loading_finished, timeout=HANG_GUARD_MS) as finished:
         pass
     assert finished.args == [True]
     assert QGuiApplication.overrideCursor() is None and files.progress_bar is None
@@ -228,14 +232,55 @@ def test_a_big_file_loads_in_the_background_into_a_sortable_filterable_list(qtbo
     assert files.game_table is table and table.isVisible()
 
 
+def test_every_file_is_read_in_the_background_and_cancel_keeps_the_game_on_show(qtbot, window, tmp_path):
+    files = window.files
+    window.controller.play_move(Move.from_iccs("h2e2"))
+    before = window.controller.game()
+    # a small XQF is read off the window's thread too, with the progress bar and its Cancel button
+    assert files.open_path(XQF_GAME)
+    assert files.is_loading() and files.progress_bar is not None and files.progress_bar.cancel_button.isEnabled()
+    assert window.controller.game() is before  # nothing replaced until the reading has ended
+    with qtbot.waitSignal(files.loading_finished, timeout=HANG_GUARD_MS) as finished:
+        pass
+    assert finished.args == [True] and window.controller.game() is not before
+    shown = window.controller.game()
+    # Cancel stops a big file's reading and keeps the game on show
+    assert files.open_path(BIG_FILE)
+    qtbot.waitUntil(lambda: files.progress_bar is not None and files.progress_bar.bar.value() > 0, timeout=HANG_GUARD_MS)
+    with qtbot.waitSignal(files.loading_finished, timeout=HANG_GUARD_MS) as finished:
+        qtbot.mouseClick(files.progress_bar.cancel_button, Qt.MouseButton.LeftButton)
+    assert finished.args == [False]
+    assert window.controller.game() is shown and files.game_table is None
+    assert not files.is_loading() and files.progress_bar is None and QGuiApplication.overrideCursor() is None
+    assert "Stopped reading Hu_Ronghua_1391_UCI_games.pgn" in window.statusBar().currentMessage()
+
+
+def test_json_or_random_bytes_are_refused_not_opened_as_an_empty_game(qtbot, window, tmp_path):
+    window.controller.play_move(Move.from_iccs("h2e2"))
+    before = window.controller.game()
+    json_file = tmp_path / "settings.json"
+    json_file.write_text('{"a": [1,2,3], "name": "x"}', encoding="utf-8")
+    noise = tmp_path / "noise.pgn"
+    noise.write_bytes(bytes((index * 7919 + 13) % 256 for index in range(3000)))
+    assert not open_file(qtbot, window, json_file)
+    assert window.banner.text().startswith("Could not open settings.json: nothing in it reads as a game record")
+    assert not open_file(qtbot, window, noise)
+    assert window.banner.text().splitlines()[-1].startswith("Could not open noise.pgn: ")
+    assert window.controller.game() is before and window.files.game_table is None
+    QGuiApplication.clipboard().setText('{"not": "a game"}')
+    assert not window.files.paste_game()
+    assert "Could not paste a game: nothing in it reads as a game record" in window.statusBar().currentMessage()
+    assert window.controller.game() is before
+
+
 def test_a_bug_while_loading_ends_the_load_with_an_error(qtbot, window, monkeypatch):
-    def broken(record):
+    def broken(record, progress=None):
         raise RuntimeError("listing broke")
 
     monkeypatch.setattr("xqdesk.ui.game_loader.game_rows", broken)
     files = window.files
     assert files.open_path(BIG_FILE)
-    with qtbot.waitSignal(files.loading_finished, timeout=60000) as finished:
+    with qtbot.waitSignal(files.loading_finished, timeout=HANG_GUARD_MS) as finished:
         pass
     assert finished.args == [False]
     assert QGuiApplication.overrideCursor() is None and files.progress_bar is None and not files.is_loading()
@@ -320,6 +365,21 @@ def test_sound_without_a_device_stays_silent_and_says_why(qtbot):
     assert player.play(SoundEvent.CHECK) is False  # asked again: still quiet, no error
 
 
+def test_a_missing_sound_card_does_not_fill_stderr_with_alsa_messages():
+    """ALSA prints some forty lines when it finds no card; the player silences them (the reason is
+    kept in ``unavailable_reason``). Run in a fresh process: the messages go to its stderr."""
+    code = ("import miniaudio\n"
+            "from xqdesk.ui.sounds import SoundEvent, SoundPlayer\n"
+            "player = SoundPlayer(backends=[miniaudio.Backend.ALSA])\n"
+            "played = player.play(SoundEvent.MOVE)\n"
+            "player.close()\n"
+            "print('played' if played else 'silent')\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG_GUARD)
+    if result.stdout.strip() == "played":
+        pytest.skip("a sound device is present")
+    assert result.stdout.strip() == "silent" and "ALSA lib" not in result.stderr, result.stderr[:500]
+
+
 def test_arrows_start_off_their_piece_thin_out_by_rank_and_the_second_engine_stands_apart(qtbot, window):
     view = window.board_view
     cell = view.geometry_model().cell
@@ -391,7 +451,7 @@ def test_engine_vs_engine_pauses_resumes_stops_and_graphs_each_engine(qtbot, win
     strong = EngineProfile("Built-in level 2", EngineKind.BUILTIN, level=2)
     window.start_game(WEAK, strong, time_controls={RED: TimeControl.per_move(0.3), BLACK: TimeControl.per_move(0.3)})
     controller = window.controller
-    qtbot.waitUntil(lambda: controller.length() >= 2, timeout=30000)
+    qtbot.waitUntil(lambda: controller.length() >= 2, timeout=HANG_GUARD_MS)
     window.action("Pause").trigger()
     assert controller.is_paused() and not window.action("Pause").isEnabled() and window.action("Resume").isEnabled()
     assert not controller.is_thinking(RED) and not controller.is_thinking(BLACK)
@@ -400,7 +460,7 @@ def test_engine_vs_engine_pauses_resumes_stops_and_graphs_each_engine(qtbot, win
     qtbot.wait(800)
     assert controller.length() == length  # nobody moves while paused
     window.action("Resume").trigger()
-    qtbot.waitUntil(lambda: controller.length() >= length + 2, timeout=30000)
+    qtbot.waitUntil(lambda: controller.length() >= length + 2, timeout=HANG_GUARD_MS)
     graph = window.score_graph
     assert graph.series_names() == ["Red: Built-in level 1", "Black: Built-in level 2"]
     assert graph.scores(0) and graph.scores(1)
@@ -415,7 +475,7 @@ def test_hint_works_for_a_person_even_in_a_finished_games_analysis_and_is_refuse
     game = read_games(BIG_FILE).games[87]  # a decided game
     window.controller.load_game(game, Mode.ANALYSIS, ply=10)
     assert window.controller.outcome() is not None and window.action("Hint").isEnabled()
-    with qtbot.waitSignal(window.controller.hint_ready, timeout=30000) as hint:
+    with qtbot.waitSignal(window.controller.hint_ready, timeout=HANG_GUARD_MS) as hint:
         window.action("Hint").trigger()
     assert window.controller.board().is_legal(hint.args[0])
     assert window.board_view.arrows()
@@ -445,12 +505,42 @@ def test_clocks_say_what_they_are_and_none_is_stale_after_a_timeout(qtbot, windo
     display = window.clock_display
     assert display.text(RED).endswith("no clock") and "10.0" not in display.text(RED)
     play(window, "h2e2")
-    with qtbot.waitSignal(window.controller.game_over, timeout=5000):
+    with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS):
         pass
     assert display.text(BLACK).endswith("0.0") and display.text(RED).endswith("no clock")
     assert window.controller.clock().running_color() is None
     window.controller.set_mode(Mode.ANALYSIS)  # no live game: no clock shown as if running
     assert display.text(RED).endswith("–") and display.text(BLACK).endswith("–")
+
+
+def test_byo_yomi_counts_down_on_the_clock_once_the_game_time_is_spent(qtbot, window):
+    """读秒: from the moment the main time runs out (in the middle of a move too) the clock shows
+    the period counting down, not a stuck 0.0."""
+    now = [1000.0]
+    clock = window.controller.clock()
+    clock.now = lambda: now[0]
+    window.start_game(None, None, time_controls={RED: TimeControl.byo_yomi(5.0, 30.0),
+                                                 BLACK: TimeControl.byo_yomi(5.0, 30.0)})
+    display = window.clock_display
+    assert display.text(RED) == "Red  5.0"
+    now[0] += 3.0
+    clock.refresh()
+    assert display.text(RED) == "Red  2.0"
+    now[0] += 7.0  # the game time ran out 5 s ago: 25 s of the 30 s period are left
+    clock.refresh()
+    assert display.text(RED) == "Red  byo-yomi 25.0"
+    now[0] += 10.0
+    clock.refresh()
+    assert display.text(RED) == "Red  byo-yomi 15.0" and display.text(BLACK) == "Black  5.0"
+    play(window, "h2e2")  # in time: Red's next move has a fresh period
+    assert window.controller.outcome() is None
+    now[0] += 1.0
+    play(window, "h9g7")
+    now[0] += 12.0
+    clock.refresh()
+    assert display.text(RED) == "Red  byo-yomi 18.0" and display.text(BLACK) == "Black  4.0"
+    window.set_language(Language.CHINESE)
+    assert display.text(RED) == "红方  读秒 18.0"
 
 
 def test_stepping_back_in_a_live_game_browses_and_a_move_there_is_refused_with_the_reason(qtbot, window):

@@ -3,6 +3,7 @@ the built-in engine; edit names and options; the list persists through QSettings
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPushButton, QSpi
 from xqdesk.engines.errors import EngineError
 from xqdesk.ui.engines_dialog import EnginesDialog, unique_name
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, load_settings, open_store
+from hang_guard import HANG_GUARD_MS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -32,7 +34,7 @@ def dialog(qtbot, store):
 
 @needs_fairy
 def test_a_uci_engine_brings_its_own_options(qtbot, dialog):
-    with qtbot.waitSignal(dialog.options_loaded, timeout=10000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS) as loaded:
         dialog.add_uci_engine(FAIRY)
     name = loaded.args[0]
     assert name.startswith("Fairy-Stockfish")
@@ -54,7 +56,7 @@ def test_a_uci_engine_brings_its_own_options(qtbot, dialog):
 
 @needs_fairy
 def test_options_are_typed_controls_with_defaults_and_no_level_for_a_uci_engine(qtbot, dialog):
-    with qtbot.waitSignal(dialog.options_loaded, timeout=10000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS) as loaded:
         dialog.add_uci_engine(FAIRY)
     name = loaded.args[0]
     declared = {option.name: option for option in dialog.declared_options(name)}
@@ -78,7 +80,7 @@ def test_options_are_typed_controls_with_defaults_and_no_level_for_a_uci_engine(
 
 
 def test_an_engine_that_does_not_start_is_reported(qtbot, dialog, tmp_path):
-    with qtbot.waitSignal(dialog.options_failed, timeout=5000) as failed:
+    with qtbot.waitSignal(dialog.options_failed, timeout=HANG_GUARD_MS) as failed:
         dialog.add_uci_engine(str(tmp_path / "not-an-engine"))
     assert "not-an-engine" in failed.args[0]
 
@@ -92,7 +94,7 @@ def test_an_engine_that_fails_to_start_is_refused_with_the_reason(qtbot, dialog,
         record = tmp_path / "game.pgn"
         record.write_text('[Event "x"]\n\n1. h2e2 h9g7 *\n', encoding="utf-8")
         path = str(record)
-    with qtbot.waitSignal(dialog.options_failed, timeout=20000) as failed:
+    with qtbot.waitSignal(dialog.options_failed, timeout=HANG_GUARD_MS) as failed:
         dialog.add_uci_engine(path)
     assert failed.args[0].startswith("Refused") and len(failed.args[0]) > len("Refused x: ")
     assert dialog.profiles() == () and dialog.engine_list.count() == 0
@@ -100,7 +102,7 @@ def test_an_engine_that_fails_to_start_is_refused_with_the_reason(qtbot, dialog,
 
 
 def test_players_and_builtin_engines_are_added_renamed_removed_and_saved(qtbot, dialog, store):
-    with qtbot.waitSignal(dialog.options_loaded, timeout=10000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS) as loaded:
         player = dialog.add_player(str(PLAYERS / "ordinary"))
     assert player.kind is EngineKind.PLAYER and player.name == "ordinary" and loaded.args == ["ordinary"]
     with pytest.raises(EngineError, match="nowhere"):
@@ -121,11 +123,11 @@ def test_players_and_builtin_engines_are_added_renamed_removed_and_saved(qtbot, 
 
 
 def test_the_learning_engines_are_added_with_their_options(qtbot, dialog):
-    with qtbot.waitSignal(dialog.options_loaded, timeout=60000):
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS):
         mcts = dialog.add_learning_engine(EngineKind.MCTS)
     assert mcts.kind is EngineKind.MCTS and mcts.to_spec().command[-1] == "mcts"
     assert "Playouts" in dialog.option_widgets
-    with qtbot.waitSignal(dialog.options_loaded, timeout=60000):
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS):
         dialog.add_zero_button.click()
     zero = dialog.profiles()[-1]
     assert zero.kind is EngineKind.ZERO and zero.to_spec().command[-1] == "zero"
@@ -151,7 +153,63 @@ def test_a_player_that_cannot_load_says_why_at_once(qtbot, dialog, tmp_path):
     folder = tmp_path / "player_9"
     folder.mkdir()
     (folder / "player_9.py").write_text("class Player:\n    def __init__(self, side)\n", encoding="utf-8")
-    with qtbot.waitSignal(dialog.options_failed, timeout=10000) as failed:
+    with qtbot.waitSignal(dialog.options_failed, timeout=HANG_GUARD_MS) as failed:
         dialog.add_player(str(folder))
     assert "SyntaxError" in failed.args[0]
     assert "player_9" in dialog.status_label.text()
+
+
+def many_options_engine(tmp_path: Path) -> str:
+    """An executable that starts ``players/uci_scripts/many_options_engine.py`` (30 options)."""
+    script = PLAYERS / "uci_scripts" / "many_options_engine.py"
+    launcher = tmp_path / "many-options"
+    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {script}\n")
+    launcher.chmod(0o755)
+    return str(launcher)
+
+
+def test_thirty_options_scroll_at_full_height_without_protocol_internals(qtbot, dialog, tmp_path, monkeypatch):
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS) as loaded:
+        dialog.add_engine(many_options_engine(tmp_path))
+    name = loaded.args[0]
+    assert name == "Many Options"
+    assert "Protocol" not in dialog.option_widgets and "UCI_Variant" not in dialog.option_widgets
+    assert len(dialog.option_widgets) == 28
+    area = dialog.options_area
+    qtbot.waitUntil(lambda: area.verticalScrollBar().maximum() > 0, timeout=HANG_GUARD_MS)  # laid out: the rest scrolls
+    for option, widget in dialog.option_widgets.items():  # no control squeezed below its natural height
+        assert widget.height() >= widget.sizeHint().height(), option
+    assert area.viewport().height() >= 8 * dialog.option_widgets["Spin 1"].height()
+    last = dialog.option_widgets["Text 3"]
+    area.ensureWidgetVisible(last)
+    assert last.visibleRegion().boundingRect().height() == last.height()
+    # the opening book: a position index chosen with its "…" button
+    index = tmp_path / "mine.xqdb"
+    monkeypatch.setattr("xqdesk.ui.engines_dialog.QFileDialog.getOpenFileName",
+                        lambda *args, **kwargs: (str(index), ""))
+    assert set(dialog.option_browse_buttons) == {"BookFile", "SyzygyPath"}
+    dialog.option_browse_buttons["BookFile"].click()
+    assert dialog.option_widgets["BookFile"].text() == str(index)
+    assert dict(dialog.profiles()[0].options)["BookFile"] == str(index)
+
+
+def test_refusals_name_no_command_line_or_python_internals_and_speak_chinese(qtbot, dialog):
+    from xqdesk.ui.i18n import Language, set_language
+
+    with qtbot.waitSignal(dialog.options_failed, timeout=30000) as failed:
+        dialog.add_player(str(PLAYERS / "syntax_error"))
+    text = failed.args[0]
+    assert text.startswith("Refused syntax_error: cannot load player ") and "SyntaxError: " in text, text
+    assert text.endswith("(player.py, line 5)"), text
+    for internal in ("[", "xqdesk.engines.host", "<frozen", "xqdesk host", "exited with code"):
+        assert internal not in text, text
+    set_language(Language.CHINESE)
+    try:
+        with qtbot.waitSignal(dialog.options_failed, timeout=30000) as failed:
+            dialog.add_engine("/bin/ls")
+        assert failed.args[0].startswith("已拒绝 ls：该程序既不说 UCI 也不说 UCCI（对 'uci'："), failed.args[0]
+        assert "[" not in failed.args[0]
+    finally:
+        set_language(Language.ENGLISH)

@@ -78,8 +78,16 @@ def test_two_agents_are_watched_with_a_choice_of_view(window, qtbot):
     fog.red_agent.setCurrentText("fog-greedy")
     fog.black_agent.setCurrentText("fog-random")
     fog.move_time.setValue(1)
+    seen = []  # while the agents start, the window says which one and how far (a progress bar)
+    fog.agents_starting.connect(lambda done, total, name: seen.append(
+        (done, total, name, fog.status.text(), fog.start_progress.isVisible())))
     fog.start()
     qtbot.waitUntil(lambda: len(fog.moves()) >= 2 or fog.outcome() is not None, timeout=GAME_TIMEOUT_MS)
+    assert [(done, total, name) for done, total, name, _text, _bar in seen] == [
+        (0, 2, "fog-greedy"), (1, 2, "fog-random"), (2, 2, "")]
+    assert seen[0][3].startswith("Starting the agents… Red: fog-greedy (0 of 2 ready, ") and seen[0][4]
+    assert seen[1][3].startswith("Starting the agents… Black: fog-random (1 of 2 ready, ")
+    assert not seen[2][4] and not fog.start_progress.isVisible()
     assert fog.view_choice.isEnabled()
     fog.set_view(BLACK)
     assert fog.board_view.fog() == unseen(fog.board_view.board(), BLACK)

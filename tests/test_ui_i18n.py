@@ -9,6 +9,7 @@ import pytest
 
 from xqdesk.ui import i18n
 from xqdesk.ui.i18n import CHINESE, Language, language_notifier, set_language, tr
+from hang_guard import HANG_GUARD_MS
 
 UI_DIR = Path(i18n.__file__).resolve().parent
 
@@ -32,6 +33,8 @@ INDIRECT_TR_CALLS = {
     ("move_list.py", "tr(text)"): "CONTEXT_MENU_TEXTS",
     ("position_editor.py", "tr(PIECE_LABELS[problem.piece_type])"): "PIECE_LABELS",
     ("position_editor.py", "tr(PIECE_LABELS[abs(code)])"): "PIECE_LABELS",
+    ("reasons.py", "tr(template)"): "REASON_TEMPLATES",
+    ("reasons.py", "tr(value)"): "a value of a reason: a known text, or itself",
 }
 
 
@@ -138,10 +141,12 @@ def test_tables_of_texts_translated_indirectly_have_chinese_entries():
     from xqdesk.ui.files import GameTable
     from xqdesk.ui.move_list import CONTEXT_MENU_TEXTS, NOTATION_LABELS
     from xqdesk.ui.position_editor import PIECE_LABELS
+    from xqdesk.ui.reasons import REASON_TEMPLATES
 
     texts = [*EngineView.COLUMNS, *KIND_LABELS.values(), *GameTable.COLUMNS,
              *ExplorerPanel.MOVE_COLUMNS, *ExplorerPanel.GAME_COLUMNS,
-             *(label for _notation, label in NOTATION_LABELS), *PIECE_LABELS.values(), *CONTEXT_MENU_TEXTS]
+             *(label for _notation, label in NOTATION_LABELS), *PIECE_LABELS.values(), *CONTEXT_MENU_TEXTS,
+             *REASON_TEMPLATES]
     assert [text for text in texts if text not in CHINESE and text != "#"] == []
 
 
@@ -199,6 +204,22 @@ def test_qt_standard_buttons_follow_the_language(qtbot):
     cancel = buttons.button(QDialogButtonBox.StandardButton.Cancel)
     assert cancel.text().replace("&", "") == "Cancel"
     set_language(Language.CHINESE)  # Qt retranslates on the LanguageChange events it posts
-    qtbot.waitUntil(lambda: cancel.text().replace("&", "").startswith("取消"), timeout=2000)
+    qtbot.waitUntil(lambda: cancel.text().replace("&", "").startswith("取消"), timeout=HANG_GUARD_MS)
     set_language(Language.ENGLISH)
-    qtbot.waitUntil(lambda: cancel.text().replace("&", "") == "Cancel", timeout=2000)
+    qtbot.waitUntil(lambda: cancel.text().replace("&", "") == "Cancel", timeout=HANG_GUARD_MS)
+
+
+def test_problem_reasons_are_said_in_chinese_and_unknown_ones_kept():
+    from xqdesk.ui.reasons import engine_reason, tr_reason
+
+    set_language(Language.CHINESE)
+    try:
+        assert tr_reason("missing.pgn, whole file: no such file or folder") == "missing.pgn，整个文件：没有这个文件或文件夹"
+        assert tr_reason("FEN 'rnbakabnr/9/9 w' has 3 ranks, expected 10") == "FEN 'rnbakabnr/9/9 w' 有 3 行，应为 10 行"
+        assert tr_reason("FEN '4k4/9/9/9/9/9/9/9/9/9 w': 0 red kings, expected 1") == \
+            "FEN '4k4/9/9/9/9/9/9/9/9/9 w'：红帅 0 个，应为 1 个"
+        assert tr_reason("something nobody wrote a template for") == "something nobody wrote a template for"
+        assert engine_reason("cannot start engine '/etc/passwd': Permission denied") == "无法启动引擎 '/etc/passwd'：没有权限"
+    finally:
+        set_language(Language.ENGLISH)
+    assert tr_reason("missing.pgn, whole file: no such file or folder") == "missing.pgn, whole file: no such file or folder"

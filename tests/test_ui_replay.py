@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from xqdesk import compat
+from xqdesk.ecco import classify_game
 from xqdesk.formats import read_games
 from xqdesk.game import Game
 from xqdesk.formats.course_match import CourseGameResult, CourseMatch, write_course_match
@@ -22,6 +23,8 @@ from xqdesk.ui.i18n import Language
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import open_store
 from datafiles import DATA
+from window_files import open_file
+from hang_guard import HANG_GUARD_MS
 
 MASTER_GAMES = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 CHINESE_PGN = DATA / "games" / "notation_15" / "chinese.pgn"
@@ -59,7 +62,7 @@ def user_dirs(tmp_path, monkeypatch):
 
 
 def test_match_folder_opens_as_a_table_and_a_game_steps_to_its_result(qtbot, window, match_folder, master_games):
-    assert window.files.open_path(match_folder)
+    assert open_file(qtbot, window, match_folder)
     table = window.files.game_table
     qtbot.addWidget(table)
     assert table.row_count() == 7
@@ -68,7 +71,7 @@ def test_match_folder_opens_as_a_table_and_a_game_steps_to_its_result(qtbot, win
     assert table.text(3, columns.index("Reason")) == "Red loses the game. Black wins!"
     assert table.score_label.text().startswith("Match score: Player 1 ")  # the match's score above the list
     qtbot.waitExposed(table)
-    table.table.scrollTo(table.proxy.index(3, 0))
+    table.table.scrollTo(table.model.index(3, 0))
     qtbot.mouseClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(3))
     qtbot.mouseDClick(table.table.viewport(), Qt.MouseButton.LeftButton, pos=table.row_center(3))
     controller = window.controller
@@ -93,7 +96,7 @@ def test_match_folder_opens_as_a_table_and_a_game_steps_to_its_result(qtbot, win
 def test_autoplay_runs_a_game_to_its_end(qtbot, window, master_games):
     game = master_games[1]
     window.controller.load_game(game)
-    with qtbot.waitSignal(window.controller.game_over, timeout=20000) as blocker:
+    with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS) as blocker:
         window.controller.start_autoplay(0.005)
     assert window.controller.ply() == len(game)
     assert blocker.args[0].text == "Black loses the game. Red wins!"
@@ -101,7 +104,7 @@ def test_autoplay_runs_a_game_to_its_end(qtbot, window, master_games):
 
 
 def test_a_chinese_pgn_opens_with_a_game_table_and_replays(qtbot, window):
-    assert window.files.open_path(CHINESE_PGN)
+    assert open_file(qtbot, window, CHINESE_PGN)
     table = window.files.game_table
     qtbot.addWidget(table)
     assert table.row_count() == 15
@@ -113,6 +116,13 @@ def test_a_chinese_pgn_opens_with_a_game_table_and_replays(qtbot, window):
     assert info.red_label.text() == "Red: ZHAO GuoRong" and info.black_label.text() == "Black: KE YongQing"
     assert info.event_label.text() == "Zhongli Cup TV fast game Champion 1997"
     assert not info.result_label.isVisibleTo(window)  # the record gives no result
+    # the Opening column: the ECCO code classified from the moves, named in the interface language
+    opening = classify_game(controller.game())
+    column = table.COLUMNS.index("Opening")
+    assert table.text(0, column) == f"{opening.code} {opening.english}"
+    window.set_language(Language.CHINESE)
+    assert table.text(0, column) == f"{opening.code} {opening.name}"
+    assert all(table.text(row, column)[:1] in "ABCDE" for row in range(table.row_count()))
 
 
 def test_a_course_history_names_nobody_and_shows_the_end_by_the_rules(qtbot, window, master_games):
@@ -130,17 +140,17 @@ def test_a_course_history_names_nobody_and_shows_the_end_by_the_rules(qtbot, win
 def test_a_bad_file_is_reported_not_raised(qtbot, window, tmp_path):
     bad = tmp_path / "broken.txt"
     bad.write_text("[(9, 7, 7, 6, 0), (0, 1, 2, 2, 0), (9, 9, 5, 9, 0)]", encoding="utf-8")
-    window.files.open_path(bad)
+    open_file(qtbot, window, bad)
     message = window.statusBar().currentMessage()
     assert "broken.txt" in message
-    assert window.files.open_path(tmp_path / "missing.pgn") is False
+    assert open_file(qtbot, window, tmp_path / "missing.pgn") is False
 
 
 def test_autosave_keeps_the_game_and_restores_it(qtbot, window, tmp_path):
     window.start_game(None, None)
     for text in ("h2e2", "h9g7", "h0g2"):
         assert window.controller.play_move(Move.from_iccs(text))
-    qtbot.waitUntil(lambda: (tmp_path / "autosave.pgn").is_file(), timeout=3000)
+    qtbot.waitUntil(lambda: (tmp_path / "autosave.pgn").is_file(), timeout=HANG_GUARD_MS)
     again = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
                        autosave_path=str(tmp_path / "autosave.pgn"))
     qtbot.addWidget(again)
@@ -158,7 +168,7 @@ def test_history_replay_window_plays_a_course_history(qtbot, user_dirs, master_g
     window = history_replay_window([list(entry) for entry in history], delta_time=0.005)
     qtbot.addWidget(window)
     try:
-        with qtbot.waitSignal(window.controller.game_over, timeout=20000) as blocker:
+        with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS) as blocker:
             pass
         assert window.controller.ply() == len(history)
         assert blocker.args[0].text == "Red loses the game. Black wins!"
@@ -171,7 +181,7 @@ def test_final_game_window_finds_the_game_in_either_order(qtbot, user_dirs, matc
     qtbot.addWidget(window)
     try:
         assert window.controller.game().headers["Round"] == "4"
-        with qtbot.waitSignal(window.controller.game_over, timeout=20000):
+        with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS):
             pass
         assert window.controller.at_end()
     finally:
@@ -251,7 +261,7 @@ def test_course_pve_seats_the_person_and_the_player(qtbot, user_dirs, monkeypatc
     try:
         assert window.controller.seat(RED) is not None and window.controller.seat(RED).name == "Ordinary"
         assert window.board_view.is_flipped()
-        with qtbot.waitSignal(window.controller.move_made, timeout=20000):
+        with qtbot.waitSignal(window.controller.move_made, timeout=HANG_GUARD_MS):
             pass
         assert window.board_view.movable_colors() == {False}
     finally:
@@ -267,6 +277,6 @@ def test_a_played_game_saves_and_opens_again(qtbot, window, tmp_path, suffix):
     assert window.files.save_to(path)
     window.start_game(None, None)
     assert window.controller.length() == 0
-    assert window.files.open_path(path)
+    assert open_file(qtbot, window, path)
     assert [move.iccs() for move in window.controller.game().mainline_moves()] == ["h2e2", "h9g7", "h0g2", "i9h9"]
     assert window.settings.recent_files[0] == str(path)

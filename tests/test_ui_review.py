@@ -12,6 +12,7 @@ from xqdesk.pieces import BLACK, RED
 from xqdesk.review import MoveClass
 from xqdesk.ui.review_dialog import ReviewDialog
 from xqdesk.ui.settings import EngineKind, EngineProfile
+from hang_guard import HANG_GUARD_MS
 
 BUILTIN = EngineProfile("Built-in", EngineKind.BUILTIN, level=20)
 HUNG = 19
@@ -25,7 +26,7 @@ def test_a_review_marks_the_blunder_on_the_graph_and_in_the_move_list(qtbot, win
     assert worker is not None and window.review_progress.isVisible()
     assert window.action("Cancel review").isEnabled() and not window.action("Review game…").isEnabled()
     window.controller.go_to(5)  # the window stays usable while the engine works
-    qtbot.waitUntil(lambda: window.review_worker is None, timeout=30000)
+    qtbot.waitUntil(lambda: window.review_worker is None, timeout=HANG_GUARD_MS)
     review = window.review
     assert review is not None and not window.review_progress.isVisible()
     assert review.moves[HUNG - 1].move_class is MoveClass.BLUNDER
@@ -36,6 +37,26 @@ def test_a_review_marks_the_blunder_on_the_graph_and_in_the_move_list(qtbot, win
     # the review is in the game itself: NAG and better move, as the record will be saved
     node = window.controller.game().mainline()[HUNG - 1]
     assert 4 in node.nags and "[%best" in node.comment
+    # the summary: each side's accuracy and counts, as the review says; a count steps to its move
+    summary = window.review_summary
+    assert summary.isVisible()
+    for color in (RED, BLACK):
+        side = review.summary(color)
+        assert summary.accuracy_text(color) == f"{side.accuracy:.0f}%"
+        for move_class in (MoveClass.INACCURACY, MoveClass.MISTAKE, MoveClass.BLUNDER):
+            assert summary.count_text(color, move_class) == str(side.count(move_class))
+    first_blunder = next(move.ply for move in review.moves if move.color == RED and move.move_class is MoveClass.BLUNDER)
+    qtbot.mouseClick(summary.count_buttons[(RED, MoveClass.BLUNDER)], Qt.MouseButton.LeftButton)
+    assert window.controller.ply() == first_blunder
+    # the evaluation bar shows the review's score of the position on show: Red has hung a chariot
+    window.controller.go_to(HUNG)
+    assert window.eval_bar.score() == review.moves[HUNG - 1].after and window.eval_bar.red_share() < 0.5
+    # the comment box shows the words only; editing them keeps the review's commands in the record
+    editor = window.comment_editor
+    assert editor.text() == "" and "[%" in node.comment
+    editor.editor.setPlainText("The chariot hangs.")
+    assert node.comment.startswith("[%eval") and "[%best" in node.comment
+    assert node.comment.endswith(" The chariot hangs.") and editor.text() == "The chariot hangs."
     # "Next mistake" steps through the marks in order, then starts again
     window.controller.go_to(0)
     plies = [move.ply for move in review.errors()]
@@ -69,9 +90,9 @@ def test_a_review_marks_the_blunder_on_the_graph_and_in_the_move_list(qtbot, win
 def test_a_review_can_be_cancelled_and_stores_nothing(qtbot, window):
     window.controller.load_game(planted_blunder())
     window.start_review(BUILTIN, review_limits(movetime=5.0))
-    qtbot.waitUntil(lambda: window.review_progress.bar.value() >= 0, timeout=5000)
+    qtbot.waitUntil(lambda: window.review_progress.bar.value() >= 0, timeout=HANG_GUARD_MS)
     window.review_progress.cancel_button.click()
-    qtbot.waitUntil(lambda: window.review_worker is None, timeout=15000)
+    qtbot.waitUntil(lambda: window.review_worker is None, timeout=HANG_GUARD_MS)
     assert window.review is None and "Review cancelled" in window.statusBar().currentMessage()
     assert not any("[%eval" in node.comment for node in window.controller.game().mainline())
 

@@ -12,6 +12,7 @@ from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
 from datafiles import DATA
+from window_files import open_file
 
 UNIT_TEST_XQF = DATA / "games" / "xqf" / "cchess_UnitTest.xqf"
 MAIN_LINE = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]
@@ -28,7 +29,7 @@ def click_row(qtbot, variation_list, row: int) -> None:
 
 
 def test_comments_show_per_move_and_edits_are_saved_with_the_game(qtbot, window, tmp_path):
-    assert window.files.open_path(UNIT_TEST_XQF)
+    assert open_file(qtbot, window, UNIT_TEST_XQF)
     comment = window.comment_editor
     assert comment.text() == "棋局注解"  # the game's opening comment at the start
     window.controller.forward()
@@ -51,7 +52,7 @@ def test_comments_show_per_move_and_edits_are_saved_with_the_game(qtbot, window,
 
 
 def test_the_variations_pane_steps_into_a_recorded_variation_and_back(qtbot, window):
-    assert window.files.open_path(UNIT_TEST_XQF)
+    assert open_file(qtbot, window, UNIT_TEST_XQF)
     panes = window.variation_list
     controller = window.controller
     assert panes.isVisibleTo(window)
@@ -83,7 +84,7 @@ def test_the_variations_pane_steps_into_a_recorded_variation_and_back(qtbot, win
 
 
 def test_a_new_move_in_analysis_becomes_a_variation_and_keeps_the_main_line(qtbot, window):
-    assert window.files.open_path(UNIT_TEST_XQF)
+    assert open_file(qtbot, window, UNIT_TEST_XQF)
     controller = window.controller
     controller.set_mode(Mode.ANALYSIS)
     controller.go_to(2)
@@ -124,7 +125,7 @@ def test_the_move_list_menu_promotes_deletes_cuts_and_copies(qtbot, window):
     from PySide6.QtGui import QGuiApplication
 
     controller = window.controller
-    assert window.files.open_path(UNIT_TEST_XQF)
+    assert open_file(qtbot, window, UNIT_TEST_XQF)
     controller.set_mode(Mode.ANALYSIS)
     controller.go_to(2)
     assert controller.play_move(Move.from_iccs("b0c2"))  # a new variation at ply 3
@@ -141,3 +142,47 @@ def test_the_move_list_menu_promotes_deletes_cuts_and_copies(qtbot, window):
     window.move_list.context_actions()["Cut the game from here"].trigger()
     assert len(controller.game()) == 1 and controller.length() == 1
     assert not window.move_list.context_actions()["Delete the variation"].isEnabled()
+
+
+def click_tree_item(qtbot, tree, item) -> None:
+    tree.tree.scrollToItem(item)
+    rect = tree.tree.visualItemRect(item)
+    qtbot.mouseClick(tree.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def test_the_variation_tree_shows_the_whole_tree_and_a_click_shows_any_move(qtbot, window):
+    assert open_file(qtbot, window, UNIT_TEST_XQF)
+    controller = window.controller
+    tree = window.variation_tree
+    window.moves_tabs.setCurrentWidget(tree)  # the tab beside the move list
+    assert tree.isVisible()
+    game = controller.game()
+    main = game.mainline()
+    assert len(tree.top_level_texts()) == len(main)
+    assert tree.top_level_texts()[0] == "1. 炮二平五 ✎" and tree.top_level_texts()[1].startswith("1… ")
+    first = tree.item_of(main[0])
+    assert first.childCount() == 2  # the two alternatives to the first move, each a branch
+    assert [first.child(row).text(0) for row in range(2)] == ["1. 炮八平五", "1. 炮二平六"]
+    branch = game.variations[1]
+    branch_item = tree.item_of(branch)
+    assert branch_item is first.child(0)
+    # a click on a move of a variation shows it: the viewed line is that variation
+    target = branch_item.child(0) if branch_item.childCount() else branch_item
+    click_tree_item(qtbot, tree, target)
+    assert controller.variation_depth() == 1 and controller.node() is tree.current_node()
+    assert tree.tree.currentItem() is target  # the same tree: nothing rebuilt for a click
+    # and a main line move brings the main line back; stepping moves the selection along
+    click_tree_item(qtbot, tree, tree.item_of(main[2]))
+    assert controller.variation_depth() == 0 and controller.ply() == 3
+    controller.forward()
+    assert tree.current_node() is main[3]
+    controller.to_start()
+    assert tree.tree.currentItem() is None
+    # a new variation played on the board appears in the tree at once
+    controller.go_to(1)
+    controller.set_mode(Mode.ANALYSIS)
+    assert controller.play_move(Move.from_iccs("b9c7"))  # not the recorded 马８进７
+    added = controller.node()
+    assert tree.item_of(added) is not None and tree.item_of(added).parent() is tree.item_of(main[1])
+    window.set_language(Language.CHINESE)
+    assert window.moves_tabs.tabText(1) == "变着树"

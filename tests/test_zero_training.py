@@ -65,6 +65,7 @@ def test_training_from_shards_then_one_selfplay_iteration(labelled, tmp_path):
     network = Network.load(net)
     made = json.loads(network.provenance)
     assert network.channels == 8 and net.with_suffix(".pt").is_file()
+    assert Network.load(net.with_suffix(".best.npz")).channels == 8
     assert made["epochs"] == 2 and made["data"][0]["settings"]["teacher"] == "builtin"
 
     out = tmp_path / "selfplay"

@@ -161,18 +161,20 @@ class Board:
         result.turn = turn
         return result
 
-    def copy(self) -> Board:
-        """An independent copy with the same position, history and ruleset."""
+    def copy(self, *, stack: bool = True) -> Board:
+        """An independent copy with the same position, history and ruleset; with ``stack=False``
+        (as python-chess has it) the copy has no history: it starts at this position, and costs the
+        same however many moves led here."""
         other = Board(None, ruleset=self.ruleset)
         other._codes = self._codes[:]
         other._squares_of = {RED: set(self._squares_of[RED]), BLACK: set(self._squares_of[BLACK])}
         other._kings = dict(self._kings)
-        other._stack = self._stack[:]
+        other._stack = self._stack[:] if stack else []
         other._key = self._key
         other.turn = self.turn
         other.halfmove_clock = self.halfmove_clock
         other.fullmove_number = self.fullmove_number
-        other._start_fen = self._start_fen
+        other._start_fen = self._start_fen if stack else None
         return other
 
     def root(self) -> Board:

@@ -27,8 +27,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from xqdesk.board import Board
 from xqdesk.errors import XqdeskError
@@ -42,6 +44,9 @@ CANCEL_CHECK_GAMES = 50
 """A build asks whether it is cancelled every this many games."""
 NO_MOVE = -1
 """The ``move`` stored for the last position of a game (reached, nothing played from it)."""
+WRITER_WAIT = 60.0
+"""Seconds a build waits for another one writing the same index (each file is one short
+transaction, so two windows indexing at once take turns) before it refuses with a message."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (
@@ -59,7 +64,8 @@ CREATE TABLE IF NOT EXISTS positions (
 
 
 class PositionIndexError(XqdeskError):
-    """A file that is not a position index (or one of a newer schema)."""
+    """A file that is not a position index (or one of a newer schema), a damaged one (the message
+    says how to build it again), or one another writer held for longer than its wait."""
 
 
 @dataclass(frozen=True)
@@ -194,14 +200,30 @@ class PositionIndex:
     One object per thread (SQLite connections stay in the thread that made them). Use as a context
     manager, or :meth:`close` it."""
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True, writer_wait: float = WRITER_WAIT) -> None:
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise PositionIndexError(f"{str(self.path)!r}: no such position index")
+        if self.path.exists() and not self.path.is_file():
+            raise PositionIndexError(f"{str(self.path)!r} is not a file, so not a position index")
         try:
-            self._db = sqlite3.connect(str(self.path))
+            self._db = sqlite3.connect(str(self.path), timeout=writer_wait)
+        except sqlite3.Error as error:
+            raise PositionIndexError(f"{str(self.path)!r} cannot be opened as a position index: {error}") from None
+        self.writer_wait = writer_wait
+        try:
+            with self._guard():
+                self._open()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open(self) -> None:
+        try:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.OperationalError:
+            raise
         except sqlite3.DatabaseError as error:
             raise PositionIndexError(f"{str(self.path)!r} is not a position index: {error}") from None
         if version > SCHEMA_VERSION:
@@ -210,11 +232,34 @@ class PositionIndex:
         if tables and "positions" not in tables:
             raise PositionIndexError(f"{str(self.path)!r} is an SQLite file but not a position index "
                                      f"(tables: {', '.join(sorted(tables))})")
+        if tables and version == SCHEMA_VERSION:
+            return  # nothing to write: opening to read never waits for a build in another window
         if not tables:  # a new index: readers (the explorer) may read while a build writes
             self._db.execute("PRAGMA journal_mode = WAL")
         self._db.executescript(_SCHEMA)
         self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self._db.commit()
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Turn SQLite's errors into PositionIndexError: a damaged file says how to build it again,
+        a writer that held the index past :attr:`writer_wait` says so."""
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            text = str(error)
+            if "locked" in text or "busy" in text:
+                raise PositionIndexError(
+                    f"{str(self.path)!r}: another program was writing to this index and did not finish within "
+                    f"{self.writer_wait:g} s ({text}); try again when it has") from None
+            raise self._damaged(error) from None
+        except sqlite3.DatabaseError as error:
+            raise self._damaged(error) from None
+
+    def _damaged(self, error: sqlite3.Error) -> PositionIndexError:
+        return PositionIndexError(
+            f"{str(self.path)!r} is damaged ({error}): delete it and build it again from the record files, "
+            f"with 'xqdesk index {self.path.name} FILE…' or Index games… in the window")
 
     def __enter__(self) -> PositionIndex:
         return self
@@ -227,12 +272,15 @@ class PositionIndex:
 
     # --- building ----------------------------------------------------------------------------
     def add(self, paths: Iterable[str | Path], progress: Callable[[str, int], None] | None = None,
-            cancelled: Callable[[], bool] | None = None) -> IndexReport:
+            cancelled: Callable[[], bool] | None = None,
+            game_progress: Callable[[int, int], None] | None = None) -> IndexReport:
         """Index the record files and folders ``paths`` (see :func:`record_paths`); files already
         indexed and unchanged are skipped, changed ones re-indexed. ``progress(name, games)`` is
-        called after each file. ``cancelled()``, asked between files and every few games, stops the
-        build (each file is one transaction: the one in hand is rolled back). Read errors are
-        reported, never raised; a missing path is an error."""
+        called after each file, ``game_progress(done, games)`` after each game of the file in
+        hand. ``cancelled()``, asked between files and every few games, stops the build (each file
+        is one transaction: the one in hand is rolled back). Read errors are reported, never
+        raised; a missing path is an error. A damaged index, or another writer holding it past
+        :attr:`writer_wait`, raises PositionIndexError (files done so far stay)."""
         added = skipped = games = positions = 0
         errors: list[str] = []
         found: list[Path] = []
@@ -246,13 +294,14 @@ class PositionIndex:
                 return IndexReport(added, skipped, games, positions, tuple(errors), cancelled=True)
             resolved = str(path.resolve())
             size, mtime = _fingerprint(path)
-            row = self._db.execute("SELECT id, size, mtime_ns FROM files WHERE path = ?", (resolved,)).fetchone()
+            with self._guard():
+                row = self._db.execute("SELECT id, size, mtime_ns FROM files WHERE path = ?", (resolved,)).fetchone()
             if row is not None and (row[1], row[2]) == (size, mtime):
                 skipped += 1
                 continue
             record = read_games(path)
             try:
-                with self._db:
+                with self._guard(), self._db:
                     if row is not None:
                         self._forget_file(row[0])
                     file_id = self._db.execute(
@@ -263,6 +312,8 @@ class PositionIndex:
                         if cancelled is not None and number % CANCEL_CHECK_GAMES == 0 and cancelled():
                             raise _Cancelled
                         added_positions += self._add_game(int(file_id or 0), number, game)
+                        if game_progress is not None:
+                            game_progress(number + 1, len(record.games))
             except _Cancelled:
                 return IndexReport(added, skipped, games, positions, tuple(errors), cancelled=True)
             positions += added_positions
@@ -295,14 +346,19 @@ class PositionIndex:
         return len(rows)
 
     # --- asking ------------------------------------------------------------------------------
+    def _rows(self, sql: str, parameters: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of a query; a damaged index raises PositionIndexError saying how to rebuild it."""
+        with self._guard():
+            return self._db.execute(sql, parameters).fetchall()
+
     def moves(self, board: Board) -> list[MoveStats]:
         """The moves played from ``board``'s position (or its mirror image, mirrored back), most
         played first (ties by ICCS)."""
         key = canonical_key(board)
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT p.move, COUNT(*), SUM(g.result = 1), SUM(g.result = 0), SUM(g.result = -1) "
             "FROM positions p JOIN games g ON g.id = p.game_id WHERE p.key = ? AND p.move >= 0 "
-            "GROUP BY p.move", (_signed(key.key),)).fetchall()
+            "GROUP BY p.move", (_signed(key.key),))
         stats = [MoveStats(key.from_index(_decode(code)), count, int(red or 0), int(draw or 0), int(black or 0))
                  for code, count, red, draw, black in rows]
         return sorted(stats, key=lambda stat: (-stat.games, stat.move.iccs()))
@@ -311,27 +367,26 @@ class PositionIndex:
         """Up to ``limit`` games that reached ``board``'s position (or its mirror image), in the
         order they were indexed, each with the first ply it stood there."""
         key = canonical_key(board)
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT g.id, f.path, g.number, g.red, g.black, g.event, g.date, g.result, MIN(p.ply), g.plies "
             "FROM positions p JOIN games g ON g.id = p.game_id JOIN files f ON f.id = g.file_id "
-            "WHERE p.key = ? GROUP BY g.id ORDER BY g.id LIMIT ?", (_signed(key.key), limit)).fetchall()
+            "WHERE p.key = ? GROUP BY g.id ORDER BY g.id LIMIT ?", (_signed(key.key), limit))
         return [IndexedGame(*row) for row in rows]
 
     def reached_count(self, board: Board) -> int:
         """How many games reached ``board``'s position (or its mirror image)."""
         key = canonical_key(board)
-        return int(self._db.execute("SELECT COUNT(DISTINCT game_id) FROM positions WHERE key = ?",
-                                    (_signed(key.key),)).fetchone()[0])
+        return int(self._rows("SELECT COUNT(DISTINCT game_id) FROM positions WHERE key = ?", (_signed(key.key),))[0][0])
 
     def game_count(self) -> int:
-        return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        return int(self._rows("SELECT COUNT(*) FROM games")[0][0])
 
     def file_count(self) -> int:
-        return int(self._db.execute("SELECT COUNT(*) FROM files").fetchone()[0])
+        return int(self._rows("SELECT COUNT(*) FROM files")[0][0])
 
     def position_count(self) -> int:
         """Rows in the index: (position, move, game) triples."""
-        return int(self._db.execute("SELECT COUNT(*) FROM positions").fetchone()[0])
+        return int(self._rows("SELECT COUNT(*) FROM positions")[0][0])
 
 
 def open_index(path: str | Path) -> PositionIndex:

@@ -260,6 +260,13 @@ def strip_commands(comment: str) -> str:
     return _COMMANDS.sub("", comment).strip()
 
 
+def with_text(comment: str, text: str) -> str:
+    """``comment`` with its words replaced by ``text``, its ``[%eval]`` and ``[%best]`` commands
+    kept as they were (what a person edits is the words; the review's commands stay intact)."""
+    commands = " ".join(match.group(0).strip() for match in _COMMANDS.finditer(comment))
+    return f"{commands} {text.strip()}".strip() if commands else text
+
+
 def _with_commands(comment: str, commands: str) -> str:
     rest = strip_commands(comment)
     return f"{commands} {rest}".strip() if rest else commands

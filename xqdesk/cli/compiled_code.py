@@ -17,15 +17,13 @@ from xqdesk.engines.compiled_code import TYPICAL_CPU_SECONDS, engine_label, is_r
 
 ENGINE_COMMANDS = ("analyse", "match", "tournament", "play", "annotate")
 """Commands whose engine specs are looked at."""
-BUILTIN_COMMANDS = ("train",)
-"""Commands that search with the built-in engine themselves."""
 
 
 def prepare_engines(command: str, args: argparse.Namespace) -> None:
     """Prepare the compiled code ``command`` will run, if it is not ready, showing progress on
     standard error. A failure is only reported: the engine compiles when it starts, as it would."""
-    if command in BUILTIN_COMMANDS:
-        kinds = ["builtin"]
+    if command == "train":
+        kinds = _training_kinds(args)
     elif command in ENGINE_COMMANDS:
         kinds = kinds_needed(vars(args).values())
     else:
@@ -52,3 +50,16 @@ def prepare_engines(command: str, args: argparse.Namespace) -> None:
         print(f"xqdesk: could not prepare {names} ahead ({problem}); it compiles as it starts", file=sys.stderr)
     else:
         console.print(f"Ready after {sum(seconds.values()):.0f} s.", highlight=False)
+
+
+def _training_kinds(args: argparse.Namespace) -> list[str]:
+    """The engines a ``train`` mode runs: self-play searches with the built-in engine's board;
+    ``train data`` runs its teacher (Fairy-Stockfish needs nothing compiled); the network trainers
+    run none."""
+    mode = getattr(args, "mode", None)
+    if mode == "selfplay":
+        return ["builtin"]
+    if mode == "data":
+        from xqdesk.engines.training.teacher import default_teacher
+        return kinds_needed([args.teacher or default_teacher()])
+    return []

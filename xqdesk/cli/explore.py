@@ -34,9 +34,13 @@ def run(args: argparse.Namespace) -> int:
     except XqdeskError as error:
         print(f"xqdesk explore: {error}", file=sys.stderr)
         return 2
-    with index:
-        stats = index.moves(board)
-        games = index.games(board, args.games) if args.games > 0 else []
+    try:
+        with index:
+            stats = index.moves(board)
+            games = index.games(board, args.games) if args.games > 0 else []
+    except XqdeskError as error:  # a damaged index: the message says how to build it again
+        print(f"xqdesk explore: {error}", file=sys.stderr)
+        return 2
     print(f"{'move':<6}{'games':>8}{'red':>8}{'draw':>8}{'black':>8}")
     for stat in stats:
         print(f"{stat.move.iccs():<6}{stat.games:>8}{stat.red_wins:>8}{stat.draws:>8}{stat.black_wins:>8}")

@@ -76,10 +76,13 @@ class PgnAppender:
         from xqdesk.formats.pgn import format_pgn
 
         text = format_pgn(to_game(played, self.event, self.ruleset))
-        with self.path.open("a", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
         self._texts[played.scheduled.number] = text
+        try:
+            with self.path.open("a", encoding="utf-8") as file:
+                file.write(text)
+        except OSError as error:  # a full disk: the match goes on, and finish() tries again
+            print(f"xqdesk: cannot append game {played.scheduled.number} to {self.path}: "
+                  f"{error.strerror or error}", file=sys.stderr, flush=True)
 
     def finish(self) -> None:
         """Rewrite the file with its games in schedule order (games that run at once end in any

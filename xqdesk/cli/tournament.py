@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from xqdesk.cli.match_options import UsageError
     from xqdesk.cli.match_report import MatchReport, plural
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.contests.tournament import format_standings, round_robin_schedule, standings
+    from xqdesk.engines.contests.tournament import format_standings, round_robin_schedule, standings, unique_names
 
     if len(args.specs) < 2:
         print("xqdesk: a tournament needs at least two engines", file=sys.stderr)
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, EngineStartError) as error:
         print(f"xqdesk: {error}", file=sys.stderr)
         return 2
-    names = _unique([contestant.name for contestant in contestants])
+    names = unique_names([contestant.name for contestant in contestants])
     contestants = [replace(contestant, name=name) for contestant, name in zip(contestants, names)]
     openings = setup.openings.sequence(args.seed) if setup.openings is not None else None
     schedule = round_robin_schedule(len(contestants), args.games, openings,
@@ -57,12 +57,3 @@ def run(args: argparse.Namespace) -> int:
 
     return run_with_runner(contestants, args, report, setup, lambda runner: runner.play(schedule), summarise)
 
-
-def _unique(names: list[str]) -> list[str]:
-    """Names made unique with #2, #3 … (the same engine may enter twice)."""
-    seen: dict[str, int] = {}
-    result = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        result.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
-    return result

@@ -152,7 +152,7 @@ def build(signatures: list[Signature], directory: Path, *, rebuild: bool = False
         name = signature.name()
         path = table_path(directory, name)
         if path.exists() and not (rebuild and name in requested):
-            header, values = read_values(path)
+            header, values = read_values(path, expected_entries=Layout(signature).size)
             loaded[name] = values
             report = BuildReport(name, header.entries, header.seconds, path.stat().st_size, header.max_dtm,
                                  header.long_mates, header.counts, built=False)

@@ -89,7 +89,7 @@ class Tablebase:
 
     def signatures(self) -> list[str]:
         """The signatures with a table file in the directory, sorted."""
-        return sorted(p.name[:-len(SUFFIX)] for p in self.directory.glob("*" + SUFFIX))
+        return sorted(p.name[:-len(SUFFIX)] for p in self.directory.glob("*" + SUFFIX) if p.is_file())
 
     def header(self, signature: str) -> TableHeader:
         """The header of a table (see :mod:`xqdesk.egtb.fileformat`)."""
@@ -111,7 +111,7 @@ class Tablebase:
         signature = self.signature_of(board)
         if any(signature.red.count(t) > MAX_GROUP or signature.black.count(t) > MAX_GROUP for t in LETTERS):
             return False
-        return table_path(self.directory, signature.canonical()[0].name()).exists()
+        return table_path(self.directory, signature.canonical()[0].name()).is_file()
 
     def _table(self, name: str, fen: str) -> _Table:
         with self._lock:
@@ -120,12 +120,10 @@ class Tablebase:
                 path = table_path(self.directory, name)
                 if not path.exists():
                     raise MissingTableError(name, self.directory, fen)
-                header, values = read_values(path)
+                layout = Layout(Signature.parse(name))
+                header, values = read_values(path, expected_entries=layout.size)
                 if header.signature != name:
                     raise TableFileError(f"{path}: holds {header.signature}, not {name}")
-                layout = Layout(Signature.parse(name))
-                if layout.size != header.entries:
-                    raise TableFileError(f"{path}: {header.entries} entries, expected {layout.size}")
                 table = self._tables[name] = _Table(layout, values)
             return table
 

@@ -64,13 +64,8 @@ class Progress:
     """An estimate of the seconds still needed (the CPU time still needed at the pace so far)."""
 
     def seconds_left(self) -> float:
+        """The seconds still needed, as shown: at least 1 until done, 0 once done."""
         return 0.0 if self.fraction >= 1.0 else max(1.0, self.left)
-
-    def text(self) -> str:
-        """One line for a person, like ``compiling the search: 40%, about 12 s left``."""
-        if self.fraction >= 1.0:
-            return f"{engine_label(self.kind)} is ready ({self.elapsed:.0f} s)"
-        return f"{self.step}: {self.fraction:.0%}, about {self.seconds_left():.0f} s left"
 
 
 def engine_label(kind: str) -> str:
@@ -93,23 +88,28 @@ def kinds_needed(values: Iterable[Any]) -> list[str]:
 
 # --- the stamp ---------------------------------------------------------------------------------
 
+def _digest(parts: Iterable[str]) -> str:
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
+def _package_folder() -> Path:
+    return Path(xqdesk.__file__).resolve().parent
+
+
 def _source_stamp() -> str:
     """The versions and the engines' source files (path, size, time) that the cached code depends on."""
-    package = Path(xqdesk.__file__).resolve().parent
-    parts = [xqdesk.__version__, sys.version, sys.executable, os.environ.get("NUMBA_CACHE_DIR", ""), str(package)]
+    package = _package_folder()
     try:
-        parts.append(importlib.metadata.version("numba"))
+        numba_version = importlib.metadata.version("numba")
     except importlib.metadata.PackageNotFoundError:
-        parts.append("no numba")
-    for folder in ("engines", "egtb"):
-        for path in sorted((package / folder).rglob("*")):
-            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
-                stat = path.stat()
-                parts.append(f"{path.relative_to(package)} {stat.st_size} {stat.st_mtime_ns}")
-    if len(parts) == 6:  # no files seen: a zip file; its own time stands for its contents
+        numba_version = "no numba"
+    files = [f"{path.relative_to(package)} {path.stat().st_size} {path.stat().st_mtime_ns}"
+             for folder in ("engines", "egtb") for path in sorted((package / folder).rglob("*"))
+             if path.suffix in (".py", ".json") and "__pycache__" not in path.parts]
+    if not files:  # a zip file: its own time stands for its contents
         archive = next((parent for parent in package.parents if parent.is_file()), None)
-        parts.append(str(archive.stat().st_mtime_ns) if archive else "")
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+        files = [str(archive.stat().st_mtime_ns) if archive else ""]
+    return _digest([xqdesk.__version__, sys.version, numba_version, os.environ.get("NUMBA_CACHE_DIR", ""), *files])
 
 
 def cache_folder() -> Path:
@@ -117,8 +117,14 @@ def cache_folder() -> Path:
     return platformdirs.user_cache_path("xqdesk", appauthor=False) / "compiled"
 
 
+def _stamp_prefix(kind: str) -> str:
+    """Stamps of ``kind`` for this installation (this Python and this package folder): each
+    installation keeps its own, so two of them never undo each other's."""
+    return f"{kind}-{_digest([sys.executable, str(_package_folder())])}-"
+
+
 def _stamp_path(kind: str) -> Path:
-    return cache_folder() / f"{kind}-{_source_stamp()}.ready"
+    return cache_folder() / f"{_stamp_prefix(kind)}{_source_stamp()}.ready"
 
 
 def is_ready(kind: str) -> bool:
@@ -133,7 +139,7 @@ def _mark_ready(kind: str, seconds: float) -> None:
     try:
         folder = cache_folder()
         folder.mkdir(parents=True, exist_ok=True)
-        for old in folder.glob(f"{kind}-*.ready"):
+        for old in folder.glob(f"{_stamp_prefix(kind)}*.ready"):
             old.unlink(missing_ok=True)
         _stamp_path(kind).write_text(f"compiled in {seconds:.1f} s\n", encoding="utf-8")
     except OSError:
@@ -146,17 +152,24 @@ _locks: dict[Path, FileLock] = {}
 _locks_guard = threading.Lock()
 
 
+def _lock_name() -> str:
+    """The lock of this package folder's compiled code: numba caches it beside the folder's sources
+    (or under ``NUMBA_CACHE_DIR``, by source path), so another copy of xqdesk (another checkout or
+    installation) compiles other files and need not wait for this one."""
+    return f"compiling-{_digest([str(_package_folder()), os.environ.get('NUMBA_CACHE_DIR', '')])}.lock"
+
+
 @contextmanager
 def compile_lock() -> Iterator[None]:
-    """Held while code is compiled, by every process of this user (re-entrant in a thread); a
-    folder that cannot be written means no lock."""
+    """Held while this installation's code is compiled, by every process of this user that runs it
+    (re-entrant in a thread); a folder that cannot be written means no lock."""
     try:
         folder = cache_folder()
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         yield
         return
-    path = folder / "compiling.lock"
+    path = folder / _lock_name()
     with _locks_guard:
         lock = _locks.setdefault(path, FileLock(str(path)))
     with lock:
@@ -274,14 +287,13 @@ def prepare(kind: str, report: Callable[[Progress], None] = lambda progress: Non
     tracker.send(1.0)
 
 
-def prepare_in_child(kinds: Sequence[str], report: Callable[[Progress], None],
-                     env: Optional[dict[str, str]] = None) -> Optional[str]:
+def prepare_in_child(kinds: Sequence[str], report: Callable[[Progress], None]) -> Optional[str]:
     """Run ``python -m xqdesk.engines.compiled_code KIND…`` and pass its progress to ``report``;
     None when every kind is ready, else why not (the child's last words)."""
     from xqdesk.engines.spec import host_environment
 
     child = subprocess.Popen([sys.executable, "-m", __name__, *kinds], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True, env=env or host_environment())
+                             stderr=subprocess.STDOUT, text=True, env=host_environment())
     last = ""
     if child.stdout is not None:
         for line in child.stdout:

@@ -16,9 +16,10 @@ A CBR record (all integers little-endian, text UTF-16LE and NUL-padded):
   the moves.
 
 A CBL library: ``CCBridgeLibrary``, the number of index slots at byte 60, the library's name at 64
-(512 bytes), then an index of 276 bytes a slot from 66,624 and the records from
-``66624 + slots * 276`` on 4,096-byte boundaries (a long record runs on into the next slot, so a
-slot that does not start with the record magic is a continuation, not the end).
+(512 bytes), then an index of 276 bytes a slot from 66,624 (each entry: the kind 7, the slot's
+number, 1 when it holds a game, the record's size, then the game's GUID in UTF-16) and the records
+from ``66624 + slots * 276`` on 4,096-byte boundaries (a long record runs on into the next slot, so
+a slot that does not start with the record magic is a continuation, not the end).
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from xqdesk.errors import InvalidFenError, RecordFormatError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.game_file import GameFile, GameReadError, file_error, source_name
 from xqdesk.formats.outcome_text import outcome_from_result
+from xqdesk.formats.record_file import RecordFileError, read_record_bytes
 from xqdesk.formats.xqf import add_move_tree
 from xqdesk.formats.xqf_binary import XqfNode
 from xqdesk.game import Game
@@ -48,6 +50,9 @@ _TEXT_FIELDS = (("Title", 180, 128), ("Event", 692, 64), ("Round", 756, 64), ("D
 _RESULTS = {1: "1-0", 2: "0-1", 3: "1/2-1/2"}
 _PIECES = {1: CHARIOT, 2: HORSE, 3: ELEPHANT, 4: ADVISOR, 5: KING, 6: CANNON, 7: PAWN}
 _END_LINE, _HAS_ALTERNATIVE, _HAS_COMMENT = 0x01, 0x02, 0x04
+_MARK_DAMAGE = 3
+"""A slot boundary whose 15 bytes differ from ``CCBridge Record`` in at most this many places holds
+a record with a damaged mark (a record's own bytes there never come so close)."""
 
 
 def _text(data: bytes, offset: int, size: int) -> str:
@@ -166,21 +171,92 @@ def library_name(data: bytes) -> str:
 
 
 def read_cbl(path: str | Path) -> GameFile:
-    """Read a ``.cbl`` library: every game in it, in order."""
+    """Read a ``.cbl`` library: every game in it, in order. Linear in the file's size.
+
+    Records are found by their mark (``CCBridge Record``) wherever they begin, not only where the
+    header's slot count puts them, so damage to the header or bytes inserted or lost before a
+    record cost no intact game: a record off its 4,096-byte slot is read and the damage before it
+    reported, a slot count that cannot be right is reported, and when the index lists more games
+    in the file than the records found (a record whose mark is damaged), the missing count is
+    reported."""
     source = source_name(path)
     result = GameFile(source, encoding="utf-16-le")
-    data = Path(path).read_bytes()
+    try:
+        data = read_record_bytes(path)
+    except RecordFileError as error:
+        result.errors.append(file_error(source, "whole file", error.reason))
+        return result
     if not data.startswith(LIBRARY_MAGIC) or len(data) < 64:
         result.errors.append(GameReadError(source, 1, "header", "", f"not a XiangQi Bridge library (starts "
                                                                     f"{data[:16]!r})"))
         return result
     slots = int.from_bytes(data[60:64], "little")
     first = LIBRARY_INDEX_START + slots * LIBRARY_INDEX_ENTRY
-    starts = [offset for offset in range(first, len(data), LIBRARY_SLOT)
-              if data[offset:offset + len(RECORD_MAGIC)] == RECORD_MAGIC]
+    starts, damaged_marks = _record_starts(data, first)
+    if starts and first > starts[0]:
+        result.errors.append(file_error(source, "byte 60", f"the header's slot count {slots:,} puts the first "
+                                                           f"record at byte {first:,}, past the first one found "
+                                                           f"(byte {starts[0]:,}): the header is damaged; the "
+                                                           f"records are read where they begin"))
+    elif starts:
+        misplaced = next((start for start in starts if (start - first) % LIBRARY_SLOT), None)
+        if misplaced is not None:
+            result.errors.append(file_error(source, f"byte {misplaced:,}", "a record does not begin on its 4,096-byte "
+                                                                           "slot: bytes were added or lost before "
+                                                                           "it; the records are read where they "
+                                                                           "begin"))
     for number, start in enumerate(starts, start=1):
         end = starts[number] if number < len(starts) else len(data)
-        decode_cbr(data[start:end], source, number, result)
+        if start in damaged_marks:
+            result.errors.append(GameReadError(source, number, f"byte {start:,}", "",
+                                               f"the record's mark is damaged ({data[start:start + 15]!r}); "
+                                               f"read as a record all the same"))
+            decode_cbr(RECORD_MAGIC + data[start + len(RECORD_MAGIC):end], source, number, result)
+        else:
+            decode_cbr(data[start:end], source, number, result)
+    listed = _games_listed(data, slots, first)
+    if listed is not None and listed > len(starts):
+        result.errors.append(file_error(source, "index", f"the index lists {listed} games in the file's slots but "
+                                                         f"{len(starts)} records were found: the others are "
+                                                         f"damaged past reading (their record mark is gone)"))
     if not starts:
         result.errors.append(file_error(source, f"byte {first}", "the library holds no game record"))
     return result
+
+
+def _record_starts(data: bytes, first: int) -> tuple[list[int], set[int]]:
+    """Where the records of a library begin, in order, and which of them have a damaged mark: every
+    ``CCBridge Record`` in the data, and every slot boundary (4,096 bytes on from the header's first
+    record or from a record found) whose 15 bytes differ from the mark in at most
+    :data:`_MARK_DAMAGE` places. Linear in the data's size."""
+    exact = []
+    found = data.find(RECORD_MAGIC, len(LIBRARY_MAGIC))
+    while found >= 0:
+        exact.append(found)
+        found = data.find(RECORD_MAGIC, found + len(RECORD_MAGIC))
+    anchors = sorted(set(exact) | ({first} if first < len(data) else set()))
+    damaged: set[int] = set()
+    for index, anchor in enumerate(anchors):
+        stop = anchors[index + 1] if index + 1 < len(anchors) else len(data)
+        for slot in range(anchor, stop, LIBRARY_SLOT):
+            mark = data[slot:slot + len(RECORD_MAGIC)]
+            if mark != RECORD_MAGIC and len(mark) == len(RECORD_MAGIC) and sum(
+                    a != b for a, b in zip(mark, RECORD_MAGIC)) <= _MARK_DAMAGE:
+                damaged.add(slot)
+    return sorted(set(exact) | damaged), damaged
+
+
+def _games_listed(data: bytes, slots: int, first: int) -> int | None:
+    """How many games the library's index lists in slots that begin inside the file (entries whose
+    kind is 7 and whose in-use flag is 1; a library cut short at a record's start lists games it no
+    longer holds), or None when the slot count does not fit the file (the index cannot be trusted)."""
+    end = LIBRARY_INDEX_START + slots * LIBRARY_INDEX_ENTRY
+    if end > len(data):
+        return None
+    listed = 0
+    for entry in range(LIBRARY_INDEX_START, end, LIBRARY_INDEX_ENTRY):
+        slot = int.from_bytes(data[entry + 4:entry + 8], "little")
+        if (data[entry:entry + 4] == b"\x07\0\0\0" and data[entry + 8:entry + 12] == b"\x01\0\0\0"
+                and first + slot * LIBRARY_SLOT < len(data)):
+            listed += 1
+    return listed

@@ -18,8 +18,9 @@ any file seen) are reported as not read.
 """
 from __future__ import annotations
 
-import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass, field
 from pathlib import Path
+from xml.parsers import expat
 
 from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError
@@ -35,6 +36,8 @@ _HEADERS = {"Name": "Title", "Contest": "Event", "Round": "Round", "Date": "Date
             "Red": "Red", "RedTeam": "RedTeam", "Black": "Black", "BlackTeam": "BlackTeam",
             "Commentator": "Annotator", "ECCO": "ECCO"}
 _RESULTS = {"1": "1-0", "2": "0-1", "3": "1/2-1/2", "4": "1/2-1/2"}
+MAX_NESTING = 32
+"""The deepest nesting of elements read (a record nests three deep: record, ``MoveList``, ``Move``)."""
 
 
 def looks_like_cbf(text: str) -> bool:
@@ -42,28 +45,116 @@ def looks_like_cbf(text: str) -> bool:
     return "<ChineseChessRecord" in text[:2000]
 
 
+class _Refused(Exception):
+    """Raised from inside the XML parser to stop it: what is wrong, and on which line."""
+
+    def __init__(self, reason: str, line: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+
+
+@dataclass
+class _Collected:
+    """What the XML says, gathered in one pass: the fields of the first ``Head``, in order, each
+    with its text (as ``Element.text`` gives it: the text before any child), and each ``Move``
+    below the first ``MoveList``: its ``value``, whether ``end="1"`` and its text."""
+
+    head: list[tuple[str, str]] = field(default_factory=list)
+    moves: list[tuple[str, bool, str]] = field(default_factory=list)
+
+
+class _CbfScanner:
+    """Reads a record with expat's event parser, keeping only what a game needs: linear in the
+    text, memory in proportion to the moves, nesting refused beyond :data:`MAX_NESTING` and entity
+    declarations (the "billion laughs") refused outright, as defusedxml does."""
+
+    def __init__(self) -> None:
+        self.found = _Collected()
+        self.path: list[str] = []
+        self.head_done = self.moves_done = False
+        self.in_head = self.in_moves = False
+        self.text: list[str] | None = None  # the text of the element being read, until its first child
+        self.move: tuple[str, bool] | None = None
+        self.parser = expat.ParserCreate()
+        self.parser.StartElementHandler = self._start
+        self.parser.EndElementHandler = self._end
+        self.parser.CharacterDataHandler = self._characters
+        self.parser.EntityDeclHandler = self._entity
+
+    def scan(self, text: str) -> _Collected:
+        """Parse ``text``; raises expat.ExpatError (not well-formed) or _Refused."""
+        self.parser.Parse(text, True)
+        return self.found
+
+    def _start(self, name: str, attributes: dict[str, str]) -> None:
+        self._text_done()
+        self.path.append(name)
+        depth = len(self.path)
+        if depth > MAX_NESTING:
+            raise _Refused(f"elements nested more than {MAX_NESTING} deep: not a XiangQi Bridge record",
+                           self.parser.CurrentLineNumber)
+        if depth == 2 and name == "Head" and not self.head_done:
+            self.in_head = True
+        elif depth == 2 and name == "MoveList" and not self.moves_done:
+            self.in_moves = True
+        elif depth == 3 and self.in_head:
+            self.text = []
+        elif self.in_moves and name == "Move":
+            self.move = (attributes.get("value", ""), attributes.get("end") == "1")
+            self.text = []
+
+    def _characters(self, data: str) -> None:
+        if self.text is not None:
+            self.text.append(data)
+
+    def _text_done(self) -> None:
+        """The element being read has its text: keep it (at its first child or its end)."""
+        if self.text is None:
+            return
+        text = "".join(self.text).strip()
+        self.text = None
+        if self.move is not None:
+            self.found.moves.append((*self.move, text))
+            self.move = None
+        else:
+            self.found.head.append((self.path[-1], text))
+
+    def _end(self, name: str) -> None:
+        self._text_done()
+        depth = len(self.path)
+        self.path.pop()
+        if depth == 2 and name == "Head" and self.in_head:
+            self.in_head, self.head_done = False, True
+        elif depth == 2 and name == "MoveList" and self.in_moves:
+            self.in_moves, self.moves_done = False, True
+
+    def _entity(self, name: str, *_rest: object) -> None:
+        raise _Refused(f"the XML declares an entity ({name!r}); a record has none", self.parser.CurrentLineNumber)
+
+
 def parse_cbf(text: str, source: str = "<cbf>") -> GameFile:
-    """The game of a ``.cbf`` text (see the module's docstring)."""
+    """The game of a ``.cbf`` text (see the module's docstring). Linear in the text's length, with
+    memory in proportion to its moves; nesting beyond :data:`MAX_NESTING` and entity declarations
+    are refused with an error naming the line."""
     try:
-        root = ElementTree.fromstring(text.lstrip("\ufeff").encode("utf-8"))
-    except ElementTree.ParseError as error:
-        return GameFile(source, errors=[file_error(source, f"line {error.position[0]}",
-                                                   f"not well-formed XML: {error}")])
+        found = _CbfScanner().scan(text.lstrip("\ufeff"))
+    except expat.ExpatError as error:
+        return GameFile(source, errors=[file_error(source, f"line {error.lineno}", f"not well-formed XML: {error}")])
+    except _Refused as refused:
+        return GameFile(source, errors=[file_error(source, f"line {refused.line}", refused.reason)])
     except (LookupError, ValueError) as error:  # an XML declaration naming an unknown encoding
         return GameFile(source, errors=[file_error(source, "line 1", f"unreadable XML: {error}")])
-    head = root.find("Head")
     headers: dict[str, str] = {}
     fen = STARTING_FEN
     result = None
-    if head is not None:
-        for element in head:
-            value = (element.text or "").strip()
-            if element.tag in _HEADERS and value:
-                headers[_HEADERS[element.tag]] = value
-            elif element.tag == "FEN" and value:
-                fen = value
-            elif element.tag == "RecordResult":
-                result = _RESULTS.get(value)
+    for tag, value in found.head:
+        if tag in _HEADERS and value:
+            headers[_HEADERS[tag]] = value
+        elif tag == "FEN" and value:
+            fen = value
+        elif tag == "RecordResult":
+            result = _RESULTS.get(value)
     if result:
         headers["Result"] = result
     try:
@@ -73,12 +164,9 @@ def parse_cbf(text: str, source: str = "<cbf>") -> GameFile:
     game = Game(headers=headers, start_fen=STARTING_FEN if board.fen() == STARTING_FEN else board.fen(),
                 outcome=outcome_from_result(result) if result else None, ruleset=STANDARD)
     record = GameFile(source, [game])
-    moves = root.find("MoveList")
-    elements = list(moves.iter("Move")) if moves is not None else []
+    elements = found.moves
     node: GameNode = game
-    for index, element in enumerate(elements):
-        value = element.get("value", "")
-        comment = (element.text or "").strip()
+    for index, (value, ends_line, comment) in enumerate(elements):
         if index == 0 and value == "00-00":
             game.comment = comment
             continue
@@ -95,7 +183,7 @@ def parse_cbf(text: str, source: str = "<cbf>") -> GameFile:
             break
         board.push(move)
         node = node.add_variation(move, comment=comment)
-        if element.get("end") == "1":
+        if ends_line:
             rest = len(elements) - index - 1
             if rest:
                 record.errors.append(GameReadError(source, 1, f"<Move> {index + 1}", "",

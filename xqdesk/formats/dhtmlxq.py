@@ -44,7 +44,7 @@ BINIT_ORDER = SLOT_ORDER
 START_BINIT = "8979695949392919097717866646260600102030405060708012720323436383"
 
 _BLOCK = re.compile(r"\[DhtmlXQ\](.*?)(?:\[/DhtmlXQ\]|\Z)", re.IGNORECASE | re.DOTALL)
-_FIELD = re.compile(r"\[DhtmlXQ_([A-Za-z0-9_]+)\](.*?)\[/DhtmlXQ_\1\]", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"\[(/?)DhtmlXQ_([A-Za-z0-9_]+)\]", re.IGNORECASE)
 _BRANCH = re.compile(r"move_([0-9]{1,9})_([0-9]{1,9})_([0-9]{1,9})", re.IGNORECASE)  # ASCII, few digits
 _COMMENT = re.compile(r"comment(?:([0-9]{1,9})_)?([0-9]{1,9})", re.IGNORECASE)
 _HTML_TAG = re.compile(r"<[^<>]*>")
@@ -76,7 +76,7 @@ def parse_dhtmlxq(text: str, source: str = "<dhtmlxq>") -> GameFile:
     blocks = [match.group(1) for match in _BLOCK.finditer(text)] or [text]
     result = GameFile(source)
     for number, block in enumerate(blocks, start=1):
-        fields = {name.lower(): value.strip() for name, value in _FIELD.findall(block)}
+        fields = _field_values(block)
         if not any(name == "movelist" or name == "binit" or _BRANCH.fullmatch(name) for name in fields):
             continue
         game, errors = _game_from_fields(fields, source, len(result.games) + 1)
@@ -131,18 +131,63 @@ def _board_from_binit(binit: str) -> Board:
     return Board("/".join(fen_rows) + " w - - 0 1", ruleset=STANDARD)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Branch:
-    """One line of the record: ``moves`` from ply ``start`` (1-based), an alternative in ``parent``."""
+    """One line of the record: ``moves`` from ply ``start`` (1-based), an alternative in ``parent``.
+
+    ``holder`` is the line that holds the node this one hangs from (its ply ``start - 1``: the
+    parent, or further up when the line branches before its parent begins; None for the line that
+    stands for the game's start), found along ``holder`` links; ``jump`` skips ahead along them
+    (:func:`_holder_of`). ``nodes`` are the moves read; ``hanging`` counts, by ply, the lines that
+    hang from this one there and ``boards`` keeps those positions until the last of them is read."""
 
     number: int
     parent: int
     start: int
     moves: str
-    nodes: list[ChildNode] = field(default_factory=list)
+    nodes: list[GameNode] = field(default_factory=list)
+    hanging: dict[int, int] = field(default_factory=dict)
+    boards: dict[int, Board] = field(default_factory=dict)
+    holder: _Branch | None = None
+    jump: _Branch | None = None
+    links: int = 0
+
+
+def _field_values(block: str) -> dict[str, str]:
+    """The fields ``[DhtmlXQ_name]value[/DhtmlXQ_name]`` of a block, by lower-case name, each
+    value stripped; a field that never closes is skipped. One pass over the block's tags: linear
+    in its length (a tag with no close is not searched for again and again)."""
+    tags = list(_TAG.finditer(block))
+    closes: dict[str, list[int]] = {}
+    for index, tag in enumerate(tags):
+        if tag.group(1):
+            closes.setdefault(tag.group(2).lower(), []).append(index)
+    seen: dict[str, int] = {}  # per name: how many of its closing tags lie behind the scan
+    fields: dict[str, str] = {}
+    index = 0
+    while index < len(tags):
+        tag = tags[index]
+        index += 1
+        if tag.group(1):
+            continue
+        name = tag.group(2).lower()
+        ends = closes.get(name, [])
+        done = seen.get(name, 0)
+        while done < len(ends) and ends[done] < index:
+            done += 1
+        seen[name] = done
+        if done == len(ends):
+            continue  # never closed: the text after it is read as fields of its own
+        close = tags[ends[done]]
+        fields[name] = block[tag.end():close.start()].strip()
+        index = ends[done] + 1
+    return fields
 
 
 def _game_from_fields(fields: dict[str, str], source: str, number: int) -> tuple[Game | None, list[GameReadError]]:
+    """The game of one block's fields. Linear in the number of moves and fields, but for lines
+    that branch before their parent line begins: finding the line that holds their branching
+    point takes a number of steps logarithmic in how many lines they hang below."""
     errors: list[GameReadError] = []
     headers = {header: fields[name] for name, header in _HEADERS.items()
                if fields.get(name, "").strip() and fields[name].strip() != "0000-00-00"}
@@ -169,30 +214,30 @@ def _game_from_fields(fields: dict[str, str], source: str, number: int) -> tuple
     game = Game(headers=headers, start_fen=board.fen() if board.fen() != STARTING_FEN else STARTING_FEN,
                 comment=_comment_text(fields.get("comment0", "") or fields.get("comment0_0", "")),
                 outcome=outcome_from_result(result) if result else None, ruleset=STANDARD)
-    done: set[int] = set()
-    pending = sorted(branches)
-    while pending:
-        ready = [b for b in pending if b == 0 or branches[b].parent in done]
-        if not ready:
-            for b in pending:
-                errors.append(GameReadError(source, number, f"[DhtmlXQ_move_{branches[b].parent}_{branches[b].start}_{b}]",
-                                            "", f"variation {b} hangs from line {branches[b].parent}, "
-                                                "which the record does not hold"))
-            break
-        for b in ready:
-            pending.remove(b)
-            done.add(b)
-            _add_branch(game, branches, branches[b], source, number, errors)
+    root = _Branch(-1, -1, 0, "", nodes=[game], boards={0: board})  # the start: ply 0
+    root.jump = root
+    order, unreachable = _lines_in_order(branches)
+    for line in order:
+        above = branches[line.parent] if line.number else root
+        line.holder = root if line.start == 1 else _holder_of(above, line.start - 1)
+        _link(line)
+        line.holder.hanging[line.start - 1] = line.holder.hanging.get(line.start - 1, 0) + 1
+    for line in order:
+        _read_line(game, line, source, number, errors)
+    for line in unreachable:
+        errors.append(GameReadError(source, number, f"[DhtmlXQ_move_{line.parent}_{line.start}_{line.number}]",
+                                    "", f"variation {line.number} hangs from line {line.parent}, "
+                                        "which the record does not hold"))
     for name, value in fields.items():
         if (match := _COMMENT.fullmatch(name)) is None:
             continue
-        line, ply = int(match.group(1) or 0), int(match.group(2))
+        line_number, ply = int(match.group(1) or 0), int(match.group(2))
         if ply == 0:
             continue
-        node = _node_at(branches, line, ply) if line in branches else None
+        node = _node_at(branches[line_number], ply) if line_number in branches else None
         if node is None:
             errors.append(GameReadError(source, number, f"[DhtmlXQ_{name}]", value[:40],
-                                        f"a comment on ply {ply} of line {line}, which the record does not reach"))
+                                        f"a comment on ply {ply} of line {line_number}, which the record does not reach"))
             continue
         node.comment = _comment_text(value)
     return game, errors
@@ -202,28 +247,86 @@ def _comment_text(value: str) -> str:
     return value.replace("||", "\n").strip()
 
 
-def _node_at(branches: dict[int, _Branch], line: int, ply: int) -> GameNode | None:
+def _lines_in_order(branches: dict[int, _Branch]) -> tuple[list[_Branch], list[_Branch]]:
+    """The lines reachable from the main line, by depth below it and then by number (the order
+    they are read in, so alternatives at one node keep their numbers' order), and the others (their
+    parent is missing, or they hang from each other in a loop), by number."""
+    children: dict[int, list[_Branch]] = {}
+    for number in sorted(branches):
+        if number:
+            children.setdefault(branches[number].parent, []).append(branches[number])
+    order: list[_Branch] = []
+    level = [branches[0]]
+    while level:
+        order.extend(level)
+        level = sorted((child for line in level for child in children.get(line.number, [])),
+                       key=lambda line: line.number)
+    reached = {id(line) for line in order}
+    return order, [branches[number] for number in sorted(branches) if id(branches[number]) not in reached]
+
+
+def _link(line: _Branch) -> None:
+    """Set ``line.jump`` once ``line.holder`` is known: the skew-binary jump pointers of Myers'
+    "An applicative random-access stack", so that :func:`_holder_of` skips along holders in
+    logarithmically many steps."""
+    holder = line.holder
+    if holder is None or holder.jump is None:
+        raise RuntimeError("a DhtmlXQ line was linked before the line it hangs from")
+    line.links = holder.links + 1
+    beyond = holder.jump
+    if beyond.jump is not None and holder.links - beyond.links == beyond.links - beyond.jump.links:
+        line.jump = beyond.jump
+    else:
+        line.jump = holder
+
+
+def _holder_of(line: _Branch, ply: int) -> _Branch:
+    """The line that holds ply ``ply`` as seen from ``line``: ``line`` itself when it starts at or
+    before that ply, else the first line up its holders that does (starts only fall along holders,
+    so whole runs of them are skipped by ``jump``)."""
+    while line.start > ply:
+        jump = line.jump
+        if jump is not None and jump is not line and jump.start > ply:
+            line = jump
+        elif line.holder is not None:
+            line = line.holder
+        else:
+            break
+    return line
+
+
+def _node_at(line: _Branch, ply: int) -> GameNode | None:
     """The node reached after ``ply`` plies along ``line`` (its ancestors' moves before it starts)."""
-    branch = branches.get(line)
-    while branch is not None and ply < branch.start:
-        branch = branches.get(branch.parent)
-    if branch is None:
+    if line.jump is None:  # a line that hangs from nothing the record holds
         return None
-    index = ply - branch.start
-    return branch.nodes[index] if 0 <= index < len(branch.nodes) else None
+    holder = _holder_of(line, ply)
+    index = ply - holder.start
+    return holder.nodes[index] if 0 <= index < len(holder.nodes) else None
 
 
-def _add_branch(game: Game, branches: dict[int, _Branch], branch: _Branch, source: str, number: int,
-                errors: list[GameReadError]) -> None:
-    parent: GameNode | None = game if branch.start == 1 else _node_at(branches, branch.parent, branch.start - 1)
+def _read_line(game: Game, branch: _Branch, source: str, number: int, errors: list[GameReadError]) -> None:
+    """Read the moves of ``branch`` from the node it hangs from, checking each; keep the positions
+    other lines hang from (without their history: the standard rules do not look back, so copying
+    one costs the same at any depth)."""
     label = "main line" if branch.number == 0 else f"variation {branch.number}"
     tag = "[DhtmlXQ_movelist]" if branch.number == 0 else (
         f"[DhtmlXQ_move_{branch.parent}_{branch.start}_{branch.number}]")
-    if parent is None:
+    holder = branch.holder
+    if holder is None:
+        raise RuntimeError("a DhtmlXQ line was read before it was linked")
+    at = branch.start - 1
+    index = at - holder.start
+    kept = holder.boards.get(at)
+    holder.hanging[at] -= 1
+    if not holder.hanging[at]:  # the last line hanging there: the position is not needed again
+        holder.boards.pop(at, None)
+    if kept is None or not 0 <= index < len(holder.nodes):
         errors.append(GameReadError(source, number, tag, "", f"{label} starts at ply {branch.start}, "
                                                              f"which line {branch.parent} does not reach"))
         return
-    board = parent.board() if parent is not game else game.start_board()
+    parent = holder.nodes[index]
+    board = _position_of(kept)
+    wanted = branch.hanging
     for index in range(0, len(branch.moves), 4):
         digits = branch.moves[index:index + 4]
         ply = branch.start + index // 4
@@ -231,15 +334,22 @@ def _add_branch(game: Game, branches: dict[int, _Branch], branch: _Branch, sourc
         if len(digits) != 4 or not (digits.isascii() and digits.isdigit()) or "9" in (digits[0], digits[2]):
             errors.append(GameReadError(source, number, where, digits, "a move is four digits: from file, "
                                                                        "from rank, to file, to rank"))
-            return
+            break
         move = Move(_square(digits[0], digits[1]), _square(digits[2], digits[3]))
         if not board.is_legal(move):
             errors.append(GameReadError(source, number, where, digits,
                                         f"{move.iccs()} is not legal in {board.fen()!r}: {board.why_illegal(move)}"))
-            return
+            break
         board.push(move)
         parent = parent.add_variation(move)
         branch.nodes.append(parent)
+        if ply in wanted:
+            branch.boards[ply] = _position_of(board)
+
+
+def _position_of(board: Board) -> Board:
+    """A board at ``board``'s position with no history."""
+    return board.copy(stack=False)
 
 
 # --- writing ------------------------------------------------------------------------------------

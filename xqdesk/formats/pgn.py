@@ -194,6 +194,7 @@ class _GameBuilder:
         self.notation: Notation | None = None
         self.fast_iccs = False
         self.san_rank_base: int | None = None  # 0 (WinBoard) or 1 (pychess.org), once known
+        self.san_text_read = False  # the rest of the game was searched for a rank 0 or 10 (once)
         self.node: GameNode | None = None  # the node the next move is added after
         self.starting_comment = ""  # a comment before a variation's first move, kept for that move
         # One entry per open variation: (the node it is an alternative to, how many moves the board
@@ -301,14 +302,17 @@ class _GameBuilder:
 
     def _san_move(self, board: Board, text: str, position: int) -> Move | None:
         """The legal move a SAN word names, telling WinBoard's ranks 0..9 from pychess.org's 1..10:
-        by the site the tags name, by a rank 10 or 0 written anywhere in the game, else by which
-        reading is legal here (both
-        legal: 1..10, the dialect of pychess.org and Fairy-Stockfish, until the game says more).
-        None when no reading fits (the caller then reports the move)."""
+        by the site the tags name, by a rank 10 or 0 written anywhere in the game (the game's text
+        is searched once, so a game whose dialect stays open is still read in linear time), else by
+        which reading is legal here (both legal: 1..10, the dialect of pychess.org and
+        Fairy-Stockfish, until the game says more). None when no reading fits (the caller then
+        reports the move)."""
         if self.san_rank_base is None:
             self.san_rank_base = _san_dialect_of(self.tags) if self.tags else None
-        if self.san_rank_base is None:
+        if self.san_rank_base is None and not self.san_text_read:
+            # Once: when the rest of the game writes neither rank, no later part of it does either.
             self.san_rank_base = _san_dialect_in(self.lines.text, position)
+            self.san_text_read = True
         if self.san_rank_base is not None:
             found = san_candidates(board, text, self.san_rank_base)
             return found[0] if len(found) == 1 else None

@@ -25,8 +25,10 @@ from pathlib import Path
 from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
 from xqdesk.formats.pgn import parse_pgn
 
-_FORMAT_LINE = re.compile(r"^\s*FORMAT\s+WXF\s*$", re.MULTILINE | re.IGNORECASE)
-_HEADER = re.compile(r"^\s*([A-Z]+)\s+(.*?)\s*$")
+# Spaces and tabs only (no newlines) around the words: a run of blank lines is not searched again
+# from each of its lines, and a header's value is stripped after the match, not by backtracking.
+_FORMAT_LINE = re.compile(r"^[ \t]*FORMAT[ \t]+WXF[ \t\r]*$", re.MULTILINE | re.IGNORECASE)
+_HEADER = re.compile(r"\s*([A-Z]+)\s+(.*)")
 _MOVES = re.compile(r"START\s*\{(.*?)(?:\}\s*END|\Z)", re.DOTALL | re.IGNORECASE)
 
 
@@ -36,13 +38,15 @@ def looks_like_playok_wxf(text: str) -> bool:
 
 
 def parse_playok_wxf(text: str, source: str = "<wxf>") -> GameFile:
-    """Every game of a PlayOK WXF text."""
+    """Every game of a PlayOK WXF text. Linear in the text's length: each game's line number is
+    counted on from the previous game's."""
     starts = [match.start() for match in _FORMAT_LINE.finditer(text)] or [0]
     result = GameFile(source)
+    line_offset = 0
     for index, start in enumerate(starts, start=1):
         end = starts[index] if index < len(starts) else len(text)
         chunk = text[start:end]
-        line_offset = text.count("\n", 0, start)
+        line_offset += text.count("\n", starts[index - 2] if index > 1 else 0, start)
         moves = _MOVES.search(chunk)
         if moves is None:
             result.errors.append(GameReadError(source, index, f"line {line_offset + 1}", "",
@@ -53,7 +57,7 @@ def parse_playok_wxf(text: str, source: str = "<wxf>") -> GameFile:
             header = _HEADER.match(line)
             if header is None:
                 continue
-            key, value = header.group(1).upper(), header.group(2)
+            key, value = header.group(1).upper(), header.group(2).strip()
             parts = [part.strip() for part in value.split(";")]
             if key in ("RED", "BLACK"):
                 tags[key.title()] = parts[0]

@@ -99,6 +99,23 @@ def screenshot(window, out: str | Path, size: tuple[int, int] = SCREENSHOT_SIZE)
     return out
 
 
+def open_and_wait(window: MainWindow, path: str) -> bool:
+    """Open ``path`` (read in the background) and wait for the reading, before the window is on
+    screen: the command line's file is shown at the move asked for. Whether a game was shown."""
+    shown: list[bool] = []
+    loop = QEventLoop()
+
+    def ended(ok: bool) -> None:
+        shown.append(ok)
+        loop.quit()
+
+    window.files.loading_finished.connect(ended)
+    window.files.open_path(path)
+    if not shown:
+        loop.exec()
+    return bool(shown and shown[0])
+
+
 def change_desktop_entry(install: bool) -> int:
     """``--install-desktop-entry`` / ``--remove-desktop-entry``: say which files changed; 3 when
     they cannot be written."""
@@ -142,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.theme:
         window.set_theme(args.theme)
     if args.file:
-        if window.files.open_path(args.file) and args.ply is None:
+        if open_and_wait(window, args.file) and args.ply is None:
             window.controller.to_end()
         elif args.ply is not None:
             window.controller.go_to(args.ply)

@@ -26,12 +26,14 @@ TICK_MS = 100
 @dataclass(frozen=True)
 class ClockReading:
     """What the clock shows for one side: seconds left for this move (a per-move limit or a
-    byo-yomi period) and of its game time (None: no such limit), and whether it is running."""
+    byo-yomi period) and of its game time (None: no such limit), whether it is running, and
+    whether the side is in byo-yomi (读秒: its game time spent, ``move_left`` the period left)."""
 
     color: Color
     move_left: float | None
     game_left: float | None
     running: bool
+    in_byoyomi: bool = False
 
 
 def format_seconds(seconds: float | None) -> str:
@@ -93,15 +95,19 @@ class GameClock(QObject):
         now = self.now()
         clock = runner.clocks[color]
         control = clock.control
-        in_period = control.byoyomi is not None and clock.main_left is not None and clock.main_left <= 0
-        move_left = clock.time_left(now) if control.move_time is not None or in_period else None
         game_left = clock.main_time_left(now)
+        # in byo-yomi from the moment the game time runs out, in the middle of a move too: the
+        # period counts down then, and the spent game time is not shown
+        in_period = control.byoyomi is not None and game_left is not None and game_left <= 0
+        move_left = clock.time_left(now) if control.move_time is not None or in_period else None
+        if in_period:
+            game_left = None
         outcome = runner.outcome
         if outcome is not None and outcome.termination is Termination.TIMEOUT and outcome.winner is not None \
                 and outcome.winner != color:  # the side that ran out shows it, not a fresh allowance
             move_left = 0.0 if move_left is not None else None
             game_left = 0.0 if game_left is not None and move_left is None else game_left
-        return ClockReading(color, move_left, game_left, clock.running and outcome is None)
+        return ClockReading(color, move_left, game_left, clock.running and outcome is None, in_period)
 
     def _emit_both(self) -> None:
         for color in (RED, BLACK):
@@ -149,6 +155,8 @@ class ClockDisplay(QWidget):
     def _show(self, reading: ClockReading, refresh_other: bool = True) -> None:
         side = tr("Red") if reading.color == RED else tr("Black")
         parts = [format_seconds(seconds) for seconds in (reading.game_left, reading.move_left) if seconds is not None]
+        if reading.in_byoyomi:
+            parts = [f"{tr('byo-yomi')} {format_seconds(reading.move_left)}"]
         if not parts:  # an untimed side in a game says so; outside a game there is no clock to show
             parts = [tr("no clock") if self._clock.is_live() else format_seconds(None)]
         label = self._labels[reading.color]

@@ -1,9 +1,13 @@
 """The comment pane: the comment after the viewed move (at the start, the game's opening comment),
-editable; every edit is written into the game through the controller, so saving keeps it."""
+editable; every edit is written into the game through the controller, so saving keeps it.
+
+A review's machine commands (``[%eval 1.97,5] [%best g7h5]``) are not shown: the pane edits the
+words only, and the commands stay in the record as they were (:func:`xqdesk.review.with_text`)."""
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from xqdesk.review import strip_commands, with_text
 from xqdesk.ui.game_controller import GameController
 from xqdesk.ui.i18n import follow_language, tr
 
@@ -44,7 +48,7 @@ class CommentEditor(QWidget):
 
     def load(self) -> None:
         """Show the viewed move's comment (unless it is already the text being edited)."""
-        comment = self._controller.comment()
+        comment = strip_commands(self._controller.comment())
         self.retranslate()
         if comment == self.editor.toPlainText():
             return
@@ -56,4 +60,4 @@ class CommentEditor(QWidget):
 
     def _on_edited(self) -> None:
         if not self._loading:
-            self._controller.set_comment(self.editor.toPlainText())
+            self._controller.set_comment(with_text(self._controller.comment(), self.editor.toPlainText()))

@@ -2,7 +2,10 @@
 
 Each :class:`EngineView` shows one engine: its name and state, depth, score (from Red's or the
 mover's view), nodes, nodes per second, time, one row per MultiPV line with the principal
-variation in the chosen notation, a start/stop button and the engine's protocol log.
+variation in the chosen notation, a start/stop button and the engine's protocol log. An engine
+that plays a seat keeps its last search on show after it has moved (marked as the search of
+that move) until it searches again, so in engine-vs-engine both columns say what each engine
+last thought.
 
 :class:`EnginePanel` holds two views and the graph. It shows any :class:`EngineWorker` attached to
 it — the window attaches the workers of the game's engine seats — and tells what it shows through
@@ -32,6 +35,7 @@ from xqdesk.score import PovScore
 from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker, SearchProgress
 from xqdesk.ui.i18n import follow_language, tr
+from xqdesk.ui.reasons import engine_reason
 from xqdesk.ui.score_graph import ScoreGraph, red_view_pawns
 from xqdesk.ui.settings import ScoreView
 
@@ -114,6 +118,10 @@ class EngineView(QWidget):
         self._can_start = True
         self._progress: Optional[SearchProgress] = None
         self._position: Optional[ShownPosition] = None
+        self._last_search: Optional[tuple[ShownPosition, SearchProgress, str]] = None
+        """The search that chose the engine's last move: its position, progress and the move's text."""
+        self._left: Optional[tuple[ShownPosition, SearchProgress]] = None
+        """The search on show when the position last changed (the engine's move may have changed it)."""
         self._notation = Notation.CHINESE
         self._score_view = ScoreView.RED
 
@@ -140,7 +148,10 @@ class EngineView(QWidget):
         for column in range(len(self.COLUMNS) - 1):
             table_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         table_header.setStretchLastSection(True)
-        self.lines_table.setMinimumHeight(self.lines_table.verticalHeader().defaultSectionSize() * 2)
+        rows = self.lines_table.verticalHeader()
+        rows.setMinimumSectionSize(self.fontMetrics().height() + 4)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)  # compact: three lines in a short dock
+        self.lines_table.setMinimumHeight(rows.defaultSectionSize() * 2)
         self.lines_table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
 
         self.log_toggle = QToolButton()
@@ -192,8 +203,35 @@ class EngineView(QWidget):
         return self._progress
 
     def set_engine_name(self, name: str) -> None:
+        if name != self._engine_name:
+            self._last_search = None
         self._engine_name = name
         self._show_header()
+
+    @property
+    def last_search(self) -> Optional[tuple[ShownPosition, SearchProgress, str]]:
+        return self._last_search
+
+    def remember_search(self, move: Optional[Move]) -> None:
+        """The engine's search chose ``move``: keep that search on show after the position
+        changes, until the engine searches again. The search is the one on show, or the one on
+        show when the position last changed (the game may play the move before this is called)."""
+        if self._progress is not None and self._position is not None:
+            searched = (self._position, self._progress)
+        elif self._left is not None:
+            searched = self._left
+        else:
+            return
+        position, progress = searched
+        if move is not None and not position.board.is_legal(move):
+            return  # not this search's move
+        text = format_move(position.board, move, self._notation) if move is not None else ""
+        self._last_search = (position, progress, text)
+        self._show_progress()
+
+    def forget_search(self) -> None:
+        self._last_search = self._left = None
+        self._show_progress()
 
     def set_can_start(self, can_start: bool) -> None:
         """Whether the start/stop button works (not for an engine playing a seat of the game)."""
@@ -211,11 +249,14 @@ class EngineView(QWidget):
         self._state = ""
         self._running = False
         self._show_header()
-        self.state_label.setText(tr("Engine failed: {reason}").format(reason=reason.splitlines()[0]))
+        self.state_label.setText(tr("Engine failed: {reason}").format(reason=engine_reason(reason.splitlines()[0])))
         self.append_log(f"! {reason}")
 
     def set_position(self, position: ShownPosition) -> None:
-        """The position the next progress belongs to; clears the lines shown."""
+        """The position the next progress belongs to; clears the lines shown (an engine's last
+        search stays, see :meth:`remember_search`)."""
+        if self._progress is not None and self._position is not None:
+            self._left = (self._position, self._progress)
         self._position = position
         self._progress = None
         self._show_progress()
@@ -255,6 +296,10 @@ class EngineView(QWidget):
 
     def _show_progress(self) -> None:
         progress, position = self._progress, self._position
+        caption = ""
+        if progress is None and self._last_search is not None:  # the search of the engine's last move
+            position, progress, move = self._last_search
+            caption = tr("Last search ({move})").format(move=move) if move else tr("Last search")
         if progress is None or position is None:
             self.figures_label.setText("")
             self.lines_table.setRowCount(0)
@@ -273,7 +318,7 @@ class EngineView(QWidget):
             f"{tr('NPS')} {count_text(latest.nps)}",
             f"{tr('Time')} {seconds}",
         ]
-        self.figures_label.setText("  ·  ".join(figures))
+        self.figures_label.setText("  ·  ".join(([caption] if caption else []) + figures))
         self.lines_table.setRowCount(len(progress.rows))
         for row, info in enumerate(progress.rows):
             cells = (str(info.multipv), score_text(info.score, self._score_view, turn),
@@ -335,10 +380,11 @@ class EnginePanel(QWidget):
         self.lines_box = QSpinBox()
         self.lines_box.setRange(1, MAX_LINES)
         self.lines_box.valueChanged.connect(self._on_lines_chosen)
-        bar = QHBoxLayout()
+        bar = QHBoxLayout()  # above the graph, not across the panel: the lines keep the height
+        bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(self.score_view_label)
         bar.addWidget(self.score_view_box)
-        bar.addSpacing(12)
+        bar.addSpacing(8)
         bar.addWidget(self.lines_label)
         bar.addWidget(self.lines_box)
         bar.addStretch(1)
@@ -351,13 +397,18 @@ class EnginePanel(QWidget):
             view.set_position(self._position)
         self.views[1].setVisible(False)
         self.graph.setMinimumWidth(GRAPH_MIN_WIDTH)
-        self.splitter.addWidget(self.graph)  # beside the lines: the dock's whole height, not a strip
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.setSpacing(2)
+        right_layout.addLayout(bar)
+        right_layout.addWidget(self.graph, 1)
+        self.splitter.addWidget(right)  # beside the lines: the dock's whole height, not a strip
         for index, stretch in enumerate((2, 2, 1)):
             self.splitter.setStretchFactor(index, stretch)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(bar)
         layout.addWidget(self.splitter, 1)
         self.retranslate()
         follow_language(self, self.retranslate)
@@ -421,7 +472,7 @@ class EnginePanel(QWidget):
         connect = seat.connections.connect
         connect(worker.engine_ready, lambda description, i=index: self._on_ready(i, description))
         connect(worker.progress, lambda progress, i=index: self._on_progress(i, progress))
-        connect(worker.best_move, lambda request_id, result, i=index: self._on_best_move(i))
+        connect(worker.best_move, lambda request_id, result, i=index: self._on_best_move(i, result.move))
         connect(worker.engine_failed, lambda reason, i=index: self._on_failed(i, reason))
         connect(worker.log_lines, view.append_log_lines)
 
@@ -437,6 +488,7 @@ class EnginePanel(QWidget):
             seat.worker.shutdown(wait=wait)
         view = self.views[index]
         view.set_engine_name("")
+        view.forget_search()
         view.set_state("", False)
         view.set_position(self._position)
         if index == 1:
@@ -533,10 +585,12 @@ class EnginePanel(QWidget):
         if best is not None:
             self.graph.set_score(self._position.ply, red_view_pawns(best), index)
 
-    def _on_best_move(self, index: int) -> None:
+    def _on_best_move(self, index: int, move: Optional[Move] = None) -> None:
         seat = self._seats[index]
         if seat is not None and not seat.analysing:
             self.views[index].set_state("Ready", False)
+            if not seat.owned:  # an engine playing a seat: its search stays on show after its move
+                self.views[index].remember_search(move)
 
     def _on_failed(self, index: int, reason: str) -> None:
         seat = self._seats[index]

@@ -22,6 +22,8 @@ on an engine. The contract:
   read, with its time), in batches at most every :data:`PROGRESS_INTERVAL`.
 * Where the course's perpetual-check rule bans moves, the search is kept to the legal ones.
 * :meth:`shutdown` quits the engine and joins the thread; an engine that does not go is killed.
+  An engine ended so (or by :meth:`kill`) has not failed: no ``engine_failed`` follows, a search
+  then running gets ``reply_dropped``.
 """
 from __future__ import annotations
 
@@ -316,6 +318,7 @@ class EngineWorker(QObject):
         self._ids = itertools.count(1)
         self._current: Optional[int] = None
         self._failed = False
+        self._ending = False  # shutdown or kill was asked for: the engine's end is ours, not a failure
         self._throttles: dict[int, _ProgressThrottle] = {}
         self._last_progress = float("-inf")
         self._progress_timer = QTimer(self)
@@ -393,6 +396,7 @@ class EngineWorker(QObject):
         a window switching games — while a timer enforces the grace period; the worker stays
         alive until its thread has ended.
         """
+        self._ending = True
         self.cancel()
         for event in self._stop_events.values():
             event.set()
@@ -465,4 +469,7 @@ class EngineWorker(QObject):
         self._failed = True
         self._current = None
         self._send_log()
-        self.engine_failed.emit(message)
+        if not self._ending:
+            self.engine_failed.emit(message)
+        elif request_id:  # an engine ended on purpose (shut down, or killed after its fault) did not
+            self.reply_dropped.emit(request_id)  # fail: its search's reply is only thrown away

@@ -20,7 +20,8 @@ from typing import Optional
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QMenu,
-                               QPushButton, QScrollArea, QSpinBox, QToolButton, QVBoxLayout, QWidget)
+                               QPushButton, QScrollArea, QSizePolicy, QSpinBox, QToolButton, QVBoxLayout,
+                               QWidget)
 
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.hosted.course_player import find_player_file
@@ -28,13 +29,20 @@ from xqdesk.engines.transport.protocol import ProtocolName
 from xqdesk.engines.transport.uci import UciOption
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker
 from xqdesk.ui.i18n import follow_language, tr
+from xqdesk.ui.reasons import engine_reason
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, save_settings
 
 MIN_LEVEL = 1
 MAX_LEVEL = 20
 """The range of the built-in engine's ``Level`` option (read here without loading the engine)."""
-HIDDEN_OPTIONS = frozenset({"uci_variant", "uci_chess960", "multipv", "usemillisec"})
-"""Options the window sets itself (the variant, the number of analysis lines)."""
+HIDDEN_OPTIONS = frozenset({"uci_variant", "uci_chess960", "multipv", "usemillisec", "protocol"})
+"""Options the window sets itself (the variant, the number of analysis lines) and protocol
+internals a user must not change (Fairy-Stockfish's ``Protocol``: another one stops it answering)."""
+VISIBLE_OPTION_ROWS = 9
+"""The options area is never shorter than this many rows; more scroll."""
+PATH_OPTION_SUFFIXES = ("file", "path", "dir", "directory", "folder")
+"""A text option whose name ends so (``BookFile``, ``SyzygyPath``) gets a button that chooses it."""
+INDEX_FILTER = "*.xqdb *.db *.sqlite"
 
 KIND_LABELS = {EngineKind.PLAYER: "Course player", EngineKind.UCI: "UCI engine",
                EngineKind.UCCI: "UCCI engine", EngineKind.BUILTIN: "Built-in engine",
@@ -116,11 +124,17 @@ class EnginesDialog(QDialog):
         self.options_caption = QLabel()
         self.options_box = QWidget()
         self.options_form = QFormLayout(self.options_box)
+        self.options_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.options_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         self.option_widgets: dict[str, QWidget] = {}
         """The current engine's option controls by option name (typed by the option's type)."""
+        self.option_browse_buttons: dict[str, QToolButton] = {}
+        """The "…" buttons of the current engine's file and folder options, by option name."""
         self.options_area = QScrollArea()
         self.options_area.setWidgetResizable(True)
         self.options_area.setWidget(self.options_box)
+        row_height = QSpinBox().sizeHint().height() + self.options_form.verticalSpacing()
+        self.options_area.setMinimumHeight(VISIBLE_OPTION_ROWS * max(row_height, 24))
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
@@ -138,7 +152,7 @@ class EnginesDialog(QDialog):
         layout.addLayout(add_row)
         layout.addLayout(body, 1)
         layout.addWidget(self.buttons)
-        self.resize(720, 420)
+        self.resize(780, 600)
 
         for profile in self._profiles:
             self.engine_list.addItem(profile.name)
@@ -289,7 +303,7 @@ class EnginesDialog(QDialog):
     def _on_probe_failed(self, name: str, reason: str) -> None:
         """An engine that cannot be started is refused: it leaves the list, and the dialog says why."""
         self._finish_probe(name)
-        first_line = reason.strip().splitlines()[0] if reason.strip() else tr("no reason given")
+        first_line = engine_reason(reason.strip().splitlines()[0]) if reason.strip() else tr("no reason given")
         message = tr("Refused {path}: {reason}").format(path=name, reason=first_line)
         if name in {profile.name for profile in self._profiles}:
             self.remove(name)
@@ -331,6 +345,7 @@ class EnginesDialog(QDialog):
         while self.options_form.rowCount():
             self.options_form.removeRow(0)
         self.option_widgets.clear()
+        self.option_browse_buttons.clear()
 
     def _add_option_control(self, engine: str, option: UciOption, value: Optional[str]) -> None:
         """One typed control for ``option``, showing ``value`` (None: the engine's default); an
@@ -373,8 +388,43 @@ class EnginesDialog(QDialog):
                 lambda n=option.name, field=line: self._on_option_control(engine, n, field.text()))
             widget = line
         widget.setToolTip(_describe(option))
+        # a control never shrinks below its natural height: too many options scroll instead
+        widget.setMinimumHeight(widget.sizeHint().height())
+        widget.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.option_widgets[option.name] = widget
-        self.options_form.addRow(option.name, widget)
+        field: QWidget = widget
+        if isinstance(widget, QLineEdit) and option.name.lower().endswith(PATH_OPTION_SUFFIXES):
+            field = QWidget()
+            row = QHBoxLayout(field)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.addWidget(widget, 1)
+            browse = QToolButton()
+            browse.setText("…")
+            browse.setToolTip(tr("Choose…"))
+            browse.clicked.connect(lambda _checked=False, n=option.name, line=widget: self._choose_option_path(
+                engine, n, line))
+            row.addWidget(browse)
+            self.option_browse_buttons[option.name] = browse
+        label = QLabel(option.name)
+        label.setToolTip(_describe(option))
+        self.options_form.addRow(label, field)
+
+    def _choose_option_path(self, engine: str, option: str, line: QLineEdit) -> None:
+        """The "…" of a file or folder option: an opening book (``BookFile``) is a position index
+        (made by *View → Add games to the position index…* or ``xqdesk index``), a ``…Path`` or
+        ``…Dir`` a folder, any other ``…File`` a file."""
+        start = line.text() or self._settings.last_directory
+        name = option.lower()
+        if name.endswith(("path", "dir", "directory", "folder")):
+            path = QFileDialog.getExistingDirectory(self, option, start)
+        elif "book" in name:
+            path, _filter = QFileDialog.getOpenFileName(
+                self, option, start, f"{tr('Position indexes')} ({INDEX_FILTER});;{tr('All files')} (*)")
+        else:
+            path, _filter = QFileDialog.getOpenFileName(self, option, start, f"{tr('All files')} (*)")
+        if path:
+            line.setText(path)
+            self._on_option_control(engine, option, path)
 
     def _on_option_control(self, engine: str, option: str, value: str) -> None:
         try:
@@ -430,7 +480,7 @@ class EnginesDialog(QDialog):
             self.add_player(path)
             self.status_label.setText("")
         except EngineError as error:
-            self.status_label.setText(tr("Could not start {path}: {reason}").format(path=path, reason=error))
+            self.status_label.setText(tr("Could not start {path}: {reason}").format(path=path, reason=engine_reason(str(error))))
 
     def _choose_uci_engine(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, tr("Choose a UCI or UCCI engine executable"),

@@ -1,7 +1,9 @@
 """The opening explorer pane: what a position index knows of the position on show.
 
-The moves played from here (in the move list's notation) with their games, Red wins, draws, Black
-wins and Red's average result, and the games that reached the position. Double-clicking a move
+The opening's ECCO code and name (classified from the moves that led here, with or without an
+index: :mod:`xqdesk.ecco`), the moves played from here (in the move list's notation) with their
+games, Red wins, draws, Black wins and Red's average result, and the games that reached the
+position. Double-clicking a move
 plays it; double-clicking a game opens it at the move where it reached the position.
 
 Every look-up and every game read happens in :class:`ExplorerWorker`'s thread, never in the GUI
@@ -22,12 +24,14 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from xqdesk.board import Board
+from xqdesk.ecco import Opening, classify_moves
 from xqdesk.errors import XqdeskError
+from xqdesk.fen import STARTING_FEN
 from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
 from xqdesk.position_index import IndexedGame, MoveStats, PositionIndex, open_index
-from xqdesk.ui.i18n import follow_language, tr
+from xqdesk.ui.i18n import Language, current_language, follow_language, tr
 
 GAMES_SHOWN = 200
 """At most this many games that reached the position are listed."""
@@ -247,6 +251,10 @@ class ExplorerPanel(QWidget):
         self._pending = 0
         self._notation = Notation.CHINESE
         self._result: ExplorerResult | None = None
+        self._opening: Opening | None = None
+        self.opening_label = QLabel()
+        self.opening_label.setWordWrap(True)
+        self.opening_label.setStyleSheet("font-weight: bold;")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.moves_model = TextTable(self.MOVE_COLUMNS, frozenset(range(1, len(self.MOVE_COLUMNS))), self)
@@ -260,6 +268,7 @@ class ExplorerPanel(QWidget):
         splitter.addWidget(self.games_table)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.opening_label)
         layout.addWidget(self.summary)
         layout.addWidget(splitter, 1)
         follow_language(self, self.retranslate)
@@ -282,6 +291,7 @@ class ExplorerPanel(QWidget):
         self.moves_model.retranslate()
         self.games_model.retranslate()
         self._show_summary()
+        self._show_opening()
 
     # --- what to show ----------------------------------------------------------------------------
     def database(self) -> str:
@@ -303,7 +313,20 @@ class ExplorerPanel(QWidget):
         position = (start_fen, tuple(moves))
         if position != self._position:
             self._position = position
+            standard = start_fen.split()[:2] == STARTING_FEN.split()[:2]
+            self._opening = classify_moves(position[1]) if standard else None
+            self._show_opening()
             self._request()
+
+    def opening(self) -> Opening | None:
+        """The ECCO opening of the position on show (None when the game has another start)."""
+        return self._opening
+
+    def _show_opening(self) -> None:
+        opening = self._opening
+        self.opening_label.setVisible(opening is not None)
+        if opening is not None:
+            self.opening_label.setText(opening.label(chinese=current_language() is Language.CHINESE))
 
     def is_looking_up(self) -> bool:
         """Whether an answer is still awaited."""

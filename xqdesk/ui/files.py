@@ -3,8 +3,8 @@ several games (the game list), recent files, dropped files, unsaved changes and 
 
 Reading and writing are the record formats' job (:mod:`xqdesk.formats`); this module only chooses
 paths, shows the games and reports problems (in the window's banner, which stays until dismissed).
-A big file is read in the background (:mod:`xqdesk.ui.game_loader`) with a progress bar and a busy
-cursor while the window stays usable. *Save as…* offers each writable format and, for PGN, the
+Every file and match folder is read in the background (:mod:`xqdesk.ui.game_loader`) with a
+progress bar, a *Cancel* button and a busy cursor while the window stays usable. *Save as…* offers each writable format and, for PGN, the
 notation of the moves (Chinese, WXF, ICCS); *Save* on a file xqdesk cannot write (XQF, a match
 folder) offers *Save as…*. Opening another file or closing the window over unsaved changes asks
 first (save, discard or cancel).
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressBar
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import WRITE_EXTENSIONS
@@ -27,9 +27,11 @@ from xqdesk.game import Game
 from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.game_list import GameRow, GameTable
-from xqdesk.ui.game_loader import BACKGROUND_BYTES, GameLoader, pause_collector, resume_collector
+from xqdesk.ui.background import BackgroundJob, JobProgressBar
+from xqdesk.ui.game_loader import blank_record_problem, load_record, pause_collector, resume_collector
 from xqdesk.ui.i18n import tr
 from xqdesk.ui.message_banner import BannerKind
+from xqdesk.ui.reasons import tr_reason
 
 if TYPE_CHECKING:
     from xqdesk.ui.main_window import MainWindow
@@ -39,6 +41,8 @@ AUTOSAVE_DELAY_MS = 300
 AUTOSAVE_MAX_WAIT_MS = 1000
 """…but never longer than this after the first unsaved change, however fast changes come."""
 AUTOSAVE_NAME = "autosave.pgn"
+PREVIOUS_AUTOSAVE_SUFFIX = ".previous"
+"""The second slot: ``autosave.previous.pgn`` keeps the game autosaved before the current one."""
 OPEN_FILTER = ("*.pgn *.PGN *.xqf *.XQF *.txt *.fen *.FEN *.ubb *.htm *.html *.wxf *.cbr *.CBR *.cbl *.CBL "
                "*.cbf *.CBF")
 WRITABLE_SUFFIXES = WRITE_EXTENSIONS
@@ -98,7 +102,7 @@ def write_record(path: str | Path, games: list[Game], notation: Notation = Notat
 class FileManager(QObject):
     """The window's file commands. ``autosave_path`` None means the user's data folder."""
 
-    loading_finished = Signal(bool)  # a background read ended: whether a game was shown
+    loading_finished = Signal(bool)  # a background read ended: whether a game was shown (False: failed or cancelled)
 
     def __init__(self, window: MainWindow, controller: GameController, autosave_path: str | None = None) -> None:
         super().__init__(window)
@@ -108,12 +112,14 @@ class FileManager(QObject):
         self.current_format: SaveFormat | None = None
         self.game_table: GameTable | None = None
         self.record: GameFile | None = None
-        self.loader: GameLoader | None = None
-        self.progress_bar: QProgressBar | None = None
+        self.loader: BackgroundJob[tuple[GameFile, list[GameRow]]] | None = None
+        self.progress_bar: JobProgressBar | None = None
         self.save_dialog: QFileDialog | None = None
         self.question: QMessageBox | None = None
         self._clean: tuple[int, str] | None = None  # (id of the game, its text) when last saved or opened
         self._touched = False  # a person changed the game since (a move, a comment, a variation)
+        self._autosaved_game: int | None = None  # id() of the game last autosaved in this run
+        self._restored = False  # the window started with the autosaved game
         controller.seats_changed.connect(self._note_new_game)
         controller.move_made.connect(self._note_move)
         controller.comment_changed.connect(lambda _ply: self._note_edit())
@@ -136,42 +142,34 @@ class FileManager(QObject):
 
     # --- opening ---------------------------------------------------------------------------------
     def open_path(self, path: str | Path) -> bool:
-        """Open a record file or match folder; one game is shown at once, several in the game list.
-        A big file is read in the background (True: the reading started; ``loading_finished``
-        says how it ended). Problems go to the banner; returns whether a game was shown or listed."""
-        path = Path(path)
-        if path.is_file() and path.stat().st_size >= BACKGROUND_BYTES:
-            return self.open_in_background(path)
-        try:
-            record = read_record(path)
-        except (OSError, XqdeskError) as error:
-            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=error))
-            return False
-        return self._show_record(path, record)
+        """Open a record file or match folder in the background (a reading still going on is
+        cancelled first): one game is shown at once, several in the game list.
+        ``loading_finished`` says how it ended; problems go to the banner. Returns True (the
+        reading started)."""
+        return self.open_in_background(Path(path))
 
     def open_path_asking(self, path: str | Path) -> bool:
         """Open ``path`` as the user asked: unsaved changes are saved or given up first."""
         return self.confirm_discard() and self.open_path(path)
 
     def open_in_background(self, path: Path) -> bool:
-        """Read ``path`` in a thread with a progress bar and a busy cursor; the window stays usable."""
+        """Read ``path`` in a thread with a progress bar, a *Cancel* button and a busy cursor;
+        the window stays usable."""
         if self.loader is not None:
-            self.loader.requestInterruption()
+            self.loader.cancel()
             self.loader.wait()
             self._end_loading()
-        loader = GameLoader(path, self)
+        loader: BackgroundJob[tuple[GameFile, list[GameRow]]] = BackgroundJob(
+            tr("Reading {name}…").format(name=path.name), lambda progress: load_record(path, progress),
+            (OSError, XqdeskError), self)
         self.loader = loader
-        bar = QProgressBar()
-        bar.setMaximumWidth(260)
-        bar.setRange(0, 0)
-        bar.setFormat(tr("Reading {name}: {done} of {total} games").format(name=path.name, done="%v", total="%m"))
-        bar.setTextVisible(True)
+        bar = JobProgressBar(loader)
         self.progress_bar = bar
         self._window.statusBar().addPermanentWidget(bar)
         QGuiApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
-        loader.progress.connect(self._on_progress)
-        loader.loaded.connect(lambda record, rows, p=path: self._on_loaded(p, record, rows))
-        loader.failed.connect(lambda reason, p=path: self._on_load_failed(p, reason))
+        loader.finished.connect(lambda loaded, p=path, job=loader: self._on_loaded(job, p, *loaded))
+        loader.failed.connect(lambda reason, p=path, job=loader: self._on_load_failed(job, p, reason))
+        loader.cancelled.connect(lambda p=path, job=loader: self._on_load_cancelled(job, p))
         pause_collector()
         loader.start()
         return True
@@ -179,10 +177,10 @@ class FileManager(QObject):
     def is_loading(self) -> bool:
         return self.loader is not None
 
-    def _on_progress(self, done: int, total: int) -> None:
+    def cancel_loading(self) -> None:
+        """Stop the reading in progress (the game on show stays); ``loading_finished(False)`` follows."""
         if self.progress_bar is not None:
-            self.progress_bar.setRange(0, total)
-            self.progress_bar.setValue(done)
+            self.progress_bar.cancel_button.click()
 
     def _end_loading(self) -> None:
         if self.loader is not None:
@@ -196,13 +194,24 @@ class FileManager(QObject):
             QGuiApplication.restoreOverrideCursor()
             resume_collector()
 
-    def _on_loaded(self, path: Path, record: GameFile, rows: list[GameRow]) -> None:
+    def _on_loaded(self, job: BackgroundJob, path: Path, record: GameFile, rows: list[GameRow]) -> None:
+        if job is not self.loader:
+            return  # a reading replaced by a newer one
         self._end_loading()
         self.loading_finished.emit(self._show_record(path, record, rows))
 
-    def _on_load_failed(self, path: Path, reason: str) -> None:
+    def _on_load_failed(self, job: BackgroundJob, path: Path, reason: str) -> None:
+        if job is not self.loader:
+            return
         self._end_loading()
-        self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=reason))
+        self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=tr_reason(str(reason))))
+        self.loading_finished.emit(False)
+
+    def _on_load_cancelled(self, job: BackgroundJob, path: Path) -> None:
+        if job is not self.loader:
+            return
+        self._end_loading()
+        self._window.show_status(tr("Stopped reading {name}").format(name=path.name))
         self.loading_finished.emit(False)
 
     def _report(self, text: str) -> None:
@@ -212,7 +221,7 @@ class FileManager(QObject):
         """Show what was read from ``path``: its one game, or the game list and its first game."""
         if not record.games:
             reason = record.errors[0] if record.errors else tr("no game in it")
-            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=reason))
+            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=tr_reason(str(reason))))
             return False
         self.current_path = path
         self.current_format = None
@@ -227,9 +236,10 @@ class FileManager(QObject):
         from xqdesk.formats import read_games_text  # the formats package finds the format
 
         record = read_games_text(QGuiApplication.clipboard().text(), tr("clipboard"))
-        if not record.games:
-            reason = record.errors[0] if record.errors else tr("no game in it")
-            self._window.show_status(tr("Could not paste a game: {reason}").format(reason=reason))
+        blank = blank_record_problem(record)
+        if not record.games or blank:
+            reason = blank or (record.errors[0] if record.errors else tr("no game in it"))
+            self._window.show_status(tr("Could not paste a game: {reason}").format(reason=tr_reason(str(reason))))
             return False
         shown = self.show_record(record)
         if shown:
@@ -270,7 +280,7 @@ class FileManager(QObject):
         try:
             self._controller.load_game(game, Mode.REPLAY, ply=ply)
         except XqdeskError as error:
-            self._report(tr("Could not open {path}: {reason}").format(path=record.source, reason=error))
+            self._report(tr("Could not open {path}: {reason}").format(path=record.source, reason=tr_reason(str(error))))
             return False
         self._mark_clean()
         for read_error in record.errors:
@@ -303,7 +313,7 @@ class FileManager(QObject):
         try:
             write_record(path, [self._controller.game()], notation)
         except (OSError, XqdeskError) as error:
-            self._report(tr("Could not save {path}: {reason}").format(path=path.name, reason=error))
+            self._report(tr("Could not save {path}: {reason}").format(path=path.name, reason=tr_reason(str(error))))
             return False
         self.current_path = path
         self.current_format = SaveFormat(path.suffix.lower(), notation)
@@ -426,18 +436,32 @@ class FileManager(QObject):
         """True while a change waits to be autosaved."""
         return self._autosave_timer.isActive() or self._autosave_deadline.isActive()
 
+    @property
+    def previous_autosave_path(self) -> Path:
+        """The second slot: the game autosaved before the one in :attr:`autosave_path`."""
+        path = self.autosave_path
+        return path.with_name(path.stem + PREVIOUS_AUTOSAVE_SUFFIX + path.suffix)
+
     def autosave_now(self) -> None:
-        """Write the current game to the autosave file (atomically: a kill mid-write loses nothing)."""
+        """Write the current game to the autosave file (atomically: a kill mid-write loses nothing).
+        When it is another game than the one autosaved last, that one moves to the second slot
+        first, so replacing a game never loses it to the autosave within a second."""
         self._autosave_timer.stop()
         self._autosave_deadline.stop()
         target = self.autosave_path
+        game = self._controller.game()
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
+            if target.is_file() and self._autosaved_game is not None and self._autosaved_game != id(game):
+                target.replace(self.previous_autosave_path)
+            elif target.is_file() and self._autosaved_game is None and not self._restored:
+                target.replace(self.previous_autosave_path)  # the last run's game, not shown in this one
             partial = target.with_name(target.name + ".partial" + target.suffix)
-            write_record(partial, [self._controller.game()])
+            write_record(partial, [game])
             partial.replace(target)
+            self._autosaved_game = id(game)
         except (OSError, XqdeskError) as error:
-            self._report(tr("Could not save {path}: {reason}").format(path=target.name, reason=error))
+            self._report(tr("Could not save {path}: {reason}").format(path=target.name, reason=tr_reason(str(error))))
 
     def restore_autosave(self) -> bool:
         """Open the autosaved game, at its end, for analysis (False when there is none)."""
@@ -452,6 +476,29 @@ class FileManager(QObject):
         try:
             self._controller.load_game(record.games[0], Mode.ANALYSIS, ply=None)
         except XqdeskError:
+            return False
+        self._mark_clean()
+        self._restored = True
+        self._autosaved_game = id(self._controller.game())
+        return True
+
+    def restore_previous_autosave(self) -> bool:
+        """*File → Open previous autosave*: the game autosaved before the current autosave's one,
+        opened for analysis. Nothing is lost: the game on show is autosaved as it stands first,
+        and moves to the second slot when the restored game is autosaved. False when there is
+        no previous autosave (or it cannot be read: the banner says why)."""
+        path = self.previous_autosave_path
+        if not path.is_file():
+            self._window.show_status(tr("There is no previous autosave"))
+            return False
+        try:
+            record = read_record(path)
+            if not record.games:
+                raise XqdeskError(str(record.errors[0]) if record.errors else tr("no game in it"))
+            self.autosave_now()
+            self._controller.load_game(record.games[0], Mode.ANALYSIS, ply=None)
+        except (OSError, XqdeskError) as error:
+            self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=tr_reason(str(error))))
             return False
         self._mark_clean()
         return True

@@ -12,12 +12,13 @@ any time.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Optional
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QComboBox, QDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QSpinBox,
+                               QVBoxLayout, QWidget)
 
 from xqdesk.board import Board
 from xqdesk.engines.fog.referee import FogEnginePlayer, FogGamePlayer, WaitingSeat, play_fog_game
@@ -34,6 +35,8 @@ from xqdesk.variants.fog.observation import Observation, observe
 
 SEAT_CHOICES = ("Play Red", "Play Black", "Watch two agents")
 VIEW_CHOICES = ("Red's view", "Black's view", "Full board")
+STARTING_TICK_MS = 500
+"""While the agents start, the status line counts the seconds this often."""
 FULL_BOARD = None
 
 
@@ -43,12 +46,14 @@ class FogGameSignals(QObject):
     moved = Signal(object)  # Move
     your_turn = Signal(object)  # Observation
     finished = Signal(object)  # Outcome
+    starting = Signal(int, int, str)  # seats started so far, seats, the name of the one starting now
 
 
 class FogGameWindow(QDialog):
     """The fog-of-war window (see the module docstring)."""
 
     game_finished = Signal(object)  # Outcome
+    agents_starting = Signal(int, int, str)  # agents ready, agents, the one starting now ('' : all ready)
 
     def __init__(self, parent: Optional[QWidget] = None, start_fen: str = STARTING_FEN) -> None:
         super().__init__(parent)
@@ -67,6 +72,12 @@ class FogGameWindow(QDialog):
         self._signals.moved.connect(self._on_moved, Qt.ConnectionType.QueuedConnection)
         self._signals.your_turn.connect(self._on_your_turn, Qt.ConnectionType.QueuedConnection)
         self._signals.finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
+        self._signals.starting.connect(self._on_starting, Qt.ConnectionType.QueuedConnection)
+        self._starting: tuple[int, int, str] | None = None
+        self._starting_since = 0.0
+        self._starting_timer = QTimer(self)
+        self._starting_timer.setInterval(STARTING_TICK_MS)
+        self._starting_timer.timeout.connect(self._show_starting)
 
         self.seat_choice = QComboBox()
         self.red_agent = QComboBox()
@@ -88,6 +99,10 @@ class FogGameWindow(QDialog):
         self.ply_label = QLabel()
         self.status = QLabel()
         self.status.setWordWrap(True)
+        self.start_progress = QProgressBar()
+        self.start_progress.setTextVisible(False)
+        self.start_progress.setMaximumHeight(8)
+        self.start_progress.setVisible(False)
         self.board_view = BoardView()
         self.board_view.move_chosen.connect(self._on_person_move)
         self.board_view.move_refused.connect(self.status.setText)
@@ -111,6 +126,7 @@ class FogGameWindow(QDialog):
         layout.addLayout(setup)
         layout.addWidget(self.board_view, 1)
         layout.addLayout(replay)
+        layout.addWidget(self.start_progress)
         layout.addWidget(self.status)
         self.seat_choice.currentIndexChanged.connect(lambda _index: self._update_controls())
         self.retranslate()
@@ -146,7 +162,9 @@ class FogGameWindow(QDialog):
         return self._person
 
     def is_playing(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        """A game runs and has no outcome yet (the game's thread reports the outcome a moment before
+        it ends: the fog lifts with the outcome, however busy the machine)."""
+        return self._outcome is None and self._thread is not None and self._thread.is_alive()
 
     def start(self) -> None:
         """Start a game with the choices made above the board (ends a game in progress)."""
@@ -177,8 +195,11 @@ class FogGameWindow(QDialog):
         """The game thread: start the seats, play, close them; report through signals."""
         outcome: Outcome = Outcome.aborted("Game aborted")
         try:
-            for seat in (red, black):
+            seats = (red, black)
+            for index, seat in enumerate(seats):
+                self._signals.starting.emit(index, len(seats), seat.name)
                 seat.start()
+            self._signals.starting.emit(len(seats), len(seats), "")
             record = play_fog_game(red, black, start_fen=self._start_fen, move_time_limit=clock, stop=self._stop,
                                    on_move=lambda _board, move, _seconds: self._signals.moved.emit(move))
             outcome = record.outcome
@@ -207,6 +228,37 @@ class FogGameWindow(QDialog):
         super().closeEvent(event)
 
     # --- what the thread reports ---------------------------------------------------------------
+    def _on_starting(self, done: int, total: int, name: str) -> None:
+        """The agents start one by one (a learning agent loads for seconds): say which, how far."""
+        if done >= total:
+            self._starting = None
+            self._starting_timer.stop()
+            self.start_progress.setVisible(False)
+            if self.status.text().startswith(tr("Starting the agents…")):
+                self.status.setText("")
+            self.agents_starting.emit(done, total, name)
+            return
+        if self._starting is None:
+            self._starting_since = time.monotonic()
+            self._starting_timer.start()
+        self._starting = (done, total, name)
+        self.start_progress.setRange(0, total)
+        self.start_progress.setValue(done)
+        self.start_progress.setVisible(True)
+        self._show_starting()
+        self.agents_starting.emit(done, total, name)
+
+    def _show_starting(self) -> None:
+        if self._starting is None:
+            return
+        done, total, name = self._starting
+        side = tr("Red") if done == 0 else tr("Black")
+        self.status.setText(tr("Starting the agents… {side}: {name} ({done} of {total} ready, {seconds} s)").format(
+            side=side, name=name, done=done, total=total, seconds=int(time.monotonic() - self._starting_since)))
+
+    def starting_state(self) -> tuple[int, int, str] | None:
+        """While the agents start: how many are ready, of how many, and the one starting now."""
+        return self._starting
 
     def _on_moved(self, move: Move) -> None:
         at_end = self._ply == len(self._moves)

@@ -396,6 +396,15 @@ class GameController(QObject):
         """The first node of the innermost variation the viewed line goes through (None: main line)."""
         return next((node for node in reversed(self._line) if node.starts_variation()), None)
 
+    def view_node(self, node: GameNode) -> None:
+        """Show the position at ``node`` of the game's tree (the variation tree's click): the
+        viewed line becomes the one through it, to the end of its main continuation. Refused in
+        a live game (its line is the game's)."""
+        if self._mode.is_play and self._outcome is None:
+            self.status_message.emit(tr("The game is on: only its own moves can be shown"))
+            return
+        self._view(node)
+
     def leave_variation(self) -> None:
         """Go back to the line the viewed variation branches from, at the branch point."""
         branch = self._branch()

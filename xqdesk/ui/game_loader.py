@@ -1,11 +1,10 @@
-"""Reading a record file in the background, with progress, so a big collection never freezes the
-window.
+"""Reading a record file or match folder in the background, with progress, so no file — a big
+collection or a small XQF — is read on the window's thread.
 
-:class:`GameLoader` reads in its own thread: a PGN file is decoded once and parsed a slice of games
-at a time (``progress(done, total)`` after each slice); other kinds are read in one step. The
-result arrives in the GUI thread as ``loaded(GameFile, rows)`` (the game list's rows are made in
-the thread too), or ``failed(str)`` when the file cannot be read at all — exactly one of them,
-whatever happens, since the window waits for it to end the load.
+:func:`load_record` is the work of a :class:`~xqdesk.ui.background.BackgroundJob` (the window's
+*Cancel* stops it between slices): a PGN file is decoded once and parsed a slice of games at a
+time, other kinds and match folders are read in one step; then the game list's rows are made
+(each game's opening is classified there). Progress counts the games parsed, then the rows made.
 
 Reading makes a great many objects (every game's tree and boards), and Python's cyclic garbage
 collector, walking all of them each time they grow by a quarter, would hold the interpreter for
@@ -17,22 +16,22 @@ from __future__ import annotations
 
 import gc
 import re
+import time
 from pathlib import Path
 
-from PySide6.QtCore import QThread, Signal, SignalInstance
-
 from xqdesk.errors import XqdeskError
+from xqdesk.fen import STARTING_FEN
 from xqdesk.formats import record_kind
 from xqdesk.formats.encoding import decode_record
-from xqdesk.formats.pgn import parse_pgn
 from xqdesk.formats.game_file import GameFile, GameReadError, source_name
-from xqdesk.ui.game_list import game_rows
+from xqdesk.formats.pgn import parse_pgn
+from xqdesk.ui.background import JobProgress, rest_collector, wake_collector
+from xqdesk.ui.game_list import GameRow, game_rows
 
 GAMES_PER_SLICE = 10
 """Games parsed between two progress reports (and two pauses that let the window's thread run)."""
-PAUSE_MS = 2
-BACKGROUND_BYTES = 200_000
-"""Files at least this big are read in the background; smaller ones at once."""
+PAUSE_S = 0.002
+"""The pause after each slice: the reading thread hands the interpreter to the window's thread."""
 
 _GAME_START = re.compile(r"\n\s*\n(?=\s*\[)")
 """A blank line followed by a tag line: where the next PGN game begins."""
@@ -57,10 +56,9 @@ def _renumbered(error: GameReadError, offset: int) -> GameReadError:
     return GameReadError(error.source, error.game_number + offset, error.where, error.text, error.reason)
 
 
-def read_pgn_in_slices(path: Path, progress: SignalInstance | None = None,
-                       should_stop: QThread | None = None) -> GameFile:
-    """Every game of the PGN file ``path``, parsed ``GAMES_PER_SLICE`` at a time; ``progress``
-    (a bound signal taking ``done, total``) is emitted after each slice."""
+def read_pgn_in_slices(path: Path, progress: JobProgress | None = None) -> GameFile:
+    """Every game of the PGN file ``path``, parsed ``GAMES_PER_SLICE`` at a time; after each
+    slice ``progress`` hears of it (and may stop the reading: JobCancelled)."""
     source = source_name(path)
     try:
         text, used = decode_record(path.read_bytes(), None, source)
@@ -70,8 +68,6 @@ def read_pgn_in_slices(path: Path, progress: SignalInstance | None = None,
     result = GameFile(source, encoding=used)
     total = len(pieces)
     for first in range(0, total, GAMES_PER_SLICE):
-        if should_stop is not None and should_stop.isInterruptionRequested():
-            break
         part = pieces[first:first + GAMES_PER_SLICE]
         line_offset = part[0][0]
         parsed = parse_pgn("".join(piece for _offset, piece in part), source, line_offset)
@@ -79,50 +75,68 @@ def read_pgn_in_slices(path: Path, progress: SignalInstance | None = None,
         result.games.extend(parsed.games)
         result.errors.extend(_renumbered(error, offset) for error in parsed.errors)
         if progress is not None:
-            progress.emit(min(first + GAMES_PER_SLICE, total), total)
-        if should_stop is not None:
-            should_stop.msleep(PAUSE_MS)  # hand the interpreter to the window's thread for a moment
+            progress.check()
+            progress.report(min(first + GAMES_PER_SLICE, total), 2 * total)
+            time.sleep(PAUSE_S)  # hand the interpreter to the window's thread for a moment
     return result
+
+
+MOVE_LIST_FORMAT = "FEN and moves / move list"
+"""The reader a text in no other format falls to: what it cannot read becomes a comment."""
+
+
+def blank_record_problem(record: GameFile) -> str:
+    """Why ``record`` holds no game at all although a reader returned one ('' : it holds one).
+
+    A JSON file or random bytes read as text give one game with no move, no tag and the standard
+    start: nothing of the file was a record. (A record file that is really an empty game, an
+    XQF with no move, is read without errors by its own reader and is not refused.)"""
+    if not record.games:
+        return ""
+    start = STARTING_FEN.split()[:2]
+    blank = all(not game.variations and not game.headers and game.start_fen.split()[:2] == start
+                for game in record.games)
+    if not blank:
+        return ""
+    if record.errors:
+        return str(record.errors[0])
+    if record.format == MOVE_LIST_FORMAT:
+        return "nothing in it reads as a game record (no tags, no moves, no position)"
+    return ""
+
+
+def load_record(path: Path, progress: JobProgress) -> tuple[GameFile, list[GameRow]]:
+    """The games at ``path`` (a record file of any format, or a course match folder) and their
+    game list rows; XqdeskError or OSError when it cannot be read at all (a file in which no
+    game was found — JSON, random bytes — included)."""
+    from xqdesk.ui.files import read_record  # the window's reader (files.py imports this module)
+
+    if path.is_file() and record_kind(path) == "pgn":
+        record = read_pgn_in_slices(path, progress)
+    else:
+        record = read_record(path)
+    problem = blank_record_problem(record)
+    if problem:
+        raise XqdeskError(problem)
+    progress.check()
+    games = len(record.games)
+
+    def rows_done(done: int, total: int) -> None:
+        progress.check()
+        progress.report(games + done, 2 * total)
+        time.sleep(PAUSE_S)
+
+    return record, game_rows(record, rows_done)
 
 
 def pause_collector() -> None:
     """Before reading: give the last file's games back to the collector and let it rest."""
     gc.unfreeze()
-    gc.disable()
+    rest_collector()
 
 
 def resume_collector() -> None:
     """After reading: keep what exists now (the games just read) out of the collector's walks,
     and let it run again."""
     gc.freeze()
-    gc.enable()
-
-
-class GameLoader(QThread):
-    """Reads ``path`` in this thread; see the module docstring for the signals."""
-
-    progress = Signal(int, int)  # games read so far, games in the file (estimated by its tag blocks)
-    loaded = Signal(object, object)  # GameFile, its game list rows (list[GameRow], made here too)
-    failed = Signal(str)
-
-    def __init__(self, path: str | Path, parent=None) -> None:
-        super().__init__(parent)
-        self.path = Path(path)
-
-    def run(self) -> None:  # noqa: D102 - QThread entry point
-        from xqdesk.ui.files import read_record  # the window's reader (files.py imports this module)
-
-        try:
-            if self.path.is_file() and record_kind(self.path) == "pgn":
-                record = read_pgn_in_slices(self.path, self.progress, self)
-            else:
-                record = read_record(self.path)
-                self.progress.emit(1, 1)
-            rows = game_rows(record)
-        except (OSError, XqdeskError) as error:
-            self.failed.emit(str(error))
-            return
-        except Exception as error:  # noqa: BLE001 - a bug must still end the load (cursor, collector)
-            self.failed.emit(f"internal error: {type(error).__name__}: {error}")
-            return
-        self.loaded.emit(record, rows)
+    wake_collector()

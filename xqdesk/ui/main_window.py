@@ -14,7 +14,8 @@ from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFileDialog, QFormLayout,
-    QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QToolBar, QVBoxLayout, QWidget,
+    QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QTabWidget, QToolBar,
+    QVBoxLayout, QWidget,
 )
 
 from xqdesk.errors import XqdeskError
@@ -27,13 +28,15 @@ from xqdesk.outcome import Outcome
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.review import GameReview, read_review, write_review
-from xqdesk.score import PovScore
+from xqdesk.score import PovScore, Score
 from xqdesk.ui.board_view import Arrow, BoardView
 from xqdesk.ui.clock import ClockDisplay
 from xqdesk.ui.engine_panel import EnginePanel, score_text
 from xqdesk.ui.engine_worker import SearchProgress
 from xqdesk.ui.engines_dialog import EnginesDialog
+from xqdesk.ui.eval_bar import EvalBar
 from xqdesk.ui.explorer_panel import ExplorerPanel
+from xqdesk.ui.export_jobs import GameExports, PdfDialog
 from xqdesk.ui.index_builder import BuildResult, IndexBuilder
 from xqdesk.ui.comment_editor import CommentEditor
 from xqdesk.ui.files import FileManager
@@ -46,13 +49,16 @@ from xqdesk.ui.message_banner import BannerKind, MessageBanner
 from xqdesk.ui.sounds import SoundEvent, SoundPlayer, event_for_move
 from xqdesk.ui.themes import THEMES, theme_named
 from xqdesk.ui.move_list import MoveList
-from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, copy_picture, line_scenes, save_gif, save_picture
+from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, copy_picture, line_scenes, save_picture
 from xqdesk.ui.position_editor import PositionEditorDialog
 from xqdesk.ui.review_dialog import ReviewDialog, ReviewProgress
 from xqdesk.ui.review_worker import ReviewWorker
 from xqdesk.ui.score_graph import red_view_pawns
 from xqdesk.ui.tablebase_pane import TablebasePane
+from xqdesk.ui.tournament_window import TournamentWindow
+from xqdesk.ui.review_summary import ReviewSummary
 from xqdesk.ui.variation_list import VariationList
+from xqdesk.ui.variation_tree import VariationTree
 from xqdesk.ui.settings import (
     EngineKind, EngineProfile, ScoreView, Settings, load_settings, open_store, save_settings,
 )
@@ -250,6 +256,12 @@ class MainWindow(QMainWindow):
             self.move_list.set_notation(Notation.CHINESE)
         self.variation_list = VariationList(self.controller)
         self.variation_list.set_notation(self.move_list.notation())
+        self.variation_tree = VariationTree(self.controller)
+        self.variation_tree.set_notation(self.move_list.notation())
+        self.review_summary = ReviewSummary()
+        self.review_summary.ply_chosen.connect(self.controller.go_to)
+        self.eval_bar = EvalBar()
+        self.eval_bar.set_flipped(self.settings.flip_board)
         self.board_view.set_notation(self.move_list.notation())
         self.controller.notation = self.move_list.notation()
         self.comment_editor = CommentEditor(self.controller)
@@ -263,18 +275,27 @@ class MainWindow(QMainWindow):
         self.score_graph = self.engine_panel.graph
         self.position_editor: PositionEditorDialog | None = None
         self.files = FileManager(self, self.controller, autosave_path=autosave_path)
+        self.exports = GameExports(self.statusBar(), self)
+        self.exports.finished.connect(lambda path: self.show_status(tr("Wrote {path}").format(path=path)))
+        self.exports.problem.connect(self.show_status)
 
         side = QWidget()
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(4, 4, 4, 4)
         side_layout.addWidget(self.clock_display)
         side_layout.addWidget(self.game_info)
-        side_layout.addWidget(self.move_list, 1)
+        side_layout.addWidget(self.review_summary)
+        self.moves_tabs = QTabWidget()
+        self.moves_tabs.setDocumentMode(True)
+        self.moves_tabs.addTab(self.move_list, "")
+        self.moves_tabs.addTab(self.variation_tree, "")
+        side_layout.addWidget(self.moves_tabs, 1)
         side_layout.addWidget(self.variation_list)
         side_layout.addWidget(self.comment_editor)
         side_layout.addWidget(self.tablebase_pane)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.board_view)
+        self.eval_bar.attach(self.board_view)  # in the board's left margin
         self.splitter.addWidget(side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
@@ -313,6 +334,8 @@ class MainWindow(QMainWindow):
         self._shown: tuple[str, tuple[Move, ...]] | None = None
         self._menus: dict[str, QMenu] = {}
         self.fog_window: FogGameWindow | None = None
+        self.pdf_dialog: PdfDialog | None = None
+        self.tournament_window: TournamentWindow | None = None
         self.index_builder: IndexBuilder | None = None
         self._build_progress: QProgressDialog | None = None
         self.review: GameReview | None = None
@@ -357,6 +380,7 @@ class MainWindow(QMainWindow):
         self._action("Save as…", self.files.choose_and_save, QKeySequence.StandardKey.SaveAs)
         self._action("Export position…", self.choose_and_export_position)
         self._action("Export game as GIF…", self.choose_and_export_gif)
+        self._action("Export game as PDF…", self.choose_and_export_pdf)
         self._action("Copy position picture", self.copy_position_picture)
         self._action("Show coordinates", self.toggle_coordinates, checkable=True)
         self._action("Opening explorer", self.toggle_explorer, "Ctrl+E", checkable=True)
@@ -377,6 +401,7 @@ class MainWindow(QMainWindow):
         self._action("Play Black against the engine", lambda: self.start_game(self.default_engine(), None))
         self._action("Engine vs engine", lambda: self.start_game(self.default_engine(), self.default_engine()))
         self._action("Fog of war…", self.open_fog_window)
+        self._action("Engine tournament…", self.open_tournament_window)
         self._action("Analysis", lambda: self.start_analysis(self.analysis_engines()))
         self._action("Stop analysis", self.stop_analysis)
         self._action("Replay", lambda: controller.set_mode(Mode.REPLAY))
@@ -481,11 +506,11 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         layout: dict[str, list[str | None]] = {
             "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", "Game list", None, "Save",
-                      "Save as…", None, "Export position…", "Export game as GIF…", None, "Quit"],
+                      "Save as…", None, "Export position…", "Export game as GIF…", "Export game as PDF…", None, "Quit"],
             "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", "Paste game", "Copy position picture",
                       None, "Edit position…"],
             "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
-                      "Engine vs engine", "Fog of war…", "Analysis", "Stop analysis", "Replay", None, "Take back",
+                      "Engine vs engine", "Engine tournament…", "Fog of war…", "Analysis", "Stop analysis", "Replay", None, "Take back",
                       "Hint", "Resign", None, "Review game…", "Cancel review", "Next mistake", None, "Pause", "Resume",
                       "Stop game"],
             "E&ngines": ["Manage engines…", "Analysis engines…", "Tablebase directory…"],
@@ -550,6 +575,8 @@ class MainWindow(QMainWindow):
         """Set every text again in the current language."""
         self.setWindowTitle(tr("xqdesk"))
         self.explorer_dock.setWindowTitle(tr("Opening explorer"))
+        self.moves_tabs.setTabText(0, tr("Moves"))
+        self.moves_tabs.setTabText(1, tr("Variation tree"))
         for key, action in self._actions.items():
             action.setText(tr(key))
         for key, menu in self._menus.items():
@@ -572,6 +599,7 @@ class MainWindow(QMainWindow):
             self._engine_arrows.clear()
             self._engine_progress.clear()
             self.engine_panel.set_position(*shown)
+            self.eval_bar.show_score(self._review_score(controller.ply()))
             self.explorer_panel.set_position(*shown)
             self.tablebase_pane.show_board(controller.board())
         self.board_view.set_movable_colors(controller.movable_colors())
@@ -586,6 +614,13 @@ class MainWindow(QMainWindow):
         self._refresh_game_actions()
         title = f"{tr('xqdesk')} — {self._players_text()}"
         self.setWindowTitle(title)
+
+    def _review_score(self, ply: int) -> Score | None:
+        """The review's score (Red's view) of the position on show, when the main line is shown."""
+        review = self.review
+        if review is None or self.controller.variation_depth() or ply > len(review.moves):
+            return None
+        return review.start.score if ply == 0 else review.moves[ply - 1].after
 
     def _person_colors(self) -> set[Color]:
         return {color for color in (RED, BLACK) if self.controller.seat(color) is None}
@@ -653,6 +688,9 @@ class MainWindow(QMainWindow):
     def _show_review(self, review: GameReview | None) -> None:
         self.review = review
         self.score_graph.set_review(review)
+        self.review_summary.set_review(review)
+        if not self._engine_progress:
+            self.eval_bar.show_score(self._review_score(self.controller.ply()))
         self.move_list.refresh_marks()
         self._refresh()
 
@@ -713,6 +751,10 @@ class MainWindow(QMainWindow):
                       for row in rows[:1]]
         self._engine_progress[index] = progress
         self._engine_arrows[index] = arrows
+        if index == 0 or 0 not in self._engine_progress:  # the first engine's score, else the second's
+            best = progress.rows[0].score if progress.rows else progress.latest.score
+            if best is not None:
+                self.eval_bar.show_score(best.red())
         self.show_engine_lines(self._engine_arrows.get(0, []) + self._engine_arrows.get(1, []))
 
     def _on_score_view_changed(self, view: ScoreView) -> None:
@@ -727,6 +769,7 @@ class MainWindow(QMainWindow):
         self.board_view.set_notation(notation)
         self.controller.notation = notation
         self.variation_list.set_notation(notation)
+        self.variation_tree.set_notation(notation)
         self.tablebase_pane.set_notation(notation)
         self.update_settings(notation=notation.value)
 
@@ -852,6 +895,7 @@ class MainWindow(QMainWindow):
 
     def set_flipped(self, flipped: bool) -> None:
         self.board_view.set_flipped(flipped)
+        self.eval_bar.set_flipped(flipped)
         self._actions["Flip board"].setChecked(flipped)
         self.update_settings(flip_board=flipped)
 
@@ -915,11 +959,17 @@ class MainWindow(QMainWindow):
         progress.setMinimumDuration(0)
         progress.canceled.connect(builder.cancel)
         builder.file_done.connect(self._on_file_indexed)  # a method of the window: queued to its thread
+        builder.games_done.connect(self._on_games_indexed)
         builder.finished.connect(self._on_index_built)
         self.index_builder, self._build_progress = builder, progress
         progress.show()
         builder.start()
         return builder
+
+    def _on_games_indexed(self, done: int, total: int) -> None:
+        if self._build_progress is not None:
+            self._build_progress.setRange(0, total)
+            self._build_progress.setValue(done)
 
     def _on_file_indexed(self, name: str, games: int) -> None:
         if self._build_progress is not None:
@@ -984,18 +1034,40 @@ class MainWindow(QMainWindow):
         self.show_status(tr("Copy position picture"))
 
     def export_gif(self, path: str, delay: float) -> bool:
-        """Write the line on show, from the start to its end, as an animated GIF (``delay`` s a move)."""
+        """Write the line on show, from the start to its end, as an animated GIF (``delay`` s a
+        move) in the background; ``exports.finished`` says when it is written. False when it
+        could not start."""
         controller = self.controller
         scene = self.board_view.scene()
         try:
             scenes = line_scenes(controller.game(), controller.line_moves(), flipped=scene.flipped,
                                  coordinates=scene.coordinates)
-            save_gif(scenes, path, PICTURE_WIDTH, delay)
-        except (OSError, XqdeskError) as error:
+        except XqdeskError as error:
             self.show_status(tr("Could not save {path}: {reason}").format(path=path, reason=error))
             return False
-        self.show_status(tr("Wrote {path}").format(path=path))
-        return True
+        return self.exports.export_gif(scenes, path, PICTURE_WIDTH, delay)
+
+    def export_pdf(self, path: str, diagram_plies: list[int], notation: Notation | None = None) -> bool:
+        """Print the game's main line to a PDF in the background, with diagrams after
+        ``diagram_plies`` (0: the start), as the board is shown (orientation, coordinates)."""
+        scene = self.board_view.scene()
+        return self.exports.export_pdf(self.controller.game(), path, notation or self.move_list.notation(),
+                                       diagram_plies, flipped=scene.flipped, coordinates=scene.coordinates)
+
+    def choose_and_export_pdf(self) -> None:
+        dialog = PdfDialog(self.controller.game(), self.controller.ply(), self.move_list.notation(), self)
+        self.pdf_dialog = dialog
+        try:
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return
+            plies, notation = dialog.diagram_plies(), dialog.notation()
+        finally:
+            self.pdf_dialog = None
+            dialog.deleteLater()
+        path, _filter = QFileDialog.getSaveFileName(self, tr("Export game as PDF…"), self.settings.last_directory,
+                                                    "PDF (*.pdf)")
+        if path:
+            self.export_pdf(path if path.lower().endswith(".pdf") else path + ".pdf", plies, notation)
 
     def choose_and_export_gif(self) -> None:
         delay, accepted = QInputDialog.getDouble(self, tr("Export game as GIF…"), tr("Seconds between moves"),
@@ -1109,16 +1181,28 @@ class MainWindow(QMainWindow):
         self.fog_window.raise_()
         return self.fog_window
 
+    def open_tournament_window(self) -> TournamentWindow:
+        """*Game → Engine tournament…*: the tournament window (one, kept while the main window lives)."""
+        if self.tournament_window is None:
+            self.tournament_window = TournamentWindow(available_engines(self.settings), self.settings.last_directory,
+                                                      self)
+        self.tournament_window.show()
+        self.tournament_window.raise_()
+        return self.tournament_window
+
     def shutdown(self) -> None:
         """Stop engines and timers and write the autosave (safe to call more than once; the
         window then closes without asking about unsaved changes)."""
         self._shut_down = True
         if self.fog_window is not None:
             self.fog_window.shutdown()
+        if self.tournament_window is not None:
+            self.tournament_window.shutdown()
         if self.review_worker is not None:
             self.review_worker.shutdown()
             self.review_worker = None
         self.files.autosave_now()
+        self.exports.shutdown()
         if self.index_builder is not None:
             self.index_builder.cancel()
             self.index_builder.wait()

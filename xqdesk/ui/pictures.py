@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Optional
 
 from PIL import Image
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMimeData, QRectF, QSize
@@ -134,10 +133,29 @@ def line_scenes(game: Game, moves: Sequence[Move], start_ply: int = 0, end_ply: 
     return scenes
 
 
+GIF_PALETTE_SAMPLES = 8
+"""Frames (spread over the line) whose colours make the animation's one palette."""
+
+
+def gif_palette(frames: Sequence[Image.Image]) -> Image.Image:
+    """One 255-colour palette for every frame, from a few frames spread over the line (the board,
+    the pieces, the move marks): frames quantized to it need no palette of their own."""
+    step = max(1, len(frames) // GIF_PALETTE_SAMPLES)
+    samples = list(frames[::step][:GIF_PALETTE_SAMPLES]) + [frames[-1]]
+    width, height = samples[0].size
+    sheet = Image.new("RGB", (width, height * len(samples)))
+    for index, frame in enumerate(samples):
+        sheet.paste(frame, (0, height * index))
+    return sheet.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
+
+
 def save_gif(scenes: Sequence[BoardScene], path: str | Path, width: int = DEFAULT_WIDTH,
-             delay: float = DEFAULT_GIF_DELAY, on_frame: Optional[Callable[[], None]] = None) -> Path:
-    """Write ``scenes`` as an animated GIF (one frame each, ``delay`` seconds apart, looping);
-    ``on_frame()`` is told of each frame drawn."""
+             delay: float = DEFAULT_GIF_DELAY, progress: Callable[[int, int], None] | None = None, *,
+             on_frame: Callable[[], None] | None = None) -> Path:
+    """Write ``scenes`` as an animated GIF (one frame each, ``delay`` seconds apart, looping).
+    ``progress(done, total)`` hears of each frame drawn and may raise to stop (nothing is written
+    then); ``on_frame()`` is told of each frame drawn too (the command line's progress). Frames
+    share one palette (small files, and no per-frame colour search)."""
     if not scenes:
         raise PictureError("an animated GIF needs at least one position")
     if not 0.02 <= delay <= 60:
@@ -145,13 +163,20 @@ def save_gif(scenes: Sequence[BoardScene], path: str | Path, width: int = DEFAUL
     path = Path(path)
     if path.suffix.lower() != ".gif":
         raise PictureError(f"{path.name}: an animation is written as .gif")
+    total = len(scenes) + 1  # the frames, then writing them
     frames = []
-    for scene in scenes:
+    for index, scene in enumerate(scenes):
         frames.append(to_pillow(render_image(scene, width)))
+        if progress is not None:
+            progress(index + 1, total)
         if on_frame is not None:
             on_frame()
-    frames[0].save(path, format="GIF", save_all=True, append_images=frames[1:], duration=round(delay * 1000),
-                   loop=0, disposal=1)
+    palette = gif_palette(frames)
+    quantized = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
+    quantized[0].save(path, format="GIF", save_all=True, append_images=quantized[1:], duration=round(delay * 1000),
+                      loop=0, disposal=1)
+    if progress is not None:
+        progress(total, total)
     return path
 
 

@@ -89,16 +89,26 @@ def registry_of(store: QSettings) -> Path:
     return registry_path()
 
 
+_saved_engines: dict[Path, tuple[EngineProfile, ...]] = {}
+"""The engines last written to each registry file by this process (unchanged ones are not rewritten)."""
+
+
 def save_settings(settings: Settings, store: QSettings) -> None:
-    """Write every field of ``settings`` into ``store`` and flush it; the engines go to the registry."""
+    """Write every field of ``settings`` into ``store``; the engines go to the registry when they
+    changed. The store writes its file itself soon after (Qt coalesces the writes of a burst of
+    changes into one, off the moment of the change; it also writes when it is closed): every
+    QSettings of this process on the same file sees the values at once."""
     for item in fields(Settings):
         if item.name != ENGINES_KEY:
             store.setValue(item.name, _to_stored(getattr(settings, item.name)))
-    store.sync()
+    registry = registry_of(store)
+    if _saved_engines.get(registry) == settings.engines and registry.exists():
+        return
     try:
-        save_registry(settings.engines, registry_of(store))
+        save_registry(settings.engines, registry)
+        _saved_engines[registry] = settings.engines
     except OSError as error:
-        LOG.warning("cannot write the engine registry %s: %s", registry_of(store), error)
+        LOG.warning("cannot write the engine registry %s: %s", registry, error)
 
 
 def load_settings(store: QSettings) -> Settings:

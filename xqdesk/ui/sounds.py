@@ -3,11 +3,15 @@
 The WAV files are made by ``resources/sounds/make_sounds.py`` and played with miniaudio (a small
 library bundling its own C audio code; PySide6-Essentials has no QtMultimedia). The sound device is
 opened on the first sound; a machine without one (a server, CI) plays nothing and says why in
-:attr:`SoundPlayer.unavailable_reason`, and everything else goes on as usual.
+:attr:`SoundPlayer.unavailable_reason`, and everything else goes on as usual. ALSA's own error
+messages (some forty lines on stderr when it finds no sound card) are silenced: the reason is kept
+in ``unavailable_reason`` instead.
 """
 from __future__ import annotations
 
+import ctypes
 import enum
+import sys
 from collections.abc import Generator, Sequence
 
 import miniaudio
@@ -17,6 +21,29 @@ from xqdesk.move import Move
 from xqdesk.resource_files import read_resource
 
 SAMPLE_RATE = 22050
+
+_ALSA_ERROR_HANDLER = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
+                                       ctypes.c_char_p)
+_quiet_alsa_handler: object | None = None
+"""The installed no-op handler (kept alive: ALSA holds a pointer to it)."""
+
+
+def silence_alsa() -> bool:
+    """Give ALSA's library a no-op error handler, so a missing sound card does not fill stderr
+    (Linux only; whether a handler was installed)."""
+    global _quiet_alsa_handler
+    if _quiet_alsa_handler is not None:
+        return True
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        alsa = ctypes.CDLL("libasound.so.2")
+    except OSError:
+        return False
+    handler = _ALSA_ERROR_HANDLER(lambda *_ignored: None)
+    alsa.snd_lib_error_set_handler(handler)
+    _quiet_alsa_handler = handler
+    return True
 
 
 class SoundEvent(enum.Enum):
@@ -83,6 +110,7 @@ class SoundPlayer:
         try:
             samples = self.samples(event)
             if self._device is None:
+                silence_alsa()
                 self._device = miniaudio.PlaybackDevice(
                     output_format=miniaudio.SampleFormat.SIGNED16, nchannels=1, sample_rate=SAMPLE_RATE,
                     backends=self._backends)

@@ -2,6 +2,10 @@
 directory, it says who wins and in how many plies ("Red wins, mate in 23") and lists every move
 with its value, best first.
 
+It takes room only when it has something to say: for an endgame about the size of the tables it
+has, one line names the table it would need; in a middlegame (more pieces than any table of the
+directory holds) the pane is not shown at all, leaving the room to the move list.
+
 Probing reads a table file the first time a material balance is shown (the small tables take
 milliseconds) and is then a few lookups, so it runs on the GUI thread.
 """
@@ -61,6 +65,7 @@ class TablebasePane(QWidget):
         self._board: Optional[Board] = None
         self._notation = Notation.CHINESE
         self._problem = ""
+        self._largest = 0  # pieces besides the generals in the directory's biggest table
         self.retranslate()
         follow_language(self, self.retranslate)
         self.setVisible(False)
@@ -73,12 +78,13 @@ class TablebasePane(QWidget):
         """Use the tables in ``path`` (empty: none, and the pane hides)."""
         self._tablebase = None
         self._problem = ""
+        self._largest = 0
         if path:
             try:
                 self._tablebase = Tablebase(Path(path).expanduser())
+                self._largest = max((len(name) - 2 for name in self._tablebase.signatures()), default=0)
             except FileNotFoundError:
                 self._problem = tr("No such tablebase directory: {path}").format(path=path)
-        self.setVisible(bool(path))
         self._show()
 
     def set_notation(self, notation: Notation) -> None:
@@ -96,25 +102,33 @@ class TablebasePane(QWidget):
     def move_texts(self) -> list[str]:
         return [self.moves_list.item(row).text() for row in range(self.moves_list.count())]
 
+    def _say(self, text: str) -> None:
+        """Show ``text`` as the verdict ('' : nothing to say, the pane hides) and the moves listed."""
+        self.verdict_label.setText(text)
+        self.moves_list.setVisible(self.moves_list.count() > 0)
+        self.setVisible(bool(text) and self.parentWidget() is not None)
+
     def _show(self) -> None:
         self.moves_list.clear()
         board = self._board
         if self._tablebase is None or board is None:
-            self.verdict_label.setText(self._problem)
+            self._say(self._problem)
             return
-        signature = Tablebase.signature_of(board).canonical()[0].name()
+        material = Tablebase.signature_of(board)
+        signature = material.canonical()[0].name()
         if not self._tablebase.covers(board):
-            self.verdict_label.setText(tr("Not in the tablebase (needs {signature})").format(signature=signature))
+            too_big = len(material.red) + len(material.black) > self._largest
+            self._say("" if too_big else tr("Not in the tablebase (needs {signature})").format(signature=signature))
             return
         try:
             value = self._tablebase.probe(board)
             moves = self._tablebase.best_moves(board)
         except MissingTableError as error:
-            self.verdict_label.setText(tr("Not in the tablebase (needs {signature})").format(signature=error.signature))
+            self._say(tr("Not in the tablebase (needs {signature})").format(signature=error.signature))
             return
         except (TableFileError, ValueError) as error:
-            self.verdict_label.setText(tr("Tablebase error: {reason}").format(reason=error))
+            self._say(tr("Tablebase error: {reason}").format(reason=error))
             return
-        self.verdict_label.setText(verdict_text(value, board.turn))
         for move, move_value in moves[:MOVES_SHOWN]:
             self.moves_list.addItem(f"{format_move(board, move, self._notation)}  {move_value_text(move_value)}")
+        self._say(verdict_text(value, board.turn))

@@ -13,8 +13,8 @@ import numpy as np
 from numba import njit, types
 
 from xqdesk.engines.builtin import (
-    board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, perpetual_kernel,
-    table_kernel)
+    board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, nnue_kernel,
+    perpetual_kernel, table_kernel)
 from xqdesk.engines.builtin.board_kernel import (
     MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
     make_null_move, unmake_move, unmake_null_move)
@@ -25,12 +25,13 @@ from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
 from xqdesk.engines.builtin.exchange_kernel import (
     check_squares, in_mask, is_en_prise, loses_material, quiet_move_loses)
 from xqdesk.engines.builtin.geometry import SQUARES
+from xqdesk.engines.builtin.nnue_kernel import NETWORK_STATE_TYPE, NetworkState, uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.engines.builtin.table_kernel import table_score
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING, PAWN
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
-                                   exchange_kernel, endgame_kernel, table_kernel))
+                                   exchange_kernel, endgame_kernel, table_kernel, nnue_kernel))
 
 INFINITY = 32000
 MATE = 31000
@@ -60,12 +61,14 @@ POLL_MASK = 1023
 """The stop flag and the node limit are polled every POLL_MASK + 1 nodes."""
 
 (C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE, C_CHECK_LIMIT,
- C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET, C_GENERATION, C_ENDGAME) = range(12)
+ C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET, C_GENERATION, C_ENDGAME, C_LAZY_MARGIN) = range(13)
 """C_CHECK_LIMIT and C_CHECK_MIN_HISTORY: the ruleset's perpetual-check ban (limit 0: none);
 C_HISTORY_OFFSET: the game's moves before the position's height 0 (the ban needs a long enough
 history); C_GENERATION: the search's number (mod 256), which ages the table's entries;
-C_ENDGAME: 1 when the root's phase count is at most ENDGAME_PHASE (see LAZY_MARGIN)."""
-COUNTER_COUNT = 12
+C_ENDGAME: 1 when the root's phase count is at most ENDGAME_PHASE (the static score is then
+scaled by the winning chances); C_LAZY_MARGIN: quiescence's lazy-evaluation margin (0: always
+evaluate in full)."""
+COUNTER_COUNT = 13
 
 
 
@@ -118,6 +121,9 @@ class SearchContext(NamedTuple):
     """... their index layouts ..."""
     table_values: np.ndarray
     """... and their values."""
+    network: NetworkState
+    """The learned evaluation and this thread's accumulators (``nnue_kernel``; no network: the
+    hand-written evaluation)."""
 
 
 # The context's type, spelled out so the recursive functions are compiled for exactly one
@@ -131,6 +137,7 @@ CONTEXT_TYPE = types.NamedTuple((
     _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
     _INT64_1D,  # excluded moves
     _INT64_2D, types.int16[:, ::1], types.uint16[::1],  # endgame tables
+    NETWORK_STATE_TYPE,  # learned evaluation
 ), SearchContext)
 QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean, types.boolean)
 ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
@@ -146,9 +153,10 @@ DELTA_MARGIN = 150
 LAZY_MARGIN = 200
 """Quiescence skips the full evaluation when material and piece-square tables alone are this far
 outside the window: the other terms move the score of master-game positions by at most about
-±100 cp with the fitted weights (±210 with the earlier hand-set ones). Not in the endgame (a root
-phase count of at most ENDGAME_PHASE): there the winning chances (``endgame_kernel``) scale a
-material lead down, which the tables cannot tell. Elsewhere the scaling is skipped: a search from
+±100 cp with the fitted weights (±210 with the earlier hand-set ones). Not with the network (its
+score has no such bound), nor in the endgame (a root phase count of at most ENDGAME_PHASE): there
+the winning chances (``endgame_kernel``) scale a material lead down, which the tables cannot tell.
+Elsewhere the scaling is skipped: a search from
 the middlegame rarely reaches such an ending, and it costs a look at the whole board."""
 ENDGAME_PHASE = 40
 FUTILITY_MARGIN = 130
@@ -239,11 +247,18 @@ def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, his
 
 
 @njit(**COMPILE_OPTIONS)
-def _static_score(board, pos, psq, params, endgame):
-    """The evaluation for the side to move; in the ``endgame``, scaled by the winning chances of the
-    side it favours."""
-    score = evaluate(board, pos, psq, params)
-    return scale_for_winning_chances(board, score, pos[POS_SIDE]) if endgame else score
+def _static_score(ctx):
+    """The evaluation for the side to move — the network's when one is loaded (``ctx.network``),
+    else the hand-written one — scaled, when the root is an endgame (``C_ENDGAME``), by the winning
+    chances of the side it favours."""
+    board, pos = ctx.board, ctx.pos
+    if uses_network(ctx.network):
+        score = nnue_kernel.evaluate(ctx.network, board, pos, ctx.keys)
+    else:
+        score = evaluate(board, pos, ctx.psq, ctx.params)
+    if ctx.counters[C_ENDGAME] == 0:
+        return score
+    return scale_for_winning_chances(board, score, pos[POS_SIDE])
 
 
 @njit(**COMPILE_OPTIONS)
@@ -443,7 +458,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     if in_table:
         return table_value
     if ply >= MAX_PLY - 1:
-        return _static_score(board, pos, psq, params, counters[C_ENDGAME] != 0)
+        return _static_score(ctx)
     key = keys[h]
     hash_move = 0
     entry = _tt_probe(tt_keys, tt_data, key)
@@ -464,13 +479,13 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
         # Lazy evaluation: material and piece-square tables alone decide when they are further
         # outside the window than the other terms ever move a score.
         estimate = side * psq[h] + params[PARAM_TEMPO]
-        lazy = counters[C_ENDGAME] == 0
-        if lazy and estimate - LAZY_MARGIN >= beta:
-            return estimate - LAZY_MARGIN
-        if lazy and estimate + LAZY_MARGIN <= alpha:
-            best = estimate + LAZY_MARGIN  # at most this; stand pat cannot raise alpha
+        lazy = counters[C_LAZY_MARGIN]
+        if lazy > 0 and estimate - lazy >= beta:
+            return estimate - lazy
+        if lazy > 0 and estimate + lazy <= alpha:
+            best = estimate + lazy  # at most this; stand pat cannot raise alpha
         else:
-            best = _static_score(board, pos, psq, params, counters[C_ENDGAME] != 0)
+            best = _static_score(ctx)
             if best >= beta:
                 return best
             if best > alpha:
@@ -567,7 +582,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     if in_table:
         return table_value
     if ply >= MAX_PLY - 1:
-        return _static_score(board, pos, psq, params, counters[C_ENDGAME] != 0)
+        return _static_score(ctx)
     if alpha < -MATE + ply:
         alpha = -MATE + ply
     if beta > MATE - ply - 1:
@@ -593,7 +608,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     threat_square = -1  # the square the opponent's best reply to a null move goes to
     mate_threat = False  # that reply mates
     if not checked and not is_pv and excluded == 0:
-        static = _static_score(board, pos, psq, params, counters[C_ENDGAME] != 0)
+        static = _static_score(ctx)
         if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
                 and beta > -MATE_BOUND and beta < MATE_BOUND:
             return static

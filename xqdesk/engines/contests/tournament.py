@@ -65,6 +65,31 @@ def standings(names: Sequence[str], played: Sequence[PlayedGame]) -> list[Standi
     return table
 
 
+def unique_names(names: Sequence[str]) -> list[str]:
+    """Names made unique with #2, #3 … (the same engine may enter twice)."""
+    seen: dict[str, int] = {}
+    result = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        result.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
+    return result
+
+
+def crosstable(count: int, played: Sequence[PlayedGame]) -> list[list[Optional[float]]]:
+    """``table[a][b]``: the points contestant ``a`` scored against ``b`` over ``played`` (None:
+    they have not met; aborted games do not count)."""
+    table: list[list[Optional[float]]] = [[None] * count for _ in range(count)]
+    for game in played:
+        result = game.record.outcome.result()
+        if result == "*":
+            continue
+        red, black = game.scheduled.red, game.scheduled.black
+        red_points = 1.0 if result == "1-0" else 0.0 if result == "0-1" else 0.5
+        table[red][black] = (table[red][black] or 0.0) + red_points
+        table[black][red] = (table[black][red] or 0.0) + 1.0 - red_points
+    return table
+
+
 def _elo_columns(estimate: EloEstimate) -> tuple[str, str]:
     """The Elo and the half-width of its 95% interval (cutechess-cli's ``Elo +/-``)."""
     if estimate.difference is None:

@@ -190,8 +190,10 @@ def describe_error(error: BaseException) -> str:
     text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     if isinstance(error, SystemExit):
         text = f"SystemExit (sys.exit({error.code!r}))"
-    frames = traceback.extract_tb(error.__traceback__)
-    if frames:
+    package = Path(__file__).resolve().parents[2]  # xqdesk itself: never where a player's error is
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if not frame.filename.startswith("<") and package not in Path(frame.filename).resolve().parents]
+    if frames:  # the player's own code (not Python's import machinery, e.g. "<frozen importlib._bootstrap>")
         last = frames[-1]
         text += f" ({Path(last.filename).name}, line {last.lineno})"
     return text

@@ -1,4 +1,4 @@
-"""``xqdesk train data``: make a data set of labelled positions, in parallel processes or on Ray.
+"""``xqdesk train data``: make a data set of labelled positions, with parallel teachers or on Ray.
 
 The run reads the record files once, cuts the master games and the teacher games into tasks
 (:mod:`xqdesk.engines.training.tasks`), skips the tasks the folder's manifest lists as done, and
@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence
 
+from xqdesk.engines.errors import EngineError
 from xqdesk.engines.training.shards import ShardWriter
 from xqdesk.engines.training.tasks import (TEACHER_GAME_BASE, LabelSettings, RecordedGame, RecordTask, Task,
                                            TaskResult, TeacherGamesTask, is_held_out, run_task)
@@ -80,23 +81,6 @@ def plan_tasks(plan: DataPlan, report: Callable[[str], None]) -> list[Task]:
     return tasks
 
 
-_worker_teacher: Optional[Teacher] = None
-
-
-def _start_worker(settings: LabelSettings) -> None:
-    """Process-pool initializer: one teacher per worker process, kept for all its tasks. The
-    worker ignores SIGINT: the parent decides what an interrupt stops."""
-    global _worker_teacher
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_teacher = Teacher(settings.teacher, settings.depth, settings.multipv)
-    _worker_teacher.start()
-
-
-def _run_in_worker(task: Task) -> TaskResult:
-    assert _worker_teacher is not None, "the pool initializer starts the teacher"
-    return run_task(task, _worker_teacher)
-
-
 def run_standalone(job: tuple[Task, LabelSettings]) -> TaskResult:
     """Do one task with a teacher of its own (a Ray task: engines start on the worker)."""
     task, settings = job
@@ -153,15 +137,43 @@ def _make_data(plan: DataPlan, writer: ShardWriter, jobs: int, cluster: Optional
 
 def _run_local(tasks: Sequence[Task], settings: LabelSettings, jobs: int,
                finished: Callable[[TaskResult], None]) -> None:
-    """Tasks in ``jobs`` worker processes; results handed to ``finished`` in this process as they
-    come. SIGINT or SIGTERM (from the main thread's point of view) stops it between two results:
-    the tasks in flight are abandoned, their workers killed, and KeyboardInterrupt raised, so
+    """Tasks on ``jobs`` threads, each driving a teacher process of its own (the searching happens
+    in those processes; a thread only waits for them and replays moves); results handed to
+    ``finished`` on this thread as they come. A task whose teacher fails is tried once more with a
+    new teacher. SIGINT or SIGTERM (seen by the main thread) stops the run between two results:
+    the teachers are killed, the tasks in flight abandoned, and KeyboardInterrupt raised, so
     nothing already handed to ``finished`` is cut in half."""
-    workers = max(1, min(jobs, len(tasks)))
     stop = threading.Event()
+    closing = threading.Event()
+    teachers: list[Teacher] = []
+    lock = threading.Lock()
+    local = threading.local()
+
+    def fresh_teacher() -> Teacher:
+        teacher = Teacher(settings.teacher, settings.depth, settings.multipv)
+        with lock:
+            if closing.is_set():
+                raise EngineError("the run is stopping")
+            teachers.append(teacher)
+        teacher.start()
+        return teacher
+
+    def run(task: Task) -> TaskResult:
+        for attempt in (1, 2):
+            teacher = getattr(local, "teacher", None) or fresh_teacher()
+            local.teacher = teacher
+            try:
+                return run_task(task, teacher)
+            except EngineError:
+                teacher.kill()
+                local.teacher = None
+                if attempt == 2 or closing.is_set():
+                    raise
+        raise AssertionError("unreachable")
+
     handlers = _catch_interrupts(stop)
-    pool = concurrent.futures.ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(settings,))
-    pending = {pool.submit(_run_in_worker, task) for task in tasks}
+    pool = concurrent.futures.ThreadPoolExecutor(max(1, min(jobs, len(tasks))), thread_name_prefix="teacher")
+    pending = {pool.submit(run, task) for task in tasks}
     try:
         while pending and not stop.is_set():
             done, pending = concurrent.futures.wait(pending, timeout=0.5,
@@ -171,9 +183,10 @@ def _run_local(tasks: Sequence[Task], settings: LabelSettings, jobs: int,
     finally:
         for signum, handler in handlers.items():
             signal.signal(signum, handler)
-        if pending:  # interrupted: abandon the tasks in flight (shutdown forgets the workers, so first)
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.kill()
+        with lock:
+            closing.set()
+            for teacher in teachers:
+                teacher.kill()
         pool.shutdown(wait=True, cancel_futures=True)
     if stop.is_set():
         raise KeyboardInterrupt

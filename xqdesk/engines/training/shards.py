@@ -247,12 +247,11 @@ class ShardWriter:
         self._pending[holdout] = []
         folder = self.folder / HOLDOUT if holdout else self.folder
         shards = self.shards(holdout)
-        # top up the last shard before starting a new one, so a resumed run leaves few small shards
-        if shards and len(pending):
+        # at the end of a task, top up the last shard rather than start a new one: few small shards
+        if final and shards and len(pending):
             last = load_shard(shards[-1])
-            if len(last) < self.shard_size:
+            if len(last) < self.shard_size:  # rewritten in place: save_shard replaces it atomically
                 pending = Labelled.concatenate([last, pending], self.width)
-                shards[-1].unlink()
                 shards = shards[:-1]
         number = _shard_number(shards[-1]) + 1 if shards else 0
         start = 0

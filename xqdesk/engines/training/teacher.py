@@ -106,6 +106,13 @@ class Teacher:
             self._engine.quit()
             self._engine = None
 
+    def kill(self) -> None:
+        """End the engine at once; safe from another thread while a search runs (the search then
+        fails with EngineError)."""
+        engine = self._engine
+        if engine is not None:
+            engine.kill()
+
     def new_game(self) -> None:
         if self._engine is not None:
             self._engine.new_game()

@@ -40,6 +40,18 @@ from xqdesk.engines.errors import EngineStartError
 DEFAULT_MEMORY_LIMIT_MB = 2048
 """Default address-space cap per engine process, in MiB (configurable per engine)."""
 
+MAX_LINE_BYTES = 8192
+"""The longest line kept from an engine (stdout or stderr); the rest of a longer one is read and
+dropped, and the line kept ends with :data:`LINE_CUT`. No protocol line comes near it (a principal
+variation of a thousand moves is 5 KiB), and it bounds what any output costs the host: the log,
+the queue of unread lines and the stderr tail together hold at most some 60 MB."""
+LINE_CUT = " [… line cut]"
+"""Marks a line longer than :data:`MAX_LINE_BYTES` in the log and the protocol."""
+UNREAD_LINES = 1024
+"""How many lines read from an engine wait for the referee at most; past that the reading thread
+waits too, so an engine that floods its output is slowed down by the pipe instead of filling the
+host's memory."""
+
 _STDERR_TAIL_LINES = 40
 _EOF = None
 
@@ -116,6 +128,22 @@ SHIELD_GRACE = 1.0
 """Seconds the shield gets to kill the engine's tree before its whole group is SIGKILLed."""
 
 
+_POLL = 0.25
+"""Seconds between looks at whether a process was killed while its reader waits for a line."""
+
+
+def _offer(lines: queue.Queue[Optional[str]], closed: threading.Event, line: Optional[str]) -> None:
+    """Queue ``line`` for the reader, waiting while :data:`UNREAD_LINES` wait already, until the
+    process is killed (then nobody will read it)."""
+    while True:
+        try:
+            lines.put(line, timeout=_POLL)
+            return
+        except queue.Full:
+            if closed.is_set():
+                return
+
+
 def _gone(pid: int) -> bool:
     """True once ``pid`` has exited (a zombie counts as gone)."""
     try:
@@ -150,6 +178,11 @@ def _kill_groups(pids: list[int]) -> None:
 
 def _kill_group(pid: int) -> None:
     _kill_groups([pid])
+
+
+def _close_and_kill(closed: threading.Event, pid: int) -> None:
+    closed.set()
+    _kill_group(pid)
 
 
 def _kill_all_at_exit() -> None:
@@ -214,16 +247,19 @@ class LineProcess:
         self.pid = self._popen.pid
         with _live_lock:
             _live_groups.add(self.pid)
-        self._finalizer = weakref.finalize(self, _kill_group, self.pid)
-        self._lines: queue.Queue[Optional[str]] = queue.Queue()
+        self._closed = threading.Event()  # set when killed: nobody reads on, the pumps stop waiting
+        self._finalizer = weakref.finalize(self, _close_and_kill, self._closed, self.pid)
+        self._lines: queue.Queue[Optional[str]] = queue.Queue(maxsize=UNREAD_LINES)
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=_STDERR_TAIL_LINES)
         self._write_lock = threading.Lock()
         self._eof = False
         self._log = ProcessLog(on_line, f"{name or Path(self.command[0]).name}[{self.pid}]")
         # The pumps hold the queue, the tail and the log, never ``self``: an abandoned process
         # object is still collected, and its finalizer kills the child.
+        lines, closed = self._lines, self._closed
         threading.Thread(target=self._pump,
-                         args=(self._popen.stdout, self._lines.put, self._log, Direction.RECEIVED),
+                         args=(self._popen.stdout, lambda line: _offer(lines, closed, line), self._log,
+                               Direction.RECEIVED),
                          name=f"engine-{self.pid}-stdout", daemon=True).start()
         threading.Thread(target=self._pump,
                          args=(self._popen.stderr, self._stderr_tail.append, self._log, Direction.STDERR),
@@ -232,10 +268,21 @@ class LineProcess:
     @staticmethod
     def _pump(stream: Optional[IO[bytes]], sink: Callable[[Optional[str]], None], log: ProcessLog,
               direction: Direction) -> None:
-        """Log each decoded line of ``stream`` and hand it to ``sink`` (then ``_EOF`` for stdout)."""
+        """Log each decoded line of ``stream`` and hand it to ``sink`` (then ``_EOF`` for stdout).
+        A line is read at most :data:`MAX_LINE_BYTES` at a time: a longer one is kept cut (with
+        :data:`LINE_CUT`) and the rest of it read and dropped, so an endless line costs nothing."""
         if stream is not None:
-            for raw in iter(stream.readline, b""):
-                line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+            skipping = False  # inside a line that was cut: drop what comes up to its end
+            while raw := stream.readline(MAX_LINE_BYTES + 1):
+                ended = raw.endswith(b"\n")
+                if skipping:
+                    skipping = not ended
+                    continue
+                if not ended and len(raw) > MAX_LINE_BYTES:
+                    skipping = True
+                    line = raw[:MAX_LINE_BYTES].decode("utf-8", errors="replace") + LINE_CUT
+                else:
+                    line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
                 log.record(direction, line)
                 sink(line)
             stream.close()
@@ -268,10 +315,18 @@ class LineProcess:
         """
         if self._eof:
             return None
-        try:
-            line = self._lines.get(timeout=None if timeout is None else max(0.0, timeout))
-        except queue.Empty:
-            raise TimeoutError(f"no output from {self.command!r} within {timeout:.2f} s") from None
+        deadline = None if timeout is None else time.monotonic() + max(0.0, timeout)
+        while True:
+            wait = _POLL if deadline is None else min(_POLL, max(0.0, deadline - time.monotonic()))
+            try:
+                line = self._lines.get(timeout=wait)
+                break
+            except queue.Empty:
+                if self._closed.is_set():  # killed: what was not read yet will never come
+                    line = _EOF
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise TimeoutError(f"no output from {self.command!r} within {timeout:.2f} s") from None
         if line is _EOF:
             self._eof = True
         return line
@@ -297,6 +352,7 @@ class LineProcess:
 
     def kill(self) -> None:
         """Kill the process and its whole group (under the shield: its whole tree) now, and reap it."""
+        self._closed.set()
         _kill_group(self.pid)
         self._finalizer.detach()
         try:

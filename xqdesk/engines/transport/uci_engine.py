@@ -32,8 +32,10 @@ from xqdesk.fen import parse_fen
 from xqdesk.move import Move
 from xqdesk.pieces import RED, Color
 
-HANDSHAKE_TIMEOUT = 10.0
-"""Seconds an engine gets to answer ``uci`` (course players load here) and later ``isready``s."""
+HANDSHAKE_TIMEOUT = 30.0
+"""Seconds an engine gets to answer ``uci`` (course players load here) and later ``isready``s: a
+guard against an engine that never answers, generous enough for a busy computer, where a Python
+engine host that answers in a second on an idle one can take ten and more (its imports alone)."""
 
 READY_TIMEOUT = 120.0
 """Seconds an engine gets to answer its first ``isready``: engines may load tables or compile
@@ -397,6 +399,8 @@ class UciEngine:
             raise EngineCrashedError(f"engine {self.command!r} is not running")
         timeout = None if deadline is None else deadline - time.monotonic()
         try:
+            if timeout is not None and timeout <= 0:  # checked before every line: a flood of lines
+                raise TimeoutError                    # waiting to be read does not hold the deadline off
             line = process.read_line(timeout)
         except TimeoutError:
             self.kill()

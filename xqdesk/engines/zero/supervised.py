@@ -158,8 +158,9 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
                       report: Optional[Callable[[EpochReport], None]] = None,
                       progress: Optional[Callable[[int, int], None]] = None) -> list[EpochReport]:
     """Train ``model`` on the shards of the data folders ``data`` and write ``out`` (and ``out``'s
-    ``.pt``) after every epoch; ``max_positions`` caps the positions read per epoch;
-    ``progress(step, steps)`` after each step."""
+    ``.pt``) after every epoch, and ``out``'s ``.best.npz`` whenever the held-out agreement is the
+    best so far; ``max_positions`` caps the positions read per epoch; ``progress(step, steps)``
+    after each step."""
     torch.manual_seed(seed)
     started = time.perf_counter()
     where = pick_device(device)
@@ -175,6 +176,7 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
     out = Path(out)
     reports: list[EpochReport] = []
     step = 0
+    best = -1.0
     for epoch in range(1, epochs + 1):
         epoch_started = time.perf_counter()
         model.train()
@@ -209,6 +211,9 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
         network = export(model)
         network.provenance = json.dumps(made, sort_keys=True)
         network.save(out)
+        if accuracy > best:
+            best = accuracy
+            network.save(out.with_suffix(".best.npz"))
         save_checkpoint(model, out.with_suffix(".pt"), {"made": made})
         model.to(where)
     return reports

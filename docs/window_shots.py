@@ -1,0 +1,132 @@
+"""Screenshots of the window's analysis views for the user guide, made by the app itself offscreen:
+the variation tree, the evaluation bar beside an analysed position, the review summary after a
+whole-game review, and an engine tournament in progress.
+
+    python docs/window_shots.py docs/images        # writes the four PNGs there (about two minutes)
+
+It drives the real window as a user would (the engines really run), so the pictures show what a
+user sees; it needs no display.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+GAMES = ROOT / "tests" / "data" / "games"
+SIZE = (1280, 860)
+
+
+def wait(app, condition, seconds: float) -> bool:
+    """Run the event loop until ``condition()`` holds (or ``seconds`` pass)."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        loop = QEventLoop()
+        QTimer.singleShot(50, loop.quit)
+        loop.exec()
+    return condition()
+
+
+def new_window(app):
+    from xqdesk.ui.main_window import MainWindow
+    from xqdesk.ui.settings import open_store
+
+    scratch = tempfile.mkdtemp(prefix="xqdesk-shots-")
+    window = MainWindow(settings_store=open_store(scratch + "/settings.ini"), autosave_path=scratch + "/autosave.pgn")
+    window.resize(*SIZE)
+    window.show()
+    wait(app, lambda: False, 0.5)
+    return window
+
+
+def save(widget, path: Path) -> None:
+    if not widget.grab().save(str(path), "PNG"):
+        raise OSError(f"could not write {path}")
+    print(path)
+
+
+def variation_tree(app, out: Path) -> None:
+    window = new_window(app)
+    window.files.open_path(GAMES / "dpxq" / "yilin_xinbian_variations.ubb")
+    wait(app, lambda: not window.files.is_loading(), 60)
+    window.moves_tabs.setCurrentWidget(window.variation_tree)
+    game = window.controller.game()
+    branching = next(node for node in game.mainline() if len(node.parent.variations) > 1)
+    window.controller.view_node(branching.parent.variations[1].end())
+    wait(app, lambda: False, 0.5)
+    save(window, out / "variation_tree.png")
+    window.shutdown()
+
+
+def evaluation_bar(app, out: Path) -> None:
+    from xqdesk.formats import read_games
+    from xqdesk.ui.game_controller import Mode
+
+    window = new_window(app)
+    game = read_games(GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn").games[3]
+    window.controller.load_game(game, Mode.ANALYSIS, ply=30)
+    window.start_analysis(window.analysis_engines())
+    wait(app, lambda: window.eval_bar.score() is not None, 60)
+    wait(app, lambda: False, 4)
+    save(window, out / "evaluation_bar.png")
+    window.shutdown()
+
+
+def review_summary(app, out: Path) -> None:
+    from xqdesk.engines.analysis.reviewer import review_limits
+    from xqdesk.formats import read_games
+    from xqdesk.ui.settings import EngineKind, EngineProfile
+
+    window = new_window(app)
+    game = read_games(GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn").games[7]
+    window.controller.load_game(game)
+    window.start_review(EngineProfile("Built-in", EngineKind.BUILTIN, level=20), review_limits(movetime=0.2))
+    wait(app, lambda: window.review_worker is None, 600)
+    errors = window.review.errors() if window.review is not None else []
+    window.controller.go_to(errors[0].ply if errors else 20)
+    wait(app, lambda: False, 0.5)
+    save(window, out / "review_summary.png")
+    window.shutdown()
+
+
+def tournament(app, out: Path) -> None:
+    from xqdesk.ui.settings import EngineKind, EngineProfile
+
+    window = new_window(app)
+    engines = (EngineProfile("Built-in level 5", EngineKind.BUILTIN, level=5),
+               EngineProfile("Built-in level 3", EngineKind.BUILTIN, level=3),
+               EngineProfile("Greedy", EngineKind.COMMAND, sys.executable,
+                             arguments=("-m", "xqdesk.engines.host", "greedy")))
+    view = window.open_tournament_window()
+    view.set_engines(engines)
+    view.set_chosen([profile.name for profile in engines])
+    view.clock_box.setCurrentText("0.5s")
+    view.games_box.setValue(2)
+    view.pgn_edit.setText(str(Path(tempfile.mkdtemp()) / "tournament.pgn"))
+    view.resize(1280, 760)
+    view.start()
+    wait(app, lambda: view.games_view.rowCount() >= 3 and len(view.board_view.board().move_stack) >= 12, 900)
+    save(view, out / "tournament.png")
+    view.stop()
+    window.shutdown()
+
+
+def main() -> None:
+    from xqdesk.ui.app import ensure_application
+
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "docs" / "images")
+    out.mkdir(parents=True, exist_ok=True)
+    app = ensure_application()
+    for make in (variation_tree, evaluation_bar, review_summary, tournament):
+        make(app, out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Engine tournaments from the window: real engine processes play a round robin; the window shows
+the game in progress with both engines' lines, the crosstable with points and Elo, the finished
+games, and writes them to PGN; Stop ends it within a move."""
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtCore import Qt
+
+from xqdesk.formats import read_games
+from xqdesk.pieces import RED
+from xqdesk.ui.i18n import Language
+from xqdesk.ui.settings import EngineKind, EngineProfile
+from hang_guard import HANG_GUARD_MS
+
+STRONG = EngineProfile("Built-in level 3", EngineKind.BUILTIN, level=3)
+RANDOM = EngineProfile("Random mover", EngineKind.COMMAND, sys.executable,
+                       arguments=("-m", "xqdesk.engines.host", "random"))
+
+
+def open_tournament(window, engines=(STRONG, RANDOM)):
+    tournament = window.open_tournament_window()
+    assert [profile.name for profile in tournament.chosen_engines()] == []
+    tournament.set_engines(engines)  # the window's own list has no random mover
+    return tournament
+
+
+def test_a_round_robin_is_watched_live_scored_and_saved(qtbot, window, tmp_path):
+    tournament = open_tournament(window)
+    assert window.action("Engine tournament…").text() == "Engine tournament…"
+    qtbot.mouseClick(tournament.start_button, Qt.MouseButton.LeftButton)
+    assert not tournament.is_running() and tournament.status_label.text() == "Choose at least two engines"
+    tournament.set_chosen([STRONG.name, RANDOM.name])
+    tournament.clock_box.setCurrentText("0.3s")
+    tournament.games_box.setValue(2)
+    pgn = tmp_path / "round.pgn"
+    tournament.pgn_edit.setText(str(pgn))
+    qtbot.mouseClick(tournament.start_button, Qt.MouseButton.LeftButton)
+    assert tournament.is_running() and not tournament.start_button.isEnabled()
+    # the game in progress: its board follows the moves, and the engine to move shows its line
+    qtbot.waitUntil(lambda: len(tournament.board_view.board().move_stack) >= 2, timeout=HANG_GUARD_MS)
+    assert tournament.game_label.text().startswith("Game 1: Built-in level 3 (Red) – Random mover (Black), ply ")
+    qtbot.waitUntil(lambda: "Depth " in tournament.line_text(RED), timeout=HANG_GUARD_MS)
+    assert tournament.line_text(RED).startswith("Red — Built-in level 3: Depth ")
+    with qtbot.waitSignal(tournament.run.ended, timeout=HANG_GUARD_MS) as ended:
+        pass
+    played, reason = ended.args
+    assert reason == "" and len(played) == 2 and all(game.finished for game in played)
+    assert tournament.status_label.text() == "Tournament over: 2 games" and tournament.start_button.isEnabled()
+    # the crosstable: each engine's points against the other, its total, games, score and Elo
+    strong_points = sum(1.0 if game.record.outcome.result() == ("1-0" if game.scheduled.red == 0 else "0-1")
+                        else 0.5 if game.record.outcome.result() == "1/2-1/2" else 0.0 for game in played)
+    assert tournament.crosstable_text(0, 0) == "1. Built-in level 3" and tournament.crosstable_text(0, 1) == "×"
+    assert tournament.crosstable_text(0, 3) == tournament.crosstable_text(0, 2)  # points: all against engine 2
+    assert tournament.crosstable_text(1, 4) == "2" and tournament.crosstable_text(0, 4) == "2"
+    from xqdesk.ui.game_list import points_text
+    assert tournament.crosstable_text(0, 3) == points_text(strong_points)
+    assert tournament.games_view.rowCount() == 2 and tournament.games_view.item(0, 1).text() == "Built-in level 3"
+    # every finished game is in the PGN file, with the players and the result
+    games = read_games(pgn).games
+    assert [game.headers["Red"] for game in games] == ["Built-in level 3", "Random mover"]
+    assert [game.outcome.result() for game in games] == [game.record.outcome.result() for game in played]
+    window.set_language(Language.CHINESE)
+    assert tournament.windowTitle() == "引擎循环赛"
+
+
+def test_stop_ends_the_tournament_within_a_move(qtbot, window, tmp_path):
+    tournament = open_tournament(window)
+    tournament.set_chosen([STRONG.name, RANDOM.name])
+    tournament.clock_box.setCurrentText("1s")
+    tournament.games_box.setValue(4)
+    tournament.pgn_edit.setText(str(tmp_path / "stopped.pgn"))
+    assert tournament.start()
+    qtbot.waitUntil(lambda: len(tournament.board_view.board().move_stack) >= 2, timeout=HANG_GUARD_MS)
+    with qtbot.waitSignal(tournament.run.ended, timeout=HANG_GUARD_MS) as ended:
+        qtbot.mouseClick(tournament.stop_button, Qt.MouseButton.LeftButton)
+    played, reason = ended.args
+    assert reason == "stopped" and len(played) == 1 and not played[0].finished  # the game in progress: aborted
+    assert tournament.status_label.text() == "Stopped after 0 finished games"
+    assert tournament.crosstable_text(0, 2) == ""  # an aborted game scores nothing
