@@ -1,20 +1,19 @@
 """The built-in engine's compiled search: PVS with a transposition table, quiescence, pruning.
 
-The search context ``ctx`` is a :class:`SearchContext`, a named record of arrays (built by
-:class:`xqdesk.engines.builtin.searcher.Searcher`): the position state of ``board_kernel``, the
-transposition table and the search's own tables. ``stop[0]`` is written by a watchdog thread; the
-search polls it every 1024 nodes, so a hard deadline is honoured within well under a millisecond.
+The search context ``ctx`` is a :class:`~xqdesk.engines.builtin.search_context.SearchContext`, a
+named record of arrays (built by :class:`xqdesk.engines.builtin.searcher.Searcher`): the position
+state of ``board_kernel``, the transposition table and the search's own tables. ``stop[0]`` is
+written by a watchdog thread; the search polls it every 1024 nodes, so a hard deadline is honoured
+within well under a millisecond.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from xqdesk.engines.builtin import (
     board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, move_order_kernel,
-    nnue_kernel, perpetual_kernel, table_kernel, tt_kernel)
+    nnue_kernel, perpetual_kernel, search_context, table_kernel, tt_kernel)
 from xqdesk.engines.builtin.board_kernel import (
     MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
     make_null_move, unmake_move, unmake_null_move)
@@ -26,7 +25,8 @@ from xqdesk.engines.builtin.exchange_kernel import (
     check_squares, in_mask, is_en_prise, loses_material, quiet_move_loses)
 from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.move_order_kernel import MOVE_FROM_SHIFT, MOVE_TO_MASK, add_history, pick, score_moves
-from xqdesk.engines.builtin.nnue_kernel import NETWORK_STATE_TYPE, NetworkState, uses_network
+from xqdesk.engines.builtin.nnue_kernel import uses_network
+from xqdesk.engines.builtin.search_context import ALPHABETA_SIGNATURE, QUIESCE_SIGNATURE, SEARCH_ROOT_SIGNATURE
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.engines.builtin.table_kernel import table_score
 from xqdesk.engines.builtin.tt_kernel import (
@@ -36,7 +36,7 @@ from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING, PAWN
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
                                    exchange_kernel, endgame_kernel, table_kernel, nnue_kernel, tt_kernel,
-                                   move_order_kernel))
+                                   move_order_kernel, search_context))
 
 
 POLL_MASK = 1023
@@ -54,80 +54,6 @@ COUNTER_COUNT = 13
 
 INFINITY = 32000
 """Beyond every score, mates included (:data:`~xqdesk.engines.builtin.tt_kernel.MATE`)."""
-
-
-
-class SearchContext(NamedTuple):
-    """Everything the compiled search reads and writes, one record so that the recursive functions
-    take one argument (numba compiles a named tuple of arrays as a struct of pointers)."""
-
-    board: np.ndarray
-    """The position (``board_kernel``): squares, ..."""
-    pos: np.ndarray
-    """... side to move, height, king squares and scores, ..."""
-    keys: np.ndarray
-    """... the Zobrist key of every position of the game and the search, ..."""
-    clocks: np.ndarray
-    """... the capture-free ply count of each, ..."""
-    psq: np.ndarray
-    """... the piece-square tables, ..."""
-    trail_moves: np.ndarray
-    """... the move that led to each height ...."""
-    trail_checkers: np.ndarray
-    """... and the pieces then giving check (``perpetual_kernel``) ..."""
-    params: np.ndarray
-    """... and the evaluation's weights."""
-    tt_keys: np.ndarray
-    """The transposition table (``tt_kernel``), ``TT_BUCKET`` entries per index: each entry's key XOR its data
-    (so an entry whose two words were written by different threads is not believed) ..."""
-    tt_data: np.ndarray
-    """... and its data: packed move, depth, bound, score and generation (see ``tt_kernel.tt_pack``)."""
-    killers: np.ndarray
-    """Two killer moves per ply."""
-    history: np.ndarray
-    """History scores, by (origin, target)."""
-    move_buf: np.ndarray
-    """Generated moves, one row per ply ..."""
-    score_buf: np.ndarray
-    """... and their ordering scores."""
-    pv: np.ndarray
-    """The triangular principal-variation table ..."""
-    pv_len: np.ndarray
-    """... and the length of each row."""
-    counters: np.ndarray
-    """Nodes, selective depth, limits and flags, indexed by the C_* constants."""
-    stop: np.ndarray
-    """``stop[0]`` != 0 asks the search to stop (set by the watchdog thread)."""
-    excluded: np.ndarray
-    """The move a node's search leaves out, by ply (0: none): the singular-extension test."""
-    table_meta: np.ndarray
-    """The endgame tables captures can lead into (``table_kernel``; no rows: none): their rows, ..."""
-    table_positions: np.ndarray
-    """... their index layouts ..."""
-    table_values: np.ndarray
-    """... and their values."""
-    network: NetworkState
-    """The learned evaluation and this thread's accumulators (``nnue_kernel``; no network: the
-    hand-written evaluation)."""
-
-
-# The context's type, spelled out so the recursive functions are compiled for exactly one
-# signature (literal-typed specialisations of recursive functions do not survive numba's disk cache).
-_INT64_1D = types.int64[::1]
-_INT64_2D = types.int64[:, ::1]
-CONTEXT_TYPE = types.NamedTuple((
-    types.int8[::1], _INT64_1D, types.uint64[::1], _INT64_1D, _INT64_1D, _INT64_1D, _INT64_1D,  # position
-    types.int32[::1],  # evaluation
-    types.uint64[::1], _INT64_1D,  # transposition table
-    _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
-    _INT64_1D,  # excluded moves
-    _INT64_2D, types.int16[:, ::1], types.uint16[::1],  # endgame tables
-    NETWORK_STATE_TYPE,  # learned evaluation
-), SearchContext)
-QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean, types.boolean)
-ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
-                                  types.boolean, types.boolean)
-SEARCH_ROOT_SIGNATURE = types.int64(CONTEXT_TYPE, _INT64_1D, types.int64, types.int64, types.int64, types.int64)
 
 # What a capture can gain at most, by victim type, for delta pruning in quiescence (centipawns).
 CAPTURE_GAIN = np.array([0, 200, 200, 200, 500, 500, 1000, 0], np.int64)
