@@ -10,12 +10,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFileDialog, QFormLayout,
-    QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QTabWidget, QToolBar,
-    QVBoxLayout, QWidget,
+    QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QStyle, QTabWidget, QToolBar,
+    QToolButton, QVBoxLayout, QWidget,
 )
 
 from xqdesk.errors import XqdeskError
@@ -68,8 +68,17 @@ PICTURE_WIDTH = 720
 """Width in pixels of the pictures the window exports (PNG, GIF frames, the clipboard)."""
 PICTURE_FILTERS = ("PNG (*.png)", "SVG (*.svg)")
 INDEX_FILTER = "*.xqdb *.db *.sqlite"
+TOOLBAR_ICONS = {
+    "First move": QStyle.StandardPixmap.SP_MediaSkipBackward,
+    "Previous move": QStyle.StandardPixmap.SP_MediaSeekBackward,
+    "Next move": QStyle.StandardPixmap.SP_MediaSeekForward,
+    "Last move": QStyle.StandardPixmap.SP_MediaSkipForward,
+    "Play through": QStyle.StandardPixmap.SP_MediaPlay,
+}
+"""Toolbar buttons shown as icons, so the toolbar fits an 800-px window without overflowing."""
+
 ENGINE_DOCK_HEIGHT = 300
-ENGINE_DOCK_SHARE = 0.26
+ENGINE_DOCK_SHARE = 0.22
 """The engine dock's first height: ENGINE_DOCK_HEIGHT, or this share of a shorter window."""
 EXPLORER_DOCK_WIDTH = 430
 """The explorer dock's first width."""
@@ -289,6 +298,8 @@ class MainWindow(QMainWindow):
         self.moves_tabs.setDocumentMode(True)
         self.moves_tabs.addTab(self.move_list, "")
         self.moves_tabs.addTab(self.variation_tree, "")
+        # the notation serves both tabs: in their corner, not a row of its own above the moves
+        self.moves_tabs.setCornerWidget(self.move_list.notation_bar, Qt.Corner.TopRightCorner)
         side_layout.addWidget(self.moves_tabs, 1)
         side_layout.addWidget(self.variation_list)
         side_layout.addWidget(self.comment_editor)
@@ -325,6 +336,10 @@ class MainWindow(QMainWindow):
         self.explorer_panel.set_database(self.settings.explorer_database)
         self.board_view.set_coordinates(self.settings.show_coordinates)
         self._docks_sized = False
+        self._graphed_game: Game | None = None
+        """The game whose scores the graph holds (another one replacing it clears the graph)."""
+        self._engine_dock_height = ENGINE_DOCK_HEIGHT
+        """The engine dock's height while it has something to show (it folds to a line otherwise)."""
         self._shut_down = False
         self.setAcceptDrops(True)
 
@@ -540,12 +555,21 @@ class MainWindow(QMainWindow):
         toolbar = QToolBar()
         toolbar.setObjectName("main-toolbar")
         toolbar.setMovable(False)
+        small = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        toolbar.setIconSize(QSize(small, small))  # as tall as the text buttons beside them
         for key in ("New game", "Open…", None, "First move", "Previous move", "Next move", "Last move",
                     "Play through", None, "Take back", "Hint", "Resign", "Flip board"):
             if key is None:
                 toolbar.addSeparator()
-            else:
-                toolbar.addAction(self._actions[key])
+                continue
+            action = self._actions[key]
+            toolbar.addAction(action)
+            icon = self.style().standardIcon(TOOLBAR_ICONS[key]) if key in TOOLBAR_ICONS else None
+            if icon is not None and not icon.isNull():  # the stepping buttons as icons, text as tooltip
+                action.setIcon(icon)
+                button = toolbar.widgetForAction(action)
+                if isinstance(button, QToolButton):
+                    button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         self.addToolBar(toolbar)
 
     def _connect(self) -> None:
@@ -564,6 +588,8 @@ class MainWindow(QMainWindow):
         self.engine_panel.score_view_changed.connect(self._on_score_view_changed)
         self.engine_panel.progress_shown.connect(self._on_engine_progress)
         self.engine_panel.lines_changed.connect(lambda lines: self.update_settings(analysis_lines=lines))
+        self.engine_panel.occupied_changed.connect(self._on_engine_panel_occupied)
+        self.engine_panel.analysis_requested.connect(lambda: self.start_analysis(self.analysis_engines()))
         self.score_graph.ply_clicked.connect(controller.go_to)
         self.explorer_panel.move_chosen.connect(self.play_explorer_move)
         self.explorer_panel.game_chosen.connect(self.open_explorer_game)
@@ -630,8 +656,11 @@ class MainWindow(QMainWindow):
         return f"{headers.get('Red', tr('Red'))} – {headers.get('Black', tr('Black'))}"
 
     def _on_game_changed(self) -> None:
+        game = self.controller.game()
+        replaced = game is not self._graphed_game  # another game's scores are not this one's
+        self._graphed_game = game
         self.score_graph.set_ply_count(self.controller.length() + 1)
-        if self.controller.length() == 0:
+        if replaced or self.controller.length() == 0:
             self.score_graph.clear()
         self._show_review(read_review(self.controller.game()) if self.controller.game().comment else None)
 
@@ -1161,9 +1190,25 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._docks_sized:  # dock sizes only take once the window is laid out
             self._docks_sized = True
-            height = min(ENGINE_DOCK_HEIGHT, int(self.height() * ENGINE_DOCK_SHARE))
-            self.resizeDocks([self.engine_dock], [height], Qt.Orientation.Vertical)
+            self._engine_dock_height = min(ENGINE_DOCK_HEIGHT, int(self.height() * ENGINE_DOCK_SHARE))
+            if self.engine_panel.is_occupied():
+                self.resizeDocks([self.engine_dock], [self._engine_dock_height], Qt.Orientation.Vertical)
             self.resizeDocks([self.explorer_dock], [EXPLORER_DOCK_WIDTH], Qt.Orientation.Horizontal)
+
+    def _on_engine_panel_occupied(self, occupied: bool) -> None:
+        """The engine panel folded (nothing to show: the move list gets the height) or unfolded
+        (the dock gets back the height it had, or its first one)."""
+        dock = self.engine_dock
+        if dock.isFloating() or self.dockWidgetArea(dock) not in (Qt.DockWidgetArea.BottomDockWidgetArea,
+                                                                  Qt.DockWidgetArea.TopDockWidgetArea):
+            return
+        if not occupied:
+            if self._docks_sized and dock.height() > 2 * self.engine_panel.maximumHeight():
+                self._engine_dock_height = dock.height()  # as the user left it
+            return
+        if self._docks_sized:
+            QTimer.singleShot(0, self, lambda: self.resizeDocks([dock], [self._engine_dock_height],
+                                                                Qt.Orientation.Vertical))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if not self._shut_down and not self.may_close():
