@@ -33,7 +33,7 @@ from xqdesk.ui.message_banner import BannerKind
 from xqdesk.ui.settings import EngineKind, EngineProfile, load_settings, open_store
 from xqdesk.ui.sounds import SoundEvent, SoundPlayer
 from datafiles import DATA
-from window_files import open_file
+from window_files import answer_question, open_file
 
 BIG_FILE = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
@@ -45,23 +45,6 @@ WEAK = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
 def click_square(qtbot, window, name: str) -> None:
     point = window.board_view.square_center(parse_square(name)).toPoint()
     qtbot.mouseClick(window.board_view, Qt.MouseButton.LeftButton, pos=point)
-
-
-def answer_question(qtbot, window, button: QMessageBox.StandardButton, then=None) -> list[str]:
-    """Once the window's question box is up: remember its text, click ``button`` (then ``then()``)."""
-    seen: list[str] = []
-
-    def answer() -> None:
-        box = window.files.question
-        if box is None or not box.isVisible():
-            QTimer.singleShot(20, answer)
-            return
-        seen.append(box.text())
-        box.button(button).click()
-        if then is not None:
-            QTimer.singleShot(0, then)
-    QTimer.singleShot(0, answer)
-    return seen
 
 
 def fill_save_dialog(window, path: Path, filter_text: str) -> None:

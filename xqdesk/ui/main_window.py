@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QToolButton, QVBoxLayout, QWidget,
 )
 
+from xqdesk.board import Board
 from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.game import Game
@@ -51,6 +52,7 @@ from xqdesk.ui.themes import THEMES, theme_named
 from xqdesk.ui.move_list import MoveList
 from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, copy_picture, line_scenes, save_picture
 from xqdesk.ui.position_editor import PositionEditorDialog
+from xqdesk.ui.reasons import tr_reason
 from xqdesk.ui.review_dialog import ReviewDialog, ReviewProgress
 from xqdesk.ui.review_worker import ReviewWorker
 from xqdesk.ui.score_graph import red_view_pawns
@@ -229,6 +231,12 @@ class AnalysisEnginesDialog(QDialog):
     def engines(self) -> list[EngineProfile]:
         chosen = [self.first_box.currentData(), self.second_box.currentData()]
         return [profile for profile in chosen if profile is not None]
+
+
+def move_tokens(text: str) -> list[str]:
+    """The moves of a pasted move list (any notation): its words less move numbers and ellipses."""
+    return [token for token in text.replace("\n", " ").split()
+            if not token.rstrip(".").isdigit() and token not in ("…", "...")]
 
 
 def mode_for_seats(red: EngineProfile | None, black: EngineProfile | None) -> Mode:
@@ -411,10 +419,11 @@ class MainWindow(QMainWindow):
         self._action("Manage engines…", self.manage_engines)
         self._action("Analysis engines…", self.choose_analysis_engines)
         self._action("Tablebase directory…", self.choose_tablebase_directory)
-        self._action("Person vs person", lambda: self.start_game(None, None))
-        self._action("Play Red against the engine", lambda: self.start_game(None, self.default_engine()))
-        self._action("Play Black against the engine", lambda: self.start_game(self.default_engine(), None))
-        self._action("Engine vs engine", lambda: self.start_game(self.default_engine(), self.default_engine()))
+        self._action("Person vs person", lambda: self.start_game_asking(None, None))
+        self._action("Play Red against the engine", lambda: self.start_game_asking(None, self.default_engine()))
+        self._action("Play Black against the engine", lambda: self.start_game_asking(self.default_engine(), None))
+        self._action("Engine vs engine",
+                     lambda: self.start_game_asking(self.default_engine(), self.default_engine()))
         self._action("Fog of war…", self.open_fog_window)
         self._action("Engine tournament…", self.open_tournament_window)
         self._action("Analysis", lambda: self.start_analysis(self.analysis_engines()))
@@ -881,7 +890,7 @@ class MainWindow(QMainWindow):
 
     def _start_from_editor(self, fen: str | None, red: EngineProfile | None = None,
                            black: EngineProfile | None = None) -> None:
-        if fen is None:
+        if fen is None or not self.files.confirm_discard():
             return
         self.engine_panel.shutdown()
         self.start_game(red, black, fen)
@@ -904,10 +913,20 @@ class MainWindow(QMainWindow):
         if mode is Mode.PERSON_VS_ENGINE:
             self.set_flipped(red is not None)
 
+    def start_game_asking(self, red: EngineProfile | None, black: EngineProfile | None,
+                          start_fen: str = STARTING_FEN,
+                          time_controls: dict[Color, TimeControl] | None = None) -> bool:
+        """:meth:`start_game` as the user asked for it: unsaved moves or comments are saved or
+        given up first (False: the user kept the game, nothing started)."""
+        if not self.files.confirm_discard():
+            return False
+        self.start_game(red, black, start_fen, time_controls)
+        return True
+
     def choose_new_game(self) -> None:
         dialog = NewGameDialog(available_engines(self.settings), self.settings.engine_clock,
                                self.settings.person_clock, self.settings.engine_delay, can_continue=True, parent=self)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
+        if dialog.exec() != QDialog.DialogCode.Accepted or not self.files.confirm_discard():
             return
         red, black = dialog.seats()
         controls = dialog.time_controls()
@@ -1032,7 +1051,10 @@ class MainWindow(QMainWindow):
         controller.play_move(move)
 
     def open_explorer_game(self, game: Game, ply: int) -> None:
-        """A game double-clicked in the explorer, opened at the move where it reached the position."""
+        """A game double-clicked in the explorer, opened at the move where it reached the position
+        (unsaved changes are saved or given up first)."""
+        if not self.files.confirm_discard():
+            return
         try:
             self.controller.load_game(game, Mode.REPLAY, ply=ply)
         except XqdeskError as error:
@@ -1128,12 +1150,27 @@ class MainWindow(QMainWindow):
         QGuiApplication.clipboard().setText(self.controller.board().fen())
         self.show_status(tr("Copy FEN"))
 
-    def paste_fen(self) -> None:
-        text = QGuiApplication.clipboard().text().strip()
+    def paste_fen(self) -> bool:
+        """*Edit → Paste FEN*: analyse the clipboard's position; moves after it (``<FEN> moves
+        h2e2 h9g7``, any notation) are played. A bad FEN or move is said and changes nothing;
+        unsaved changes are saved or given up first. Whether the position was taken."""
+        fen, _moves_word, moves_text = QGuiApplication.clipboard().text().strip().partition(" moves ")
         try:
-            self.controller.new_game(Mode.ANALYSIS, start_fen=text)
+            board = Board(fen.strip())
         except XqdeskError as error:
-            self.show_status(tr("Invalid FEN: {reason}").format(reason=error))
+            self.show_status(tr("Invalid FEN: {reason}").format(reason=tr_reason(str(error))))
+            return False
+        try:
+            moves = parse_line(board, move_tokens(moves_text))
+        except XqdeskError as error:
+            self.show_status(tr("Illegal move: {reason}").format(reason=tr_reason(str(error))))
+            return False
+        if not self.files.confirm_discard():
+            return False
+        self.controller.new_game(Mode.ANALYSIS, start_fen=board.fen())
+        for move in moves:
+            self.controller.play_move(move)
+        return True
 
     def copy_moves(self) -> None:
         texts = self.move_list.move_texts()
@@ -1154,11 +1191,8 @@ class MainWindow(QMainWindow):
     def paste_moves(self) -> None:
         """Play the clipboard's moves (any notation, move numbers allowed) from the viewed position
         in analysis mode."""
-        text = QGuiApplication.clipboard().text()
-        tokens = [token for token in text.replace("\n", " ").split()
-                  if not token.rstrip(".").isdigit() and token not in ("…", "...")]
         try:
-            moves = parse_line(self.controller.board(), tokens)
+            moves = parse_line(self.controller.board(), move_tokens(QGuiApplication.clipboard().text()))
         except XqdeskError as error:
             self.show_status(tr("Illegal move: {reason}").format(reason=error))
             return
