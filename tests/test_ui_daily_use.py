@@ -79,6 +79,8 @@ def test_an_engine_whose_program_is_gone_is_never_offered(qtbot, window, tmp_pat
     assert "gone" not in names and "a record" not in names
     dialog.deleteLater()
     assert "gone" not in [profile.name for profile in window.analysis_candidates()]
+    window.action("Play Red against the engine").trigger()  # the quick start passes over the gone ones
+    assert window.controller.seat(BLACK) == WEAK and window.controller.seat(RED) is None
 
 
 # --- files: saving and unsaved changes -------------------------------------------------------------

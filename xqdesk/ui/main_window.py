@@ -901,8 +901,10 @@ class MainWindow(QMainWindow):
             self.settings = replace(self.settings, engines=dialog.profiles())
 
     def default_engine(self) -> EngineProfile:
-        """The engine the quick-start actions seat: the user's first, else the built-in level 3."""
-        return self.settings.engines[0] if self.settings.engines else BUILTIN_PROFILES[1]
+        """The engine the quick-start actions seat: the user's first that can start (one whose
+        program is gone is passed over), else the built-in level 3."""
+        usable = [profile for profile in self.settings.engines if engine_problem(profile) is None]
+        return usable[0] if usable else BUILTIN_PROFILES[1]
 
     def start_game(self, red: EngineProfile | None, black: EngineProfile | None,
                    start_fen: str = STARTING_FEN, time_controls: dict[Color, TimeControl] | None = None) -> None:
