@@ -452,6 +452,8 @@ def test_engine_vs_engine_pauses_resumes_stops_and_graphs_each_engine(qtbot, win
     window.action("Stop game").trigger()
     assert controller.mode() is Mode.REPLAY and controller.length() >= length + 2
     assert controller.outcome() is None and not window.action("Pause").isEnabled()
+    assert open_file(qtbot, window, XQF_GAME)  # another game: no stale curves or legend
+    assert graph.series_names() == [] and not graph.has_scores()
 
 
 # --- hints and replay ----------------------------------------------------------------------------------

@@ -671,6 +671,8 @@ class MainWindow(QMainWindow):
         self.score_graph.set_ply_count(self.controller.length() + 1)
         if replaced or self.controller.length() == 0:
             self.score_graph.clear()
+        if replaced:  # the engines that named the curves played or analysed another game
+            self.score_graph.set_series_names([])
         self._show_review(read_review(self.controller.game()) if self.controller.game().comment else None)
 
     # --- whole-game review ------------------------------------------------------------------------
