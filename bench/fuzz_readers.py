@@ -5,7 +5,7 @@
 
 Each case is read with ``read_games``; every ``--commands-every``-th also goes through
 ``replay --check`` and ``convert``. A case fails when anything escapes, an intact game is lost, an
-error does not name its file, game and place, it takes more than ``--slow`` seconds, or reading
+error does not name its file, game and place, it takes more than ``--slow`` CPU seconds, or reading
 needs more than ten times the input's size (plus 2 MB) beyond the games it returns. Exit 1 on any
 failure."""
 from __future__ import annotations
@@ -52,7 +52,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--commands-every", type=int, default=10, metavar="N")
     parser.add_argument("--memory-every", type=int, default=4, metavar="N")
-    parser.add_argument("--slow", type=float, default=3.0, metavar="S", help="seconds a case may take")
+    parser.add_argument("--slow", type=float, default=3.0, metavar="S", help="CPU seconds a case may take")
     args = parser.parse_args()
     times: list[float] = []
     ratios: list[tuple[float, str]] = []

@@ -41,6 +41,32 @@ def _live_children() -> list[str]:
     return children
 
 
+@pytest.fixture(scope="session", autouse=True)
+def engines_compiled(request):
+    """The engines' compiled code, made ready once before the first test, as the window and the
+    command line do before a first move (:mod:`xqdesk.engines.compiled_code`): on a fresh clone
+    the kernels compile for a minute of CPU and more, which no test's wait for an engine should
+    have to include. Quick when the code is ready; a failure is reported, and the engine tests
+    then say what is wrong."""
+    from xqdesk.engines.compiled_code import TYPICAL_CPU_SECONDS, engine_label, is_ready, prepare_in_child
+
+    kinds = [kind for kind in TYPICAL_CPU_SECONDS if not is_ready(kind)]
+    if not kinds:
+        return
+    plugins = request.config.pluginmanager
+    reporter, capture = plugins.get_plugin("terminalreporter"), plugins.get_plugin("capturemanager")
+
+    def say(text: str) -> None:
+        if reporter is not None and capture is not None:
+            with capture.global_and_fixture_disabled():
+                reporter.write_line(text)
+
+    started = time.monotonic()
+    say(f"\npreparing the compiled code of {', '.join(engine_label(kind) for kind in kinds)} (once after a change) …")
+    problem = prepare_in_child(kinds, lambda progress: None)
+    say(f"{'could not prepare it: ' + problem if problem else 'ready'} after {time.monotonic() - started:.0f} s")
+
+
 @pytest.fixture(autouse=True)
 def no_child_processes_left():
     """Fail a test that leaves a child process running (engines must never be orphaned; with

@@ -18,9 +18,8 @@ from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK
 from xqdesk.score import Cp, Mate
 from datafiles import COURSE_VECTORS
+from hang_guard import HANG_GUARD
 
-HANG_GUARD = 60.0
-"""Seconds after which a wait counts as hung: a guard, never a speed target (bench/ measures speed)."""
 
 VECTORS = COURSE_VECTORS
 MATE_IN_ONE = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"
@@ -150,7 +149,7 @@ def test_stop_ends_an_infinite_search(engine: BuiltinEngine) -> None:
     time.sleep(0.5)
     assert worker.is_alive()
     stop.set()
-    worker.join(timeout=5.0)
+    worker.join(timeout=HANG_GUARD)
     assert not worker.is_alive()
     assert result and result[0] is not None and infos
 

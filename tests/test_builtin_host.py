@@ -11,9 +11,7 @@ import pytest
 
 from xqdesk.board import Board
 from xqdesk.move import Move
-
-HANG_GUARD = 60.0
-"""Seconds after which a wait counts as hung: a guard, never a speed target (bench/ measures speed)."""
+from hang_guard import HANG_GUARD
 
 
 class _Uci:
@@ -63,7 +61,7 @@ def uci():
 
 def test_the_host_plays_timed_moves_and_stops_infinite_analysis(uci: _Uci) -> None:
     uci.send("uci")
-    handshake = uci.read_until("uciok", timeout=120)  # a fresh checkout compiles the kernel first
+    handshake = uci.read_until("uciok", timeout=HANG_GUARD)
     assert any(line.startswith("option name MultiPV") for line in handshake)
     uci.send("isready")
     uci.read_until("readyok", timeout=HANG_GUARD)

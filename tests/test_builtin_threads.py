@@ -19,9 +19,8 @@ from xqdesk.fen import STARTING_FEN, parse_fen
 from xqdesk.move import Move
 from xqdesk.score import Cp, Mate
 from datafiles import COURSE_VECTORS
+from hang_guard import HANG_GUARD
 
-HANG_GUARD = 60.0
-"""Seconds after which a wait counts as hung: a guard, never a speed target (bench/ measures speed)."""
 
 MATE_IN_ONE = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"
 MATE_IN_TWO = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"
@@ -85,7 +84,7 @@ def test_stop_ends_an_infinite_search_of_every_thread(engine: BuiltinEngine) -> 
     time.sleep(0.5)
     assert worker.is_alive() and len(_helpers_alive()) == 1
     stop.set()
-    worker.join(timeout=5.0)
+    worker.join(timeout=HANG_GUARD)
     assert not worker.is_alive()
     assert result and result[0] is not None
     assert not _helpers_alive()

@@ -14,6 +14,7 @@ from xqdesk.formats.course_match import CourseGameResult, CourseMatch, write_cou
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
 from datafiles import DATA
+from hang_guard import HANG_GUARD
 
 DATA = DATA
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,6 +118,6 @@ def test_convert_refuses_what_a_format_cannot_hold(tmp_path: Path, capsys: pytes
 def test_command_line_runs_as_a_module(tmp_path: Path) -> None:
     folder = _match_folder(tmp_path)
     result = subprocess.run([sys.executable, "-m", "xqdesk", "replay", str(folder), "--check"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=HANG_GUARD)
     assert result.returncode == 0, result.stderr
     assert result.stdout.rstrip().splitlines()[-1].startswith("checked 6 games")

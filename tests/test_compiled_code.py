@@ -7,16 +7,37 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from xqdesk.engines import compiled_code
 from xqdesk.engines.compiled_code import (Progress, compile_lock, is_ready, kinds_needed, locked_warm_up,
                                           parse_progress_line, progress_line)
+from hang_guard import HANG_GUARD
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _lock_holder(released: Path, package_folder: str = "") -> subprocess.Popen:
+    """A process that holds the compile lock (of the installation in ``package_folder``, this one by
+    default) until it reads a line, then writes ``released`` and lets go."""
+    pretend = f"compiled_code._package_folder = lambda: Path({package_folder!r})\n" if package_folder else ""
+    holder = subprocess.Popen([sys.executable, "-c",
+                               "import sys\n"
+                               "from pathlib import Path\n"
+                               "from xqdesk.engines import compiled_code\n"
+                               + pretend +
+                               "with compiled_code.compile_lock():\n"
+                               "    print('holding', flush=True)\n"
+                               "    sys.stdin.readline()\n"
+                               f"    Path({str(released)!r}).touch()\n"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+    return holder
 
 
 @pytest.fixture
@@ -47,24 +68,31 @@ def test_a_warm_up_stamps_its_code_ready_and_waits_for_a_compilation_elsewhere(f
     locked_warm_up("random", lambda: None)  # no compiled code: nothing stamped
     assert not is_ready("builtin") and not list(first_start.rglob("*.ready"))
 
-    # another process holds the lock while it compiles: the warm-up waits for it
-    holder = subprocess.Popen([sys.executable, "-c",
-                               "import sys, time\n"
-                               "from xqdesk.engines.compiled_code import compile_lock\n"
-                               "with compile_lock():\n"
-                               "    print('holding', flush=True); time.sleep(1.5)\n"],
-                              stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
-    ran_at: list[float] = []
-    started = time.monotonic()
-    locked_warm_up("fog-ubsa", lambda: ran_at.append(time.monotonic()))
-    holder.wait(timeout=30)
-    assert ran_at and ran_at[0] - started > 0.5
+    # another process holds the lock while it compiles: the warm-up waits until it lets go
+    released = first_start.parent / "released"
+    holder = _lock_holder(released)
+    ran: list[bool] = []  # whether the holder had let go when the warm-up ran
+    waiting = threading.Thread(target=locked_warm_up, args=("fog-ubsa", lambda: ran.append(released.exists())))
+    waiting.start()
+    waiting.join(0.5)
+    assert not ran  # still waiting (no timing: a slow machine only makes this weaker)
+    holder.communicate("release\n", timeout=HANG_GUARD)
+    waiting.join(HANG_GUARD)
+    assert ran == [True]
     assert is_ready("builtin") and not is_ready("mcts")
 
     # the lock is re-entrant within a thread (prepare holds it around the engine's own warm-up)
     with compile_lock(), compile_lock():
         pass
+
+
+def test_another_installation_compiles_without_waiting_for_this_one(first_start):
+    holder = _lock_holder(first_start.parent / "released", package_folder=str(first_start.parent / "elsewhere"))
+    try:  # this installation's lock is free while the other one's is held
+        with FileLock(str(compiled_code.cache_folder() / compiled_code._lock_name()), timeout=0):
+            pass
+    finally:
+        holder.communicate("release\n", timeout=HANG_GUARD)
 
 
 def test_a_changed_engine_file_makes_the_code_not_ready(first_start, monkeypatch):
@@ -85,7 +113,7 @@ def test_the_command_line_says_what_it_prepares_once(first_start):
     again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600, cwd=first_start.parent)
     assert again.returncode == 0 and "Preparing" not in again.stderr
     others = subprocess.run([sys.executable, "-m", "xqdesk", "analyse", "--engine", "greedy", "--depth", "1"],
-                            capture_output=True, text=True, env=env, timeout=120, cwd=first_start.parent)
+                            capture_output=True, text=True, env=env, timeout=HANG_GUARD, cwd=first_start.parent)
     assert others.returncode == 0 and "Preparing" not in others.stderr
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from xqdesk.resource_files import read_resource
 from xqdesk.ui.desktop_entry import _exec_quote, desktop_entry_text
+from hang_guard import HANG_GUARD
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def run_xqdesk(*args: str, data_home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "XDG_DATA_HOME": str(data_home), "QT_QPA_PLATFORM": "offscreen"}
     return subprocess.run([sys.executable, "-m", "xqdesk", *args], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=120)
+                          cwd=ROOT, timeout=HANG_GUARD)
 
 
 def test_install_writes_an_entry_that_starts_this_xqdesk_and_remove_takes_it_out(tmp_path):
@@ -38,7 +39,7 @@ def test_install_writes_an_entry_that_starts_this_xqdesk_and_remove_takes_it_out
     assert f"wrote {desktop}" in installed.stdout
 
     # the entry's command (without the file argument) is a working xqdesk
-    shown = subprocess.run([*command[:-1], "--version"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    shown = subprocess.run([*command[:-1], "--version"], capture_output=True, text=True, timeout=HANG_GUARD, cwd=tmp_path)
     assert shown.stdout.startswith("xqdesk ")
 
     removed = run_xqdesk("--remove-desktop-entry", data_home=tmp_path)

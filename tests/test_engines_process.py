@@ -24,9 +24,8 @@ from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from datafiles import COURSE_VECTORS
+from hang_guard import HANG_GUARD
 
-HANG_GUARD = 60.0
-"""Seconds after which a wait counts as hung: a guard, never a speed target (bench/ measures speed)."""
 
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not Path(FAIRY).is_file(),
@@ -256,7 +255,7 @@ def test_engine_ends_when_its_referee_dies_without_cleaning_up():
         "time.sleep(0.5)\n"
         "print(player.engine.pid, flush=True)\n"
         "os._exit(9)\n")
-    referee = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30,
+    referee = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG_GUARD,
                              env=parse_spec("random").env)
     assert referee.returncode == 9, referee.stderr
     host = int(referee.stdout.strip())

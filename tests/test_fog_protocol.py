@@ -16,6 +16,7 @@ from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.formats.pgn import read_pgn
 from xqdesk.ruleset import FOG
 from xqdesk.variants.fog import format_view, observe, parse_view, start_board, views
+from hang_guard import HANG_GUARD
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,5 +90,5 @@ def test_match_variant_fog_writes_a_fog_pgn_that_replays(tmp_path):
     assert len(games) == 2 and all(game.ruleset is FOG for game in games)
     assert all(game.check_outcome().agrees for game in games)
     refused = subprocess.run([sys.executable, "-m", "xqdesk", "match", "--red", "fog-greedy", "--black", "random"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=60)
+                             cwd=ROOT, capture_output=True, text=True, timeout=HANG_GUARD)
     assert refused.returncode == 2 and "--variant fog" in refused.stderr

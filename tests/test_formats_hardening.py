@@ -21,6 +21,7 @@ from xqdesk.fen import parse_fen
 from xqdesk.formats import read_games
 from xqdesk.formats.course_match import write_course_match
 from xqdesk.formats.game_file import WHOLE_FILE
+from hang_guard import HANG_GUARD
 
 FIFTEEN_CHINESE = GAMES / "notation_15" / "chinese.pgn"
 GB18030 = GAMES / "chinese_gb18030" / "eleeye_SAMPLE.PGN"
@@ -294,6 +295,6 @@ def test_the_window_starts_on_a_fifo_a_device_or_a_loop(tmp_path: Path) -> None:
     for name in ("pipe.pgn", "zero.pgn", "loop.pgn"):
         shot = tmp_path / f"{name}.png"
         done = subprocess.run([sys.executable, str(REPO / "main.py"), "--screenshot", str(shot), str(tmp_path / name)],
-                              env=env, capture_output=True, text=True, timeout=60)
+                              env=env, capture_output=True, text=True, timeout=HANG_GUARD)
         assert done.returncode == 0, done.stderr
         assert shot.is_file()

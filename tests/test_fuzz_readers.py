@@ -16,7 +16,7 @@ from xqdesk.cli import main
 SEED = 20261123
 CASES = 300
 HANG_GUARD = 30.0
-"""Seconds after which a case counts as hung (speed itself is measured by the bench)."""
+"""CPU seconds after which a case counts as hung (speed itself is measured by the bench)."""
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ import pytest
 
 from xqdesk.formats.course_match import read_course_match
 from xqdesk.formats.pgn import read_pgn
+from hang_guard import HANG_GUARD
 
 PLAYERS = Path(__file__).parent / "players"
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
@@ -259,7 +260,7 @@ def signal_after_the_first_game(process: subprocess.Popen, pgn: Path, number: in
             time.sleep(0.2)
         time.sleep(1.0)  # the next game is on: an engine thinks
         process.send_signal(number)
-        return process.communicate(timeout=90)
+        return process.communicate(timeout=HANG_GUARD)
     finally:
         if process.poll() is None:
             process.kill()

@@ -23,6 +23,7 @@ from xqdesk.move import Move
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK
 from xqdesk.score import Mate
+from hang_guard import HANG_GUARD
 
 ROOT = Path(__file__).parent.parent
 
@@ -82,7 +83,7 @@ def test_the_host_reports_multipv_lines_with_visits_q_and_prior():
                 break
     finally:
         host.stdin.close()
-        host.wait(timeout=30)
+        host.wait(timeout=HANG_GUARD)
     assert "option name Playouts type spin default 0 min 0 max 10000000" in lines
     scored = [line.split() for line in lines if line.startswith("info depth ") and " score cp " in line]
     ranks = {words[words.index("multipv") + 1] if "multipv" in words else "1" for words in scored}

@@ -14,6 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hang_guard import HANG_GUARD
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -73,7 +74,7 @@ def test_a_zipped_package_reads_its_resources_and_weights(wheel, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(archive)}
     env.pop("XQDESK_RESOURCES", None)
     ran = subprocess.run([sys.executable, "-c", script, str(archive)], capture_output=True, text=True,
-                         env=env, cwd=tmp_path, timeout=120)
+                         env=env, cwd=tmp_path, timeout=HANG_GUARD)
     assert ran.returncode == 0, ran.stderr
     font_bytes, tempo, channels = ran.stdout.split()
     assert int(tempo) >= 0
@@ -97,5 +98,5 @@ def test_the_version_is_the_package_version():
     from xqdesk import __version__
 
     shown = subprocess.run([sys.executable, "-m", "xqdesk", "--version"], capture_output=True, text=True,
-                           timeout=60, cwd=ROOT)
+                           timeout=HANG_GUARD, cwd=ROOT)
     assert shown.returncode == 0 and shown.stdout.strip() == f"xqdesk {__version__}"

@@ -12,9 +12,8 @@ from xqdesk.engines.play.referee import play_game
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.time_control import TimeControl
+from hang_guard import HANG_GUARD
 
-HANG_GUARD = 60.0
-"""Seconds after which a wait counts as hung: a guard, never a speed target (bench/ measures speed)."""
 
 UNTIMED = {RED: TimeControl.unlimited(), BLACK: TimeControl.unlimited()}
 
@@ -89,7 +88,7 @@ def test_xqdesk_play_times_a_person_out_when_the_game_sets_a_clock() -> None:
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                cwd=Path(__file__).parent.parent)
     try:
-        process.wait(timeout=120)  # stdin stays open: the person just never types
+        process.wait(timeout=HANG_GUARD)  # stdin stays open: the person just never types
     finally:
         process.kill()
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None

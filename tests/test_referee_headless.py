@@ -15,9 +15,8 @@ from xqdesk.engines.play.course_seat import CoursePlayerSeat
 from xqdesk.engines.play.forked_game import play_forked
 from xqdesk.move import Move
 from xqdesk.outcome import Termination
+from hang_guard import HANG_GUARD
 
-HANG_GUARD = 60.0
-"""Seconds after which a wait counts as hung: a guard, never a speed target (bench/ measures speed)."""
 
 PLAYERS = Path(__file__).parent / "players"
 

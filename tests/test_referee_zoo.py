@@ -17,10 +17,11 @@ from xqdesk.engines.transport.process import live_process_groups
 from xqdesk.engines.play.referee import play_game
 from xqdesk.engines.spec import EngineSpec, parse_spec
 from xqdesk.outcome import Termination
+from hang_guard import HANG_GUARD
 
 PLAYERS = Path(__file__).parent / "players"
 CLOCK = 1.0
-MARGIN = 60.0
+MARGIN = HANG_GUARD
 """Seconds a verdict may come after the clock runs out: a guard against a hang, generous enough for
 a machine at any load (how soon a verdict comes is measured by bench/engine_overhead.py)."""
 RED_ILLEGAL = "Red moves illegally, Black wins!"

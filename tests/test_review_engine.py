@@ -20,6 +20,7 @@ from xqdesk.game import Game
 from xqdesk.move import Move
 from xqdesk.pieces import RED
 from xqdesk.review import MoveClass, read_review, write_review
+from hang_guard import HANG_GUARD
 
 MASTER = GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 ROOT = Path(__file__).parent.parent
@@ -90,7 +91,7 @@ def test_annotate_writes_nags_and_resumes_after_an_interrupt(tmp_path):
     while time.monotonic() < deadline and (not target.is_file() or target.read_text().count("[Annotator") < 3):
         time.sleep(0.05)
     process.send_signal(signal.SIGINT)
-    process.communicate(timeout=60)
+    process.communicate(timeout=HANG_GUARD)
     first = target.read_text()
     done_before = first.count("[Annotator")
     assert 3 <= done_before < 19, f"the run should have been interrupted part-way, not after {done_before} games"

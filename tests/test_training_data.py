@@ -20,6 +20,7 @@ from xqdesk.fen import format_fen
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.score import MATE_GIVEN, Cp, Mate, PovScore
+from hang_guard import HANG_GUARD
 
 ROOT = Path(__file__).parent.parent
 GAMES = ROOT / "tests" / "data" / "games"
@@ -164,7 +165,7 @@ def test_the_command_line_makes_a_resumable_set_labelled_by_fairy_stockfish(tmp_
 
 def test_the_command_line_refuses_nothing_to_do(tmp_path):
     done = subprocess.run([sys.executable, "-m", "xqdesk", "train", "data", "--out", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+                          capture_output=True, text=True, timeout=HANG_GUARD, cwd=ROOT)
     assert done.returncode == 2 and "nothing to label" in done.stderr
 
 
@@ -194,7 +195,7 @@ def test_an_interrupted_run_keeps_every_finished_task_and_leaves_nothing_running
             break
         time.sleep(0.5)
     os.kill(run.pid, signal.SIGINT)
-    _, stderr = run.communicate(timeout=120)
+    _, stderr = run.communicate(timeout=HANG_GUARD)
     assert run.returncode == 130, stderr
     manifest = json.loads((out / "manifest.json").read_text())
     reader = ShardReader(out)

@@ -13,6 +13,7 @@ from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_panel import EnginePanel
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import EngineKind, EngineProfile
+from hang_guard import HANG_GUARD_MS
 
 WEAK_ENGINE = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
 
@@ -61,7 +62,7 @@ def deliveries(monkeypatch):
 def test_a_kept_engine_reports_once_after_new_games_and_seat_changes(qtbot, deliveries, window):
     controller = window.controller
     window.start_game(WEAK_ENGINE, WEAK_ENGINE)  # engine vs engine: Black's engine is the panel's view 1
-    qtbot.waitUntil(lambda: controller.length() >= 2, timeout=60000)
+    qtbot.waitUntil(lambda: controller.length() >= 2, timeout=HANG_GUARD_MS)
     black_engine = controller.worker(BLACK)
     for _ in range(3):  # person vs engine, three times: the same Black engine is kept, in view 0
         window.start_game(None, WEAK_ENGINE)
@@ -71,8 +72,8 @@ def test_a_kept_engine_reports_once_after_new_games_and_seat_changes(qtbot, deli
     for counter in deliveries.values():
         counter.clear()
     assert controller.play_move(Move.from_iccs("h2e2"))
-    qtbot.waitUntil(lambda: controller.length() == 2, timeout=60000)
-    qtbot.waitUntil(lambda: bool(emitted), timeout=60000)
+    qtbot.waitUntil(lambda: controller.length() == 2, timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(lambda: bool(emitted), timeout=HANG_GUARD_MS)
     assert deliveries["panel"] == Counter({0: len(emitted)})
     assert deliveries["arrows"] == Counter({0: len(emitted)})
     arrows = window.board_view.arrows()
@@ -85,8 +86,8 @@ def test_analysis_engines_report_once_after_being_chosen_again(qtbot, deliveries
     worker = window.engine_panel.worker(0)
     emitted = []
     worker.progress.connect(emitted.append)
-    qtbot.waitUntil(lambda: bool(emitted), timeout=60000)
-    with qtbot.waitSignal(worker.best_move, timeout=60000):
+    qtbot.waitUntil(lambda: bool(emitted), timeout=HANG_GUARD_MS)
+    with qtbot.waitSignal(worker.best_move, timeout=HANG_GUARD_MS):
         window.stop_analysis()
     assert deliveries["panel"] == Counter({0: len(emitted)})
     assert deliveries["arrows"] == Counter({0: len(emitted)})

@@ -34,6 +34,7 @@ from xqdesk.ui.settings import EngineKind, EngineProfile, load_settings, open_st
 from xqdesk.ui.sounds import SoundEvent, SoundPlayer
 from datafiles import DATA
 from window_files import answer_question, open_file
+from hang_guard import HANG_GUARD, HANG_GUARD_MS
 
 BIG_FILE = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
@@ -165,7 +166,7 @@ def test_a_failing_engine_seat_is_reported_in_the_banner(qtbot, window, tmp_path
     script.write_text("#!/bin/sh\nexit 3\n", encoding="utf-8")
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     dying = EngineProfile("dies", EngineKind.UCI, str(script))
-    with qtbot.waitSignal(window.controller.game_over, timeout=60000):
+    with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS):
         window.start_game(dying, None)
     text = window.banner.text()
     assert "Engine failed" in text and "Game over" in text and window.banner.kind() is BannerKind.ERROR
@@ -178,7 +179,7 @@ def test_a_big_file_loads_in_the_background_into_a_sortable_filterable_list(qtbo
     assert files.is_loading() and files.progress_bar is not None
     assert QGuiApplication.overrideCursor() is not None
     assert QGuiApplication.overrideCursor().shape() == Qt.CursorShape.BusyCursor
-    with qtbot.waitSignal(files.loading_finished, timeout=60000) as finished:
+    with qtbot.waitSignal(files.loading_finished, timeout=HANG_GUARD_MS) as finished:
         pass
     assert finished.args == [True]
     assert QGuiApplication.overrideCursor() is None and files.progress_bar is None
@@ -224,14 +225,14 @@ def test_every_file_is_read_in_the_background_and_cancel_keeps_the_game_on_show(
     assert files.open_path(XQF_GAME)
     assert files.is_loading() and files.progress_bar is not None and files.progress_bar.cancel_button.isEnabled()
     assert window.controller.game() is before  # nothing replaced until the reading has ended
-    with qtbot.waitSignal(files.loading_finished, timeout=30000) as finished:
+    with qtbot.waitSignal(files.loading_finished, timeout=HANG_GUARD_MS) as finished:
         pass
     assert finished.args == [True] and window.controller.game() is not before
     shown = window.controller.game()
     # Cancel stops a big file's reading and keeps the game on show
     assert files.open_path(BIG_FILE)
-    qtbot.waitUntil(lambda: files.progress_bar is not None and files.progress_bar.bar.value() > 0, timeout=30000)
-    with qtbot.waitSignal(files.loading_finished, timeout=30000) as finished:
+    qtbot.waitUntil(lambda: files.progress_bar is not None and files.progress_bar.bar.value() > 0, timeout=HANG_GUARD_MS)
+    with qtbot.waitSignal(files.loading_finished, timeout=HANG_GUARD_MS) as finished:
         qtbot.mouseClick(files.progress_bar.cancel_button, Qt.MouseButton.LeftButton)
     assert finished.args == [False]
     assert window.controller.game() is shown and files.game_table is None
@@ -264,7 +265,7 @@ def test_a_bug_while_loading_ends_the_load_with_an_error(qtbot, window, monkeypa
     monkeypatch.setattr("xqdesk.ui.game_loader.game_rows", broken)
     files = window.files
     assert files.open_path(BIG_FILE)
-    with qtbot.waitSignal(files.loading_finished, timeout=60000) as finished:
+    with qtbot.waitSignal(files.loading_finished, timeout=HANG_GUARD_MS) as finished:
         pass
     assert finished.args == [False]
     assert QGuiApplication.overrideCursor() is None and files.progress_bar is None and not files.is_loading()
@@ -358,7 +359,7 @@ def test_a_missing_sound_card_does_not_fill_stderr_with_alsa_messages():
             "played = player.play(SoundEvent.MOVE)\n"
             "player.close()\n"
             "print('played' if played else 'silent')\n")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG_GUARD)
     if result.stdout.strip() == "played":
         pytest.skip("a sound device is present")
     assert result.stdout.strip() == "silent" and "ALSA lib" not in result.stderr, result.stderr[:500]
@@ -435,7 +436,7 @@ def test_engine_vs_engine_pauses_resumes_stops_and_graphs_each_engine(qtbot, win
     strong = EngineProfile("Built-in level 2", EngineKind.BUILTIN, level=2)
     window.start_game(WEAK, strong, time_controls={RED: TimeControl.per_move(0.3), BLACK: TimeControl.per_move(0.3)})
     controller = window.controller
-    qtbot.waitUntil(lambda: controller.length() >= 2, timeout=30000)
+    qtbot.waitUntil(lambda: controller.length() >= 2, timeout=HANG_GUARD_MS)
     window.action("Pause").trigger()
     assert controller.is_paused() and not window.action("Pause").isEnabled() and window.action("Resume").isEnabled()
     assert not controller.is_thinking(RED) and not controller.is_thinking(BLACK)
@@ -444,7 +445,7 @@ def test_engine_vs_engine_pauses_resumes_stops_and_graphs_each_engine(qtbot, win
     qtbot.wait(800)
     assert controller.length() == length  # nobody moves while paused
     window.action("Resume").trigger()
-    qtbot.waitUntil(lambda: controller.length() >= length + 2, timeout=30000)
+    qtbot.waitUntil(lambda: controller.length() >= length + 2, timeout=HANG_GUARD_MS)
     graph = window.score_graph
     assert graph.series_names() == ["Red: Built-in level 1", "Black: Built-in level 2"]
     assert graph.scores(0) and graph.scores(1)
@@ -461,7 +462,7 @@ def test_hint_works_for_a_person_even_in_a_finished_games_analysis_and_is_refuse
     game = read_games(BIG_FILE).games[87]  # a decided game
     window.controller.load_game(game, Mode.ANALYSIS, ply=10)
     assert window.controller.outcome() is not None and window.action("Hint").isEnabled()
-    with qtbot.waitSignal(window.controller.hint_ready, timeout=30000) as hint:
+    with qtbot.waitSignal(window.controller.hint_ready, timeout=HANG_GUARD_MS) as hint:
         window.action("Hint").trigger()
     assert window.controller.board().is_legal(hint.args[0])
     assert window.board_view.arrows()
@@ -491,7 +492,7 @@ def test_clocks_say_what_they_are_and_none_is_stale_after_a_timeout(qtbot, windo
     display = window.clock_display
     assert display.text(RED).endswith("no clock") and "10.0" not in display.text(RED)
     play(window, "h2e2")
-    with qtbot.waitSignal(window.controller.game_over, timeout=60000):
+    with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS):
         pass
     assert display.text(BLACK).endswith("0.0") and display.text(RED).endswith("no clock")
     assert window.controller.clock().running_color() is None

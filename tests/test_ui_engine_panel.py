@@ -15,6 +15,7 @@ from xqdesk.score import Cp, Mate, PovScore
 from xqdesk.ui.engine_panel import EnginePanel, count_text, pv_text, score_text
 from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
 from datafiles import COURSE_VECTORS
+from hang_guard import HANG_GUARD_MS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -57,7 +58,7 @@ def test_analysis_with_two_engines_shows_both_and_follows_the_moves(qtbot, panel
     panel.start_analysis()
     assert panel.is_analysing()
     left, right = panel.views
-    qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=60000)
+    qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=HANG_GUARD_MS)
     assert "Fairy" in left.engine_name and right.engine_name
     assert left.isVisibleTo(panel) and right.isVisibleTo(panel)
     assert left.row_texts()[0][3] and right.row_texts()[0][3]
@@ -67,16 +68,16 @@ def test_analysis_with_two_engines_shows_both_and_follows_the_moves(qtbot, panel
     board = Board()
     board.push(after[0])
     black_replies = {f"{text}" for text in (pv_text(board, [m], Notation.WXF) for m in board.legal_moves)}
-    qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=60000)
+    qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=HANG_GUARD_MS)
     for view in panel.views:
         assert view.row_texts()[0][3].split()[0] in black_replies
     assert set(panel.graph.scores(0)) >= {0, 1} and set(panel.graph.scores(1)) >= {0, 1}
     qtbot.waitUntil(lambda: all(candidates.get(i) and candidates[i][0] in board.legal_moves for i in (0, 1)),
-                    timeout=60000)
+                    timeout=HANG_GUARD_MS)
 
     panel.stop_analysis()
     assert not panel.is_analysing()
-    qtbot.waitUntil(lambda: left.state == "Ready" and right.state == "Ready", timeout=60000)
+    qtbot.waitUntil(lambda: left.state == "Ready" and right.state == "Ready", timeout=HANG_GUARD_MS)
 
 
 @needs_fairy
@@ -85,13 +86,13 @@ def test_more_lines_give_more_rows(qtbot, panel):
     assert not panel.views[1].isVisibleTo(panel)
     panel.set_lines(3)
     panel.start_analysis(0)
-    qtbot.waitUntil(lambda: len(panel.views[0].row_texts()) == 3, timeout=60000)
+    qtbot.waitUntil(lambda: len(panel.views[0].row_texts()) == 3, timeout=HANG_GUARD_MS)
     assert [row[0] for row in panel.views[0].row_texts()] == ["1", "2", "3"]
 
 
 def test_an_engine_that_fails_says_why(qtbot, panel, tmp_path):
     panel.set_engines([EngineProfile("ghost", EngineKind.UCI, str(tmp_path / "missing-engine")).to_spec()])
-    qtbot.waitUntil(lambda: "missing-engine" in panel.views[0].state_label.text(), timeout=60000)
+    qtbot.waitUntil(lambda: "missing-engine" in panel.views[0].state_label.text(), timeout=HANG_GUARD_MS)
     panel.start_analysis()
     assert not panel.is_analysing()
 
@@ -112,8 +113,8 @@ def test_analysis_keeps_the_engine_to_moves_the_course_allows(qtbot, panel):
     panel.set_lines(3)
     panel.start_analysis()
     view = panel.views[0]
-    qtbot.waitUntil(lambda: len(view.row_texts()) == 3, timeout=60000)
-    qtbot.waitUntil(lambda: "searchmoves" in view.log_view.toPlainText(), timeout=60000)
+    qtbot.waitUntil(lambda: len(view.row_texts()) == 3, timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(lambda: "searchmoves" in view.log_view.toPlainText(), timeout=HANG_GUARD_MS)
     assert not banned & {row.pv[0] for row in view.progress.rows}
 
 
@@ -130,7 +131,7 @@ def test_an_engine_playing_a_seat_is_shown_but_not_driven_by_the_panel(qtbot, pa
         assert not view.start_button.isEnabled()
         panel.start_analysis()
         assert not panel.is_analysing() and seat.current_request is None
-        with qtbot.waitSignal(seat.best_move, timeout=60000):
+        with qtbot.waitSignal(seat.best_move, timeout=HANG_GUARD_MS):
             seat.search(STARTING_FEN, [], SearchLimits(movetime=0.3))
         assert view.row_texts() and view.figures_text()
         panel.detach(0)
@@ -179,7 +180,7 @@ def test_with_nothing_to_say_the_panel_folds_to_one_line_and_offers_analysis(qtb
     assert not panel.is_occupied()
     assert panel.idle_bar.isVisible() and not panel.splitter.isVisible()
     assert panel.maximumHeight() <= 2 * panel.analysis_button.sizeHint().height()
-    with qtbot.waitSignal(panel.analysis_requested, timeout=5000):
+    with qtbot.waitSignal(panel.analysis_requested, timeout=HANG_GUARD_MS):
         qtbot.mouseClick(panel.analysis_button, Qt.MouseButton.LeftButton)
 
     worker = EngineWorker(EngineProfile("Built-in", EngineKind.BUILTIN, level=1).to_spec())

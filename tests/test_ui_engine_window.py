@@ -8,6 +8,7 @@ import pytest
 
 from xqdesk.move import Move
 from xqdesk.ui.settings import EngineKind, EngineProfile
+from hang_guard import HANG_GUARD_MS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -19,16 +20,16 @@ def test_analysis_with_two_engines_shows_both_in_the_window(qtbot, window):
     window.start_analysis([EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY),
                            EngineProfile("Built-in", EngineKind.BUILTIN, level=3)])
     left, right = window.engine_panel.views
-    qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=60000)
+    qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=HANG_GUARD_MS)
     assert "Fairy" in left.engine_name and right.engine_name
-    qtbot.waitUntil(lambda: len(window.board_view.arrows()) >= 2, timeout=60000)
+    qtbot.waitUntil(lambda: len(window.board_view.arrows()) >= 2, timeout=HANG_GUARD_MS)
 
     assert window.controller.play_move(Move.from_iccs("h2e2"))
     board = window.controller.board()
-    qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=60000)
+    qtbot.waitUntil(lambda: bool(left.row_texts() and right.row_texts()), timeout=HANG_GUARD_MS)
     black_moves = {move for move in board.legal_moves}
     qtbot.waitUntil(lambda: bool(window.board_view.arrows())
-                    and all(arrow.move in black_moves for arrow in window.board_view.arrows()), timeout=60000)
+                    and all(arrow.move in black_moves for arrow in window.board_view.arrows()), timeout=HANG_GUARD_MS)
     assert window.engine_panel.is_analysing()
     window.stop_analysis()
     assert not window.engine_panel.is_analysing()
@@ -40,12 +41,12 @@ def test_the_engine_log_pane_shows_the_lines_really_exchanged(qtbot, window):
     window.engine_panel.set_lines(2)
     window.start_analysis([EngineProfile("Built-in", EngineKind.BUILTIN, level=3)])
     view = window.engine_panel.views[0]
-    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=60000)
+    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=HANG_GUARD_MS)
     # the evaluation bar beside the board shows the engine's best score (Red's view)
-    qtbot.waitUntil(lambda: window.eval_bar.score() is not None, timeout=10000)
+    qtbot.waitUntil(lambda: window.eval_bar.score() is not None, timeout=HANG_GUARD_MS)
     best = view.progress.rows[0].score if view.progress.rows else view.progress.latest.score
     qtbot.waitUntil(lambda: window.eval_bar.score() == (view.progress.rows[0].score.red()
-                                                        if view.progress.rows else best.red()), timeout=10000)
+                                                        if view.progress.rows else best.red()), timeout=HANG_GUARD_MS)
     assert window.eval_bar.text() and 0.0 < window.eval_bar.red_share() < 1.0
     bar, geometry = window.eval_bar, window.board_view.geometry_model()  # in the board's left margin
     assert bar.parentWidget() is window.board_view and bar.isVisible()
@@ -53,7 +54,7 @@ def test_the_engine_log_pane_shows_the_lines_really_exchanged(qtbot, window):
     assert abs(bar.height() - 9 * geometry.cell) <= 1
     assert window.controller.play_move(Move.from_iccs("h2e2"))  # the analysis restarts: stop, bestmove, go
     qtbot.waitUntil(lambda: " < bestmove " in view.log_view.toPlainText()
-                    and "moves h2e2" in view.log_view.toPlainText(), timeout=60000)
+                    and "moves h2e2" in view.log_view.toPlainText(), timeout=HANG_GUARD_MS)
     window.stop_analysis()
     lines = view.log_view.toPlainText().splitlines()
     exchanged = [line.split(" ", 1)[1] for line in lines if line[:2].isdigit()]

@@ -18,6 +18,7 @@ from xqdesk.move import Move
 from xqdesk.ui.engine_worker import EngineWorker, running_workers
 from xqdesk.ui.settings import EngineKind, EngineProfile
 from datafiles import COURSE_VECTORS
+from hang_guard import HANG_GUARD_MS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -27,7 +28,7 @@ FAIRY_SPEC = EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY, options=(("
 @pytest.fixture
 def worker(qtbot):
     engine = EngineWorker(FAIRY_SPEC)
-    with qtbot.waitSignal(engine.engine_ready, timeout=60000):
+    with qtbot.waitSignal(engine.engine_ready, timeout=HANG_GUARD_MS):
         engine.start()
     yield engine
     engine.shutdown()
@@ -39,7 +40,7 @@ def test_a_search_reports_progress_and_a_move(qtbot, worker):
     assert worker.description is not None and "Fairy" in worker.description.name
     progress = []
     worker.progress.connect(progress.append)
-    with qtbot.waitSignal(worker.best_move, timeout=60000) as blocker:
+    with qtbot.waitSignal(worker.best_move, timeout=HANG_GUARD_MS) as blocker:
         request_id = worker.search(STARTING_FEN, [Move.from_iccs("h2e2")], SearchLimits(movetime=0.3))
     reply_id, result = blocker.args
     assert reply_id == request_id
@@ -54,13 +55,13 @@ def test_a_cancelled_search_drops_its_late_reply(qtbot, worker):
     """A takeback during the engine's thought: the reply to the old position never comes out."""
     moves = []
     worker.best_move.connect(lambda request_id, result: moves.append(request_id))
-    with qtbot.waitSignal(worker.progress, timeout=60000):
+    with qtbot.waitSignal(worker.progress, timeout=HANG_GUARD_MS):
         stale = worker.search(STARTING_FEN, [], SearchLimits(movetime=5.0))
-    with qtbot.waitSignal(worker.reply_dropped, timeout=60000) as dropped:
+    with qtbot.waitSignal(worker.reply_dropped, timeout=HANG_GUARD_MS) as dropped:
         worker.cancel()
     assert dropped.args == [stale]
     assert moves == []
-    with qtbot.waitSignal(worker.best_move, timeout=60000) as blocker:
+    with qtbot.waitSignal(worker.best_move, timeout=HANG_GUARD_MS) as blocker:
         fresh = worker.search(STARTING_FEN, [Move.from_iccs("b2e2")], SearchLimits(movetime=0.2))
     assert blocker.args[0] == fresh and moves == [fresh]
 
@@ -70,19 +71,19 @@ def test_a_new_search_replaces_the_one_running(qtbot, worker):
     dropped, answered = [], []
     worker.reply_dropped.connect(dropped.append)
     worker.best_move.connect(lambda request_id, result: answered.append(request_id))
-    with qtbot.waitSignal(worker.progress, timeout=60000):
+    with qtbot.waitSignal(worker.progress, timeout=HANG_GUARD_MS):
         first = worker.search(STARTING_FEN, [], SearchLimits(infinite=True))
-    with qtbot.waitSignal(worker.best_move, timeout=60000):
+    with qtbot.waitSignal(worker.best_move, timeout=HANG_GUARD_MS):
         second = worker.search(STARTING_FEN, [Move.from_iccs("h2e2")], SearchLimits(depth=3))
-    qtbot.waitUntil(lambda: dropped == [first], timeout=60000)
+    qtbot.waitUntil(lambda: dropped == [first], timeout=HANG_GUARD_MS)
     assert answered == [second]
 
 
 @needs_fairy
 def test_stop_ends_an_infinite_search_with_its_best_move(qtbot, worker):
-    with qtbot.waitSignal(worker.progress, timeout=60000):
+    with qtbot.waitSignal(worker.progress, timeout=HANG_GUARD_MS):
         request_id = worker.search(STARTING_FEN, [], SearchLimits(infinite=True))
-    with qtbot.waitSignal(worker.best_move, timeout=60000) as blocker:
+    with qtbot.waitSignal(worker.best_move, timeout=HANG_GUARD_MS) as blocker:
         worker.stop()
     assert blocker.args[0] == request_id and blocker.args[1].move is not None
 
@@ -91,7 +92,7 @@ def test_stop_ends_an_infinite_search_with_its_best_move(qtbot, worker):
 def test_multipv_rows_arrive_together_and_progress_is_throttled(qtbot, worker):
     progress = []
     worker.progress.connect(progress.append)
-    with qtbot.waitSignal(worker.best_move, timeout=60000):
+    with qtbot.waitSignal(worker.best_move, timeout=HANG_GUARD_MS):
         worker.search(STARTING_FEN, [], SearchLimits(movetime=1.0, multipv=3))
     assert len(progress[-1].rows) == 3
     assert [row.multipv for row in progress[-1].rows] == [1, 2, 3]
@@ -103,7 +104,7 @@ def test_multipv_rows_arrive_together_and_progress_is_throttled(qtbot, worker):
 def test_an_engine_that_cannot_start_fails_with_the_reason(qtbot, tmp_path):
     missing = str(tmp_path / "no-such-engine")
     engine = EngineWorker(EngineProfile("ghost", EngineKind.UCI, missing).to_spec())
-    with qtbot.waitSignal(engine.engine_failed, timeout=60000) as blocker:
+    with qtbot.waitSignal(engine.engine_failed, timeout=HANG_GUARD_MS) as blocker:
         engine.start()
     assert "no-such-engine" in blocker.args[0]
     engine.shutdown()
@@ -120,8 +121,8 @@ def test_the_last_lines_arrive_when_the_engine_falls_silent(qtbot):
     engine.start()
     try:
         engine.search(STARTING_FEN, [], SearchLimits(infinite=True, multipv=2))
-        qtbot.waitUntil(lambda: bool(progress) and len(progress[-1].rows) == 2, timeout=60000)
-        with qtbot.waitSignal(engine.best_move, timeout=60000) as blocker:
+        qtbot.waitUntil(lambda: bool(progress) and len(progress[-1].rows) == 2, timeout=HANG_GUARD_MS)
+        with qtbot.waitSignal(engine.best_move, timeout=HANG_GUARD_MS) as blocker:
             engine.stop()
         assert blocker.args[1].move is not None
         assert progress[-1].rows[0].pv[0] == blocker.args[1].move
@@ -132,13 +133,13 @@ def test_the_last_lines_arrive_when_the_engine_falls_silent(qtbot):
 @needs_fairy
 def test_shutdown_without_waiting_returns_at_once_and_the_thread_ends(qtbot):
     engine = EngineWorker(FAIRY_SPEC)
-    with qtbot.waitSignal(engine.engine_ready, timeout=60000):
+    with qtbot.waitSignal(engine.engine_ready, timeout=HANG_GUARD_MS):
         engine.start()
-    with qtbot.waitSignal(engine.progress, timeout=60000):
+    with qtbot.waitSignal(engine.progress, timeout=HANG_GUARD_MS):
         engine.search(STARTING_FEN, [], SearchLimits(infinite=True))
     engine.shutdown(wait=False)
     assert engine.current_request is None
-    qtbot.waitUntil(lambda: not engine.is_running(), timeout=60000)
+    qtbot.waitUntil(lambda: not engine.is_running(), timeout=HANG_GUARD_MS)
     assert running_workers() == []
 
 
@@ -147,7 +148,7 @@ def test_retiring_workers_are_joined_before_the_application_quits(qtbot):
     from xqdesk.ui.engine_worker import join_retiring_workers
 
     engine = EngineWorker(FAIRY_SPEC)
-    with qtbot.waitSignal(engine.engine_ready, timeout=60000):
+    with qtbot.waitSignal(engine.engine_ready, timeout=HANG_GUARD_MS):
         engine.start()
     engine.search(STARTING_FEN, [], SearchLimits(infinite=True))
     engine.shutdown(wait=False)
@@ -180,7 +181,7 @@ def test_a_player_that_gives_no_move_reports_why(qtbot):
     engine = EngineWorker(EngineProfile("Exits", EngineKind.PLAYER, str(player)).to_spec())
     engine.start()
     try:
-        with qtbot.waitSignal(engine.best_move, timeout=60000) as blocker:
+        with qtbot.waitSignal(engine.best_move, timeout=HANG_GUARD_MS) as blocker:
             engine.search(STARTING_FEN, [], SearchLimits(movetime=1.0))
         result = blocker.args[1]
         assert result.move is None and "SystemExit" in result.error
@@ -195,7 +196,7 @@ def test_an_engine_that_is_no_xiangqi_engine_fails_the_seat(qtbot):
     spec = replace(EngineProfile("Chessy", EngineKind.UCI, sys.executable).to_spec(),
                    command=(sys.executable, str(script)))
     worker = EngineWorker(spec)
-    with qtbot.waitSignal(worker.engine_failed, timeout=60000) as failed:
+    with qtbot.waitSignal(worker.engine_failed, timeout=HANG_GUARD_MS) as failed:
         worker.start()
     assert "not a Xiangqi engine" in failed.args[0]
     worker.shutdown()

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPushButton, QSpi
 from xqdesk.engines.errors import EngineError
 from xqdesk.ui.engines_dialog import EnginesDialog, unique_name
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, load_settings, open_store
+from hang_guard import HANG_GUARD_MS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -33,7 +34,7 @@ def dialog(qtbot, store):
 
 @needs_fairy
 def test_a_uci_engine_brings_its_own_options(qtbot, dialog):
-    with qtbot.waitSignal(dialog.options_loaded, timeout=60000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS) as loaded:
         dialog.add_uci_engine(FAIRY)
     name = loaded.args[0]
     assert name.startswith("Fairy-Stockfish")
@@ -55,7 +56,7 @@ def test_a_uci_engine_brings_its_own_options(qtbot, dialog):
 
 @needs_fairy
 def test_options_are_typed_controls_with_defaults_and_no_level_for_a_uci_engine(qtbot, dialog):
-    with qtbot.waitSignal(dialog.options_loaded, timeout=60000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS) as loaded:
         dialog.add_uci_engine(FAIRY)
     name = loaded.args[0]
     declared = {option.name: option for option in dialog.declared_options(name)}
@@ -79,7 +80,7 @@ def test_options_are_typed_controls_with_defaults_and_no_level_for_a_uci_engine(
 
 
 def test_an_engine_that_does_not_start_is_reported(qtbot, dialog, tmp_path):
-    with qtbot.waitSignal(dialog.options_failed, timeout=60000) as failed:
+    with qtbot.waitSignal(dialog.options_failed, timeout=HANG_GUARD_MS) as failed:
         dialog.add_uci_engine(str(tmp_path / "not-an-engine"))
     assert "not-an-engine" in failed.args[0]
 
@@ -93,7 +94,7 @@ def test_an_engine_that_fails_to_start_is_refused_with_the_reason(qtbot, dialog,
         record = tmp_path / "game.pgn"
         record.write_text('[Event "x"]\n\n1. h2e2 h9g7 *\n', encoding="utf-8")
         path = str(record)
-    with qtbot.waitSignal(dialog.options_failed, timeout=60000) as failed:
+    with qtbot.waitSignal(dialog.options_failed, timeout=HANG_GUARD_MS) as failed:
         dialog.add_uci_engine(path)
     assert failed.args[0].startswith("Refused") and len(failed.args[0]) > len("Refused x: ")
     assert dialog.profiles() == () and dialog.engine_list.count() == 0
@@ -101,7 +102,7 @@ def test_an_engine_that_fails_to_start_is_refused_with_the_reason(qtbot, dialog,
 
 
 def test_players_and_builtin_engines_are_added_renamed_removed_and_saved(qtbot, dialog, store):
-    with qtbot.waitSignal(dialog.options_loaded, timeout=60000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS) as loaded:
         player = dialog.add_player(str(PLAYERS / "ordinary"))
     assert player.kind is EngineKind.PLAYER and player.name == "ordinary" and loaded.args == ["ordinary"]
     with pytest.raises(EngineError, match="nowhere"):
@@ -122,11 +123,11 @@ def test_players_and_builtin_engines_are_added_renamed_removed_and_saved(qtbot, 
 
 
 def test_the_learning_engines_are_added_with_their_options(qtbot, dialog):
-    with qtbot.waitSignal(dialog.options_loaded, timeout=60000):
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS):
         mcts = dialog.add_learning_engine(EngineKind.MCTS)
     assert mcts.kind is EngineKind.MCTS and mcts.to_spec().command[-1] == "mcts"
     assert "Playouts" in dialog.option_widgets
-    with qtbot.waitSignal(dialog.options_loaded, timeout=60000):
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS):
         dialog.add_zero_button.click()
     zero = dialog.profiles()[-1]
     assert zero.kind is EngineKind.ZERO and zero.to_spec().command[-1] == "zero"
@@ -152,7 +153,7 @@ def test_a_player_that_cannot_load_says_why_at_once(qtbot, dialog, tmp_path):
     folder = tmp_path / "player_9"
     folder.mkdir()
     (folder / "player_9.py").write_text("class Player:\n    def __init__(self, side)\n", encoding="utf-8")
-    with qtbot.waitSignal(dialog.options_failed, timeout=60000) as failed:
+    with qtbot.waitSignal(dialog.options_failed, timeout=HANG_GUARD_MS) as failed:
         dialog.add_player(str(folder))
     assert "SyntaxError" in failed.args[0]
     assert "player_9" in dialog.status_label.text()
@@ -170,14 +171,14 @@ def many_options_engine(tmp_path: Path) -> str:
 def test_thirty_options_scroll_at_full_height_without_protocol_internals(qtbot, dialog, tmp_path, monkeypatch):
     dialog.show()
     qtbot.waitExposed(dialog)
-    with qtbot.waitSignal(dialog.options_loaded, timeout=60000) as loaded:
+    with qtbot.waitSignal(dialog.options_loaded, timeout=HANG_GUARD_MS) as loaded:
         dialog.add_engine(many_options_engine(tmp_path))
     name = loaded.args[0]
     assert name == "Many Options"
     assert "Protocol" not in dialog.option_widgets and "UCI_Variant" not in dialog.option_widgets
     assert len(dialog.option_widgets) == 28
     area = dialog.options_area
-    qtbot.waitUntil(lambda: area.verticalScrollBar().maximum() > 0, timeout=5000)  # laid out: the rest scrolls
+    qtbot.waitUntil(lambda: area.verticalScrollBar().maximum() > 0, timeout=HANG_GUARD_MS)  # laid out: the rest scrolls
     for option, widget in dialog.option_widgets.items():  # no control squeezed below its natural height
         assert widget.height() >= widget.sizeHint().height(), option
     assert area.viewport().height() >= 8 * dialog.option_widgets["Spin 1"].height()

@@ -19,6 +19,7 @@ from xqdesk.position_key import canonical_key
 from xqdesk.ui.explorer_panel import ExplorerPanel, average_text
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language, set_language
+from hang_guard import HANG_GUARD_MS
 
 RECORDS = (GAMES / "notation_15" / "iccs.pgn", GAMES / "chinese_gb18030")
 
@@ -63,7 +64,7 @@ def test_the_pane_shows_the_moves_and_games_of_the_position(qtbot, panel, index_
     panel.set_position(STARTING_FEN, ())
     assert "No position index" in panel.summary.text()
     panel.set_database(index_path)
-    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=60000)
+    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=HANG_GUARD_MS)
     moves, games = _expected(index_path, Board())
     table = panel.moves_model
     assert table.rowCount() == len(moves) > 3
@@ -81,7 +82,7 @@ def test_only_the_newest_position_is_shown_after_quick_steps(qtbot, panel, index
     line = [Move.from_iccs(text) for text in ("h2e2", "h9g7", "h0g2", "i9h9")]
     for ply in range(len(line) + 1):
         panel.set_position(STARTING_FEN, line[:ply])
-    qtbot.waitUntil(lambda: not panel.is_looking_up(), timeout=60000)
+    qtbot.waitUntil(lambda: not panel.is_looking_up(), timeout=HANG_GUARD_MS)
     result = panel.result()
     assert result is not None and result.board.fen() == _after("h2e2", "h9g7", "h0g2", "i9h9").fen()
     assert [stat.move for stat in result.moves] == [stat.move for stat in _expected(index_path, result.board)[0]]
@@ -92,7 +93,7 @@ def test_a_file_that_is_no_index_is_reported(qtbot, panel, tmp_path):
     bad.write_text("not sqlite " * 200)
     panel.set_position(STARTING_FEN, ())
     panel.set_database(str(bad))
-    qtbot.waitUntil(lambda: panel.result() is not None, timeout=60000)
+    qtbot.waitUntil(lambda: panel.result() is not None, timeout=HANG_GUARD_MS)
     assert "bad.xqdb" in panel.summary.text() and panel.moves_model.rowCount() == 0
 
 
@@ -100,16 +101,16 @@ def test_the_window_explores_the_board_on_show_and_opens_a_game_there(qtbot, win
     window.set_explorer_database(index_path)
     assert window.explorer_dock.isVisible() and window.action("Opening explorer").isChecked()
     panel = window.explorer_panel
-    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=60000)
+    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=HANG_GUARD_MS)
     _double_click(qtbot, panel.moves_table, 0)  # 炮二平五
     assert window.controller.board().fen() == _after("h2e2").fen()
     qtbot.waitUntil(lambda: not panel.is_looking_up() and panel.result().board.fen() == _after("h2e2").fen(),
-                    timeout=60000)
+                    timeout=HANG_GUARD_MS)
     reached = panel.result().games[3]
     seen = answer_question(qtbot, window, QMessageBox.StandardButton.Discard)  # the move played there
     _double_click(qtbot, panel.games_table, 3)
     qtbot.waitUntil(lambda: window.controller.game().headers.get("Red") == reached.red
-                    and window.controller.ply() == reached.ply, timeout=60000)
+                    and window.controller.ply() == reached.ply, timeout=HANG_GUARD_MS)
     assert window.controller.mode() is Mode.REPLAY and "unsaved changes" in seen[0]
     assert canonical_key(window.controller.board()) == canonical_key(_after("h2e2"))
     assert window.settings.explorer_database == index_path
@@ -138,7 +139,7 @@ def test_picture_actions_of_the_window(qtbot, window, tmp_path, monkeypatch):
     window.action("Flip board").trigger()
     window.action("Export position…").trigger()
     window.action("Export position…").trigger()
-    with qtbot.waitSignal(window.exports.finished, timeout=60000):  # drawn in the background
+    with qtbot.waitSignal(window.exports.finished, timeout=HANG_GUARD_MS):  # drawn in the background
         window.action("Export game as GIF…").trigger()
         assert window.exports.is_busy() and window.exports.progress_bar is not None
     with Image.open(png) as image:
@@ -172,10 +173,10 @@ def test_the_window_builds_an_index_in_the_background_and_explores_it(qtbot, win
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args, **kwargs: (str(tmp_path / "built"), ""))
     window.action("Add games to the position index…").trigger()
     assert window.index_builder is not None
-    qtbot.waitUntil(lambda: window.settings.explorer_database == str(database), timeout=30000)
+    qtbot.waitUntil(lambda: window.settings.explorer_database == str(database), timeout=HANG_GUARD_MS)
     assert "Indexed 12 files, 26 games" in window.statusBar().currentMessage() and database.is_file()
     panel = window.explorer_panel
-    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=60000)
+    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=HANG_GUARD_MS)
     assert panel.moves_model.text(0, 1) == "13"  # 炮二平五 in 13 of the 26 games
 
 
@@ -183,5 +184,5 @@ def test_a_cancelled_build_in_the_window_says_so(qtbot, window, tmp_path):
     builder = window.index_files(str(tmp_path / "cut.xqdb"), [str(GAMES / "notation_15")])
     assert builder is not None
     builder.cancel()
-    qtbot.waitUntil(lambda: "cancelled" in window.statusBar().currentMessage(), timeout=30000)
+    qtbot.waitUntil(lambda: "cancelled" in window.statusBar().currentMessage(), timeout=HANG_GUARD_MS)
     assert not builder.is_running() and window.settings.explorer_database.endswith("cut.xqdb")

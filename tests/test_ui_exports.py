@@ -15,6 +15,7 @@ from xqdesk.formats import read_games
 from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.game_pdf import game_sheet
+from hang_guard import HANG_GUARD_MS
 
 COMMENTED = GAMES / "xqf" / "eleeye_XQFEXAMA.XQF"
 LONG_GAME = GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
@@ -34,14 +35,14 @@ def test_a_gif_export_runs_in_the_background_and_cancel_leaves_no_file(qtbot, wi
     window.action("Export game as GIF…").trigger()
     assert exports.is_busy()
     bar = exports.progress_bar
-    qtbot.waitUntil(lambda: bar.bar.value() > 0, timeout=60000)  # frames are being drawn
+    qtbot.waitUntil(lambda: bar.bar.value() > 0, timeout=HANG_GUARD_MS)  # frames are being drawn
     window.controller.forward()  # the window goes on working meanwhile
     assert window.controller.ply() == 1
-    with qtbot.waitSignal(exports.problem, timeout=60000) as stopped:
+    with qtbot.waitSignal(exports.problem, timeout=HANG_GUARD_MS) as stopped:
         qtbot.mouseClick(bar.cancel_button, Qt.MouseButton.LeftButton)
     assert stopped.args == ["Stopped writing long.gif"]
     assert not out.exists() and not exports.is_busy() and exports.progress_bar is None
-    with qtbot.waitSignal(exports.finished, timeout=120000) as written:
+    with qtbot.waitSignal(exports.finished, timeout=HANG_GUARD_MS) as written:
         window.action("Export game as GIF…").trigger()
     assert written.args == [str(out)]
     with Image.open(out) as image:
@@ -67,7 +68,7 @@ def test_the_pdf_prints_players_opening_moves_comments_and_the_chosen_diagrams(q
         dialog.accept()
 
     QTimer.singleShot(0, choose_diagrams)
-    with qtbot.waitSignal(window.exports.finished, timeout=60000) as written:
+    with qtbot.waitSignal(window.exports.finished, timeout=HANG_GUARD_MS) as written:
         window.action("Export game as PDF…").trigger()
     assert written.args == [str(out)]
     data = out.read_bytes()

@@ -17,6 +17,7 @@ from xqdesk.squares import parse_square
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import EngineKind, EngineProfile
+from hang_guard import HANG_GUARD_MS
 
 PLAYERS = Path(__file__).resolve().parent / "players"
 BUILTIN = EngineProfile("Built-in", EngineKind.BUILTIN, level=20)
@@ -51,14 +52,14 @@ def test_a_person_has_no_clock_and_the_engine_uses_its_3_seconds(qtbot, window: 
     controller = window.controller
     window.start_game(None, BUILTIN, time_controls={RED: TimeControl.unlimited(), BLACK: TimeControl.per_move(3)})
     qtbot.waitUntil(lambda: controller.worker(BLACK) is not None and controller.worker(BLACK).description is not None,
-                    timeout=120000)
+                    timeout=HANG_GUARD_MS)
     thinking_times = []
     for move in (Move.from_iccs("h2e2"), Move.from_iccs("h0g2")):
         qtbot.wait(6000)  # the person thinks: 12 s in all, with no clock
         assert controller.outcome() is None
         assert window.clock_display.text(RED).endswith("no clock")
         asked = time.monotonic()
-        with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=30000):
+        with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=HANG_GUARD_MS):
             click_move(qtbot, window, move)
         thinking_times.append(time.monotonic() - asked)
     assert controller.outcome() is None and controller.length() == 4
@@ -72,18 +73,18 @@ def test_a_player_that_loops_forever_loses_on_time_and_its_process_goes(qtbot, w
     clock = TimeControl.per_move(2)
     window.start_game(LOOPS, WEAK_ENGINE, time_controls={RED: clock, BLACK: clock})
     qtbot.waitUntil(lambda: controller.worker(RED) is not None and controller.worker(RED).description is not None,
-                    timeout=30000)
+                    timeout=HANG_GUARD_MS)
     pid = engine_pid(window, RED)
-    with qtbot.waitSignal(controller.game_over, timeout=30000) as verdict:
+    with qtbot.waitSignal(controller.game_over, timeout=HANG_GUARD_MS) as verdict:
         pass
     assert verdict.args[0].text == "Red timeout, Black wins!"
-    qtbot.waitUntil(lambda: process_gone(pid), timeout=60000)  # gone after the verdict, however busy the machine
+    qtbot.waitUntil(lambda: process_gone(pid), timeout=HANG_GUARD_MS)  # gone after the verdict, however busy the machine
     assert controller.worker(RED) is None  # retired: the next game starts a fresh process
     window.start_game(LOOPS, WEAK_ENGINE, time_controls={RED: clock, BLACK: clock})
     qtbot.waitUntil(lambda: controller.worker(RED) is not None and controller.worker(RED).description is not None,
-                    timeout=30000)
+                    timeout=HANG_GUARD_MS)
     assert engine_pid(window, RED) != pid
-    with qtbot.waitSignal(controller.game_over, timeout=30000) as second:
+    with qtbot.waitSignal(controller.game_over, timeout=HANG_GUARD_MS) as second:
         pass
     assert second.args[0].text == "Red timeout, Black wins!"
 
@@ -97,7 +98,7 @@ def test_the_same_player_through_the_match_command_gets_the_same_text(capsys: py
 def test_a_person_under_a_game_clock_loses_on_time_with_the_course_text(qtbot, window: MainWindow) -> None:
     controller = window.controller
     window.start_game(None, None, time_controls={RED: TimeControl.game(0.5), BLACK: TimeControl.game(0.5)})
-    with qtbot.waitSignal(controller.game_over, timeout=60000) as verdict:
+    with qtbot.waitSignal(controller.game_over, timeout=HANG_GUARD_MS) as verdict:
         pass
     assert verdict.args[0].text == "Red timeout, Black wins!"
     assert controller.movable_colors() == frozenset()

@@ -9,6 +9,7 @@ import pytest
 
 from xqdesk.ui import i18n
 from xqdesk.ui.i18n import CHINESE, Language, language_notifier, set_language, tr
+from hang_guard import HANG_GUARD_MS
 
 UI_DIR = Path(i18n.__file__).resolve().parent
 
@@ -203,9 +204,9 @@ def test_qt_standard_buttons_follow_the_language(qtbot):
     cancel = buttons.button(QDialogButtonBox.StandardButton.Cancel)
     assert cancel.text().replace("&", "") == "Cancel"
     set_language(Language.CHINESE)  # Qt retranslates on the LanguageChange events it posts
-    qtbot.waitUntil(lambda: cancel.text().replace("&", "").startswith("取消"), timeout=60000)
+    qtbot.waitUntil(lambda: cancel.text().replace("&", "").startswith("取消"), timeout=HANG_GUARD_MS)
     set_language(Language.ENGLISH)
-    qtbot.waitUntil(lambda: cancel.text().replace("&", "") == "Cancel", timeout=60000)
+    qtbot.waitUntil(lambda: cancel.text().replace("&", "") == "Cancel", timeout=HANG_GUARD_MS)
 
 
 def test_problem_reasons_are_said_in_chinese_and_unknown_ones_kept():

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QToolBar
 
 from datafiles import GAMES
+from hang_guard import HANG_GUARD_MS
 from window_files import open_file
 
 LONG_GAME = GAMES / "chinese_gb18030" / "eleeye_05.相眼竞技(先负)象棋旋风(A2-A6).PGN"
@@ -27,15 +28,15 @@ def move_rows_shown(window) -> int:
 
 def resize_to(qtbot, window, size: tuple[int, int]) -> None:
     window.resize(*size)
-    qtbot.waitUntil(lambda: (window.width(), window.height()) == size, timeout=60000)
+    qtbot.waitUntil(lambda: (window.width(), window.height()) == size, timeout=HANG_GUARD_MS)
 
 
 def analyse(qtbot, window) -> None:
     """Start the analysis engine from the folded panel's button and wait for its first lines."""
     panel = window.engine_panel
     qtbot.mouseClick(panel.analysis_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: bool(panel.views[0].row_texts()), timeout=120000)
-    qtbot.waitUntil(lambda: window.engine_dock.height() > 100, timeout=60000)  # the dock unfolded
+    qtbot.waitUntil(lambda: bool(panel.views[0].row_texts()), timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(lambda: window.engine_dock.height() > 100, timeout=HANG_GUARD_MS)  # the dock unfolded
 
 
 def test_at_768_px_ten_move_rows_replaying_and_analysing(qtbot, window):
@@ -45,14 +46,14 @@ def test_at_768_px_ten_move_rows_replaying_and_analysing(qtbot, window):
     assert window.move_list.table.rowCount() > 20
     # replaying with no engine: the panel folds to one line and the move list takes the height
     assert not panel.is_occupied() and panel.idle_bar.isVisible()
-    qtbot.waitUntil(lambda: window.engine_dock.height() < 60, timeout=60000)
+    qtbot.waitUntil(lambda: window.engine_dock.height() < 60, timeout=HANG_GUARD_MS)
     assert move_rows_shown(window) >= 10
     assert window.board_view.height() >= 400
 
     analyse(qtbot, window)
     assert panel.is_occupied() and panel.views[0].lines_table.isVisible()
     assert (window.width(), window.height()) == LAPTOP_768
-    qtbot.waitUntil(lambda: move_rows_shown(window) >= 10, timeout=60000)
+    qtbot.waitUntil(lambda: move_rows_shown(window) >= 10, timeout=HANG_GUARD_MS)
     assert window.score_graph.isVisible()
 
     window.stop_analysis()
@@ -60,7 +61,7 @@ def test_at_768_px_ten_move_rows_replaying_and_analysing(qtbot, window):
     assert panel.is_occupied()
     assert open_file(qtbot, window, NEXT_GAME)  # the next game replayed: folded, the rows come back
     assert not panel.is_occupied() and not window.score_graph.has_scores()
-    qtbot.waitUntil(lambda: window.engine_dock.height() < 60, timeout=60000)
+    qtbot.waitUntil(lambda: window.engine_dock.height() < 60, timeout=HANG_GUARD_MS)
     assert move_rows_shown(window) > 10
 
 
@@ -83,7 +84,7 @@ def test_the_toolbar_fits_800_px_in_both_languages(qtbot, window):
     toolbar = window.findChild(QToolBar, "main-toolbar")
     for language in (Language.ENGLISH, Language.CHINESE):
         set_language(language)
-        qtbot.waitUntil(lambda: toolbar.sizeHint().width() <= window.width(), timeout=60000)
+        qtbot.waitUntil(lambda: toolbar.sizeHint().width() <= window.width(), timeout=HANG_GUARD_MS)
         hidden = [action.text() for action in toolbar.actions()
                   if not action.isSeparator() and not toolbar.widgetForAction(action).isVisible()]
         assert hidden == [], language

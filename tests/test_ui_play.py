@@ -17,6 +17,7 @@ from xqdesk.time_control import TimeControl
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import EngineKind, EngineProfile
+from hang_guard import HANG_GUARD_MS
 
 WEAK_ENGINE = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
 
@@ -40,7 +41,7 @@ def test_person_plays_red_by_clicks_and_the_engine_replies(qtbot, window):
     assert controller.mode() is Mode.PERSON_VS_ENGINE
     assert window.board_view.movable_colors() == {RED}
     click_square(qtbot, window, "h2")
-    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=60000):
+    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=HANG_GUARD_MS):
         click_square(qtbot, window, "e2")
     assert controller.game().mainline_moves()[0] == Move.from_iccs("h2e2")
     assert controller.length() == 2
@@ -57,20 +58,20 @@ def test_person_plays_red_by_clicks_and_the_engine_replies(qtbot, window):
     assert rows and rows[0][3].startswith(reply)  # its principal variation starts with the move played
     # and a second round: the person moves again, the engine answers again
     click_square(qtbot, window, "b0")
-    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=60000):
+    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=HANG_GUARD_MS):
         click_square(qtbot, window, "c2")
     assert controller.length() == 4
 
 
 def test_person_plays_black_with_the_board_flipped(qtbot, window):
-    with qtbot.waitSignal(window.controller.move_made, timeout=60000):
+    with qtbot.waitSignal(window.controller.move_made, timeout=HANG_GUARD_MS):
         window.start_game(WEAK_ENGINE, None)
     assert window.board_view.is_flipped()
     assert window.board_view.movable_colors() == {BLACK}
     board = window.controller.board()
     reply = next(iter(board.legal_moves))
     click_square(qtbot, window, reply.iccs()[:2])
-    with qtbot.waitSignals([window.controller.move_made, window.controller.move_made], timeout=60000):
+    with qtbot.waitSignals([window.controller.move_made, window.controller.move_made], timeout=HANG_GUARD_MS):
         click_square(qtbot, window, reply.iccs()[2:])
     assert window.controller.length() == 3
 
@@ -92,16 +93,16 @@ def test_illegal_click_is_refused_in_the_status_bar(qtbot, window):
 def test_takeback_during_the_engine_thought_drops_its_late_reply(qtbot, controller):
     controller.new_game(Mode.PERSON_VS_ENGINE, black=WEAK_ENGINE)
     worker = controller.worker(BLACK)
-    with qtbot.waitSignal(worker.engine_ready, timeout=60000):
+    with qtbot.waitSignal(worker.engine_ready, timeout=HANG_GUARD_MS):
         assert controller.play_move(Move.from_iccs("h2e2"))
     assert controller.is_thinking(BLACK)
-    with qtbot.waitSignal(worker.reply_dropped, timeout=60000):
+    with qtbot.waitSignal(worker.reply_dropped, timeout=HANG_GUARD_MS):
         controller.take_back()
     assert controller.length() == 0
     assert not controller.is_thinking(BLACK)
     assert controller.board().turn == RED
     # the person plays on; the engine answers this new position, not the old one
-    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=60000):
+    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=HANG_GUARD_MS):
         controller.play_move(Move.from_iccs("b2e2"))
     assert controller.game().mainline_moves()[0] == Move.from_iccs("b2e2")
     assert controller.board().turn == RED
@@ -109,7 +110,7 @@ def test_takeback_during_the_engine_thought_drops_its_late_reply(qtbot, controll
 
 def test_takeback_against_an_engine_returns_to_the_person(qtbot, controller):
     controller.new_game(Mode.PERSON_VS_ENGINE, black=WEAK_ENGINE)
-    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=60000):
+    with qtbot.waitSignals([controller.move_made, controller.move_made], timeout=HANG_GUARD_MS):
         controller.play_move(Move.from_iccs("h2e2"))
     controller.take_back()
     assert controller.length() == 0 and controller.board().turn == RED
@@ -121,7 +122,7 @@ def test_the_move_clock_runs_out_with_the_course_text(qtbot):
         clock = TimeControl.per_move(0.3)
         controller.new_game(Mode.PERSON_VS_PERSON, time_controls={RED: clock, BLACK: clock})
         controller.play_move(Move.from_iccs("h2e2"))
-        with qtbot.waitSignal(controller.game_over, timeout=60000) as blocker:
+        with qtbot.waitSignal(controller.game_over, timeout=HANG_GUARD_MS) as blocker:
             pass
         outcome = blocker.args[0]
         assert outcome.termination is Termination.TIMEOUT
@@ -146,7 +147,7 @@ def test_engine_vs_engine_keeps_the_delay_between_moves(qtbot, controller):
     stamps: list[float] = []
     controller.move_made.connect(lambda _move: stamps.append(time.monotonic()))
     controller.new_game(Mode.ENGINE_VS_ENGINE, red=WEAK_ENGINE, black=WEAK_ENGINE)
-    qtbot.waitUntil(lambda: len(stamps) >= 4, timeout=60000)
+    qtbot.waitUntil(lambda: len(stamps) >= 4, timeout=HANG_GUARD_MS)
     gaps = [later - earlier for earlier, later in zip(stamps, stamps[1:])]
     assert min(gaps) >= 0.28
     controller.new_game(Mode.PERSON_VS_PERSON)  # stops both engines' turns
@@ -157,7 +158,7 @@ def test_engine_vs_engine_keeps_the_delay_between_moves(qtbot, controller):
 
 def test_hint_shows_a_legal_arrow(qtbot, window):
     window.start_game(None, None)
-    with qtbot.waitSignal(window.controller.hint_ready, timeout=60000) as blocker:
+    with qtbot.waitSignal(window.controller.hint_ready, timeout=HANG_GUARD_MS) as blocker:
         window.action("Hint").trigger()
     move = blocker.args[0]
     assert window.controller.board().is_legal(move)
@@ -180,7 +181,7 @@ PLAYERS = Path(__file__).resolve().parent / "players"
 def test_an_engine_that_moves_illegally_loses_with_the_course_text(qtbot, controller):
     controller.new_game(Mode.PERSON_VS_ENGINE,
                         black=EngineProfile("Illegal", EngineKind.PLAYER, str(PLAYERS / "illegal")))
-    with qtbot.waitSignal(controller.game_over, timeout=60000) as blocker:
+    with qtbot.waitSignal(controller.game_over, timeout=HANG_GUARD_MS) as blocker:
         controller.play_move(Move.from_iccs("h2e2"))
     outcome = blocker.args[0]
     assert outcome.termination is Termination.ILLEGAL_MOVE
@@ -194,7 +195,7 @@ def test_an_engine_that_overruns_the_move_clock_loses_on_time(qtbot):
         controller.new_game(Mode.ENGINE_VS_ENGINE,
                             red=EngineProfile("Sleeps", EngineKind.PLAYER, str(PLAYERS / "sleeps")),
                             black=WEAK_ENGINE)
-        with qtbot.waitSignal(controller.game_over, timeout=60000) as blocker:
+        with qtbot.waitSignal(controller.game_over, timeout=HANG_GUARD_MS) as blocker:
             pass
         assert blocker.args[0].text == "Red timeout, Black wins!"
         assert controller.length() == 0
@@ -208,11 +209,11 @@ def test_an_engine_ended_after_its_timeout_is_not_reported_as_failed(qtbot, wind
     from xqdesk.ui.engine_worker import running_workers
 
     sleeps = EngineProfile("Sleeps", EngineKind.PLAYER, str(PLAYERS / "sleeps"))
-    with qtbot.waitSignal(window.controller.game_over, timeout=30000) as over:
+    with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS) as over:
         window.start_game(sleeps, None, time_controls={RED: TimeControl.per_move(1.0),
                                                        BLACK: TimeControl.unlimited()})
     assert over.args[0].text == "Red timeout, Black wins!"
-    qtbot.waitUntil(lambda: not running_workers(), timeout=20000)  # the killed engine's thread has ended
+    qtbot.waitUntil(lambda: not running_workers(), timeout=HANG_GUARD_MS)  # the killed engine's thread has ended
     qtbot.wait(200)  # and whatever it reported has been delivered
     states = [view.state_label.text() for view in window.engine_panel.views]
     assert not any("Engine failed" in text for text in states), states
@@ -223,7 +224,7 @@ def test_an_engine_that_dies_at_start_up_aborts_the_game_without_a_result(qtbot,
     """An engine that never started made no move to judge: the game is aborted (``*``), not lost
     by an illegal move, and the window says why."""
     broken = EngineProfile("Broken", EngineKind.PLAYER, str(PLAYERS / "ctor_raises"))
-    with qtbot.waitSignal(window.controller.game_over, timeout=60000) as over:
+    with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS) as over:
         window.start_game(broken, WEAK_ENGINE)
     outcome = over.args[0]
     assert outcome.termination is Termination.ABORTED and outcome.winner is None

@@ -12,6 +12,7 @@ PROGRAM = """
 import sys
 import xqdesk.ui
 from PySide6.QtCore import QObject, Signal
+from hang_guard import HANG_GUARD
 class Source(QObject):
     changed = Signal(object)
     flag = Signal(bool)
@@ -29,6 +30,6 @@ print(len(received), none_before - sys.getrefcount(None) < 100, true_before - sy
 
 
 def test_many_emits_and_void_calls_keep_reference_counts():
-    done = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True, timeout=HANG_GUARD)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["20000", "True", "True"]

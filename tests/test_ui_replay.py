@@ -24,6 +24,7 @@ from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import open_store
 from datafiles import DATA
 from window_files import open_file
+from hang_guard import HANG_GUARD_MS
 
 MASTER_GAMES = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 CHINESE_PGN = DATA / "games" / "notation_15" / "chinese.pgn"
@@ -95,7 +96,7 @@ def test_match_folder_opens_as_a_table_and_a_game_steps_to_its_result(qtbot, win
 def test_autoplay_runs_a_game_to_its_end(qtbot, window, master_games):
     game = master_games[1]
     window.controller.load_game(game)
-    with qtbot.waitSignal(window.controller.game_over, timeout=60000) as blocker:
+    with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS) as blocker:
         window.controller.start_autoplay(0.005)
     assert window.controller.ply() == len(game)
     assert blocker.args[0].text == "Black loses the game. Red wins!"
@@ -149,7 +150,7 @@ def test_autosave_keeps_the_game_and_restores_it(qtbot, window, tmp_path):
     window.start_game(None, None)
     for text in ("h2e2", "h9g7", "h0g2"):
         assert window.controller.play_move(Move.from_iccs(text))
-    qtbot.waitUntil(lambda: (tmp_path / "autosave.pgn").is_file(), timeout=60000)
+    qtbot.waitUntil(lambda: (tmp_path / "autosave.pgn").is_file(), timeout=HANG_GUARD_MS)
     again = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
                        autosave_path=str(tmp_path / "autosave.pgn"))
     qtbot.addWidget(again)
@@ -167,7 +168,7 @@ def test_history_replay_window_plays_a_course_history(qtbot, user_dirs, master_g
     window = history_replay_window([list(entry) for entry in history], delta_time=0.005)
     qtbot.addWidget(window)
     try:
-        with qtbot.waitSignal(window.controller.game_over, timeout=60000) as blocker:
+        with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS) as blocker:
             pass
         assert window.controller.ply() == len(history)
         assert blocker.args[0].text == "Red loses the game. Black wins!"
@@ -180,7 +181,7 @@ def test_final_game_window_finds_the_game_in_either_order(qtbot, user_dirs, matc
     qtbot.addWidget(window)
     try:
         assert window.controller.game().headers["Round"] == "4"
-        with qtbot.waitSignal(window.controller.game_over, timeout=60000):
+        with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS):
             pass
         assert window.controller.at_end()
     finally:
@@ -260,7 +261,7 @@ def test_course_pve_seats_the_person_and_the_player(qtbot, user_dirs, monkeypatc
     try:
         assert window.controller.seat(RED) is not None and window.controller.seat(RED).name == "Ordinary"
         assert window.board_view.is_flipped()
-        with qtbot.waitSignal(window.controller.move_made, timeout=60000):
+        with qtbot.waitSignal(window.controller.move_made, timeout=HANG_GUARD_MS):
             pass
         assert window.board_view.movable_colors() == {False}
     finally:

@@ -12,6 +12,7 @@ from xqdesk.pieces import BLACK, RED
 from xqdesk.review import MoveClass
 from xqdesk.ui.review_dialog import ReviewDialog
 from xqdesk.ui.settings import EngineKind, EngineProfile
+from hang_guard import HANG_GUARD_MS
 
 BUILTIN = EngineProfile("Built-in", EngineKind.BUILTIN, level=20)
 HUNG = 19
@@ -25,7 +26,7 @@ def test_a_review_marks_the_blunder_on_the_graph_and_in_the_move_list(qtbot, win
     assert worker is not None and window.review_progress.isVisible()
     assert window.action("Cancel review").isEnabled() and not window.action("Review game…").isEnabled()
     window.controller.go_to(5)  # the window stays usable while the engine works
-    qtbot.waitUntil(lambda: window.review_worker is None, timeout=30000)
+    qtbot.waitUntil(lambda: window.review_worker is None, timeout=HANG_GUARD_MS)
     review = window.review
     assert review is not None and not window.review_progress.isVisible()
     assert review.moves[HUNG - 1].move_class is MoveClass.BLUNDER
@@ -89,9 +90,9 @@ def test_a_review_marks_the_blunder_on_the_graph_and_in_the_move_list(qtbot, win
 def test_a_review_can_be_cancelled_and_stores_nothing(qtbot, window):
     window.controller.load_game(planted_blunder())
     window.start_review(BUILTIN, review_limits(movetime=5.0))
-    qtbot.waitUntil(lambda: window.review_progress.bar.value() >= 0, timeout=60000)
+    qtbot.waitUntil(lambda: window.review_progress.bar.value() >= 0, timeout=HANG_GUARD_MS)
     window.review_progress.cancel_button.click()
-    qtbot.waitUntil(lambda: window.review_worker is None, timeout=60000)
+    qtbot.waitUntil(lambda: window.review_worker is None, timeout=HANG_GUARD_MS)
     assert window.review is None and "Review cancelled" in window.statusBar().currentMessage()
     assert not any("[%eval" in node.comment for node in window.controller.game().mainline())
 

@@ -1,6 +1,7 @@
 """The window with endgame tables: the tablebase pane and the tables as an analysis engine."""
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language, set_language
+from hang_guard import HANG_GUARD_MS
 
 WON = "5a3/7R1/4k4/9/9/9/9/9/3K5/9 w"
 """Red mates in 5 plies, only by h8h9."""
@@ -14,7 +15,7 @@ def test_the_pane_says_who_wins_and_in_how_many_plies(window, qtbot, egtb_dir):
     assert not pane.isVisible() and pane.verdict() == ""
     window.controller.new_game(Mode.ANALYSIS, start_fen=WON)
     assert pane.isVisible() and pane.verdict() == "Red wins, mate in 5"
-    qtbot.waitUntil(lambda: window.tablebase_pane.height() > 0, timeout=5000)
+    qtbot.waitUntil(lambda: window.tablebase_pane.height() > 0, timeout=HANG_GUARD_MS)
     list_with_pane = window.move_list.height()
     assert pane.move_texts()[0].endswith("mates in 5") and len(pane.move_texts()) == 8
     window.controller.new_game(Mode.ANALYSIS, start_fen="3a1k3/9/9/9/9/9/9/3K5/9/8R b")
@@ -30,7 +31,7 @@ def test_the_pane_says_who_wins_and_in_how_many_plies(window, qtbot, egtb_dir):
     assert pane.verdict() == "红胜，5 步（半回合）杀"
     assert window.settings.tablebase_path == str(egtb_dir)
     window.controller.new_game(Mode.ANALYSIS)  # back to a middlegame: the move list gets the room back
-    qtbot.waitUntil(lambda: window.move_list.height() > list_with_pane, timeout=5000)
+    qtbot.waitUntil(lambda: window.move_list.height() > list_with_pane, timeout=HANG_GUARD_MS)
     assert not pane.isVisible()
 
 
@@ -41,7 +42,7 @@ def test_a_tablebase_is_picked_like_an_engine_for_analysis(window, qtbot, egtb_d
     window.controller.new_game(Mode.ANALYSIS, start_fen=WON)
     window.start_analysis([profile])
     view = window.engine_panel.views[0]
-    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=60000)
+    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=HANG_GUARD_MS)
     assert view.row_texts()[0][1] == "#3"
     window.stop_analysis()
-    qtbot.waitUntil(lambda: not window.engine_panel.is_analysing(), timeout=60000)
+    qtbot.waitUntil(lambda: not window.engine_panel.is_analysing(), timeout=HANG_GUARD_MS)

@@ -11,6 +11,7 @@ from xqdesk.formats import read_games
 from xqdesk.pieces import RED
 from xqdesk.ui.i18n import Language
 from xqdesk.ui.settings import EngineKind, EngineProfile
+from hang_guard import HANG_GUARD_MS
 
 STRONG = EngineProfile("Built-in level 3", EngineKind.BUILTIN, level=3)
 RANDOM = EngineProfile("Random mover", EngineKind.COMMAND, sys.executable,
@@ -37,11 +38,11 @@ def test_a_round_robin_is_watched_live_scored_and_saved(qtbot, window, tmp_path)
     qtbot.mouseClick(tournament.start_button, Qt.MouseButton.LeftButton)
     assert tournament.is_running() and not tournament.start_button.isEnabled()
     # the game in progress: its board follows the moves, and the engine to move shows its line
-    qtbot.waitUntil(lambda: len(tournament.board_view.board().move_stack) >= 2, timeout=60000)
+    qtbot.waitUntil(lambda: len(tournament.board_view.board().move_stack) >= 2, timeout=HANG_GUARD_MS)
     assert tournament.game_label.text().startswith("Game 1: Built-in level 3 (Red) – Random mover (Black), ply ")
-    qtbot.waitUntil(lambda: "Depth " in tournament.line_text(RED), timeout=60000)
+    qtbot.waitUntil(lambda: "Depth " in tournament.line_text(RED), timeout=HANG_GUARD_MS)
     assert tournament.line_text(RED).startswith("Red — Built-in level 3: Depth ")
-    with qtbot.waitSignal(tournament.run.ended, timeout=300000) as ended:
+    with qtbot.waitSignal(tournament.run.ended, timeout=HANG_GUARD_MS) as ended:
         pass
     played, reason = ended.args
     assert reason == "" and len(played) == 2 and all(game.finished for game in played)
@@ -70,8 +71,8 @@ def test_stop_ends_the_tournament_within_a_move(qtbot, window, tmp_path):
     tournament.games_box.setValue(4)
     tournament.pgn_edit.setText(str(tmp_path / "stopped.pgn"))
     assert tournament.start()
-    qtbot.waitUntil(lambda: len(tournament.board_view.board().move_stack) >= 2, timeout=60000)
-    with qtbot.waitSignal(tournament.run.ended, timeout=60000) as ended:
+    qtbot.waitUntil(lambda: len(tournament.board_view.board().move_stack) >= 2, timeout=HANG_GUARD_MS)
+    with qtbot.waitSignal(tournament.run.ended, timeout=HANG_GUARD_MS) as ended:
         qtbot.mouseClick(tournament.stop_button, Qt.MouseButton.LeftButton)
     played, reason = ended.args
     assert reason == "stopped" and len(played) == 1 and not played[0].finished  # the game in progress: aborted

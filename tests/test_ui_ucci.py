@@ -10,6 +10,7 @@ from xqdesk.move import Move
 from xqdesk.ui.engines_dialog import EnginesDialog
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, open_store
+from hang_guard import HANG_GUARD_MS
 
 
 @pytest.fixture
@@ -31,15 +32,15 @@ def analyse(qtbot, window, profile: EngineProfile) -> None:
     window.engine_panel.set_lines(2)
     window.start_analysis([profile])
     view = window.engine_panel.views[0]
-    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=60000)
+    qtbot.waitUntil(lambda: bool(view.row_texts()), timeout=HANG_GUARD_MS)
     assert window.controller.play_move(Move.from_iccs("h2e2"))
     board = window.controller.board()
     qtbot.waitUntil(lambda: bool(window.board_view.arrows())
-                    and all(board.is_legal(arrow.move) for arrow in window.board_view.arrows()), timeout=60000)
+                    and all(board.is_legal(arrow.move) for arrow in window.board_view.arrows()), timeout=HANG_GUARD_MS)
     assert len(view.row_texts()) == 1  # no MultiPV option: one line
     window.stop_analysis()
     # the engine answers the stop with its best move; the log shows it within a batch or two
-    qtbot.waitUntil(lambda: "< bestmove " in view.log_view.toPlainText(), timeout=60000)
+    qtbot.waitUntil(lambda: "< bestmove " in view.log_view.toPlainText(), timeout=HANG_GUARD_MS)
     log = view.log_view.toPlainText()
     assert "> ucci" in log and "< ucciok" in log and "< bestmove " in log
 
@@ -67,7 +68,7 @@ def test_a_ucci_engine_plays_in_the_window_and_its_draw_offers_are_reported(qtbo
     try:
         engine = EngineProfile("Greedy UCCI", EngineKind.UCCI, greedy_ucci_executable(tmp_path), options=(("offer", "draw"),))
         controller.new_game(Mode.ENGINE_VS_ENGINE, red=engine, black=engine)
-        qtbot.waitUntil(lambda: controller.length() >= 4, timeout=30000)
+        qtbot.waitUntil(lambda: controller.length() >= 4, timeout=HANG_GUARD_MS)
         assert "The engine offers a draw" in messages
     finally:
         controller.shutdown()

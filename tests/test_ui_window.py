@@ -18,6 +18,7 @@ from xqdesk.ui.i18n import Language, set_language
 from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
 from datafiles import DATA
 from window_files import open_file
+from hang_guard import HANG_GUARD_MS
 
 XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
@@ -93,7 +94,7 @@ def test_a_dropped_file_opens(qtbot, window):
     mime.setUrls([QUrl.fromLocalFile(str(XQF_GAME))])
     event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
                        Qt.KeyboardModifier.NoModifier)
-    with qtbot.waitSignal(window.files.loading_finished, timeout=30000):
+    with qtbot.waitSignal(window.files.loading_finished, timeout=HANG_GUARD_MS):
         window.dropEvent(event)
     assert window.controller.length() > 20
     assert str(XQF_GAME) in window.settings.recent_files
@@ -107,14 +108,14 @@ def test_position_editor_makes_a_position_and_starts_a_game_there(qtbot, window)
         editor.place(parse_square(name), code)
     assert editor.is_valid(), editor.problems()
     fen = editor.fen()
-    with qtbot.waitSignal(window.controller.position_changed, timeout=60000):
+    with qtbot.waitSignal(window.controller.position_changed, timeout=HANG_GUARD_MS):
         editor.start_game_requested.emit(fen)
     assert window.position_editor is None or not window.position_editor.isVisible()
     assert window.controller.game().start_fen == fen
     assert window.controller.mode() is Mode.PERSON_VS_PERSON
     click = window.board_view.square_center
     qtbot.mouseClick(window.board_view, Qt.MouseButton.LeftButton, pos=click(parse_square("a4")).toPoint())
-    with qtbot.waitSignal(window.controller.move_made, timeout=60000):
+    with qtbot.waitSignal(window.controller.move_made, timeout=HANG_GUARD_MS):
         qtbot.mouseClick(window.board_view, Qt.MouseButton.LeftButton, pos=click(parse_square("d4")).toPoint())
     assert window.controller.game().mainline_moves() == [Move.from_iccs("a4d4")]
 
@@ -126,12 +127,12 @@ def test_analysis_with_two_engines_shows_both_and_follows_moves(qtbot, window):
     window.start_analysis(profiles)
     panel = window.engine_panel
     assert window.controller.mode() is Mode.ANALYSIS
-    qtbot.waitUntil(lambda: all(panel.views[i].row_texts() for i in (0, 1)), timeout=60000)
+    qtbot.waitUntil(lambda: all(panel.views[i].row_texts() for i in (0, 1)), timeout=HANG_GUARD_MS)
     assert panel.views[1].isVisible()
     assert window.board_view.arrows()
     assert window.controller.play_move(Move.from_iccs("h2e2"))
     qtbot.waitUntil(lambda: all(view.row_texts() and view.row_texts()[0][-1] and
-                                panel.position.ply == 1 for view in panel.views), timeout=60000)
+                                panel.position.ply == 1 for view in panel.views), timeout=HANG_GUARD_MS)
     assert window.controller.board().turn == BLACK
     window.stop_analysis()
     assert not panel.is_analysing()
@@ -162,9 +163,9 @@ def test_arrow_scores_follow_the_engine_panels_point_of_view(qtbot, window):
     window.controller.new_game(Mode.ANALYSIS, start_fen="3k5/9/9/9/9/9/9/9/4R4/5K3 b - - 0 1")
     window.start_analysis([EngineProfile("Built-in level 2", EngineKind.BUILTIN, level=2)])
     panel = window.engine_panel
-    qtbot.waitUntil(lambda: bool(window.board_view.arrows() and panel.views[0].row_texts()), timeout=60000)
+    qtbot.waitUntil(lambda: bool(window.board_view.arrows() and panel.views[0].row_texts()), timeout=HANG_GUARD_MS)
     window.stop_analysis()
-    qtbot.waitUntil(lambda: not panel.is_analysing(), timeout=60000)
+    qtbot.waitUntil(lambda: not panel.is_analysing(), timeout=HANG_GUARD_MS)
     assert panel.score_view is ScoreView.RED
     red_view = window.board_view.arrows()[0].label
     assert red_view.startswith("+") or red_view.startswith("#") and not red_view.startswith("#-")
@@ -188,10 +189,10 @@ def test_a_small_screenshot_keeps_the_score_graph_readable_and_the_board_large(t
 
 def test_the_score_graph_has_room_beside_the_engine_lines(qtbot, window):
     window.resize(1024, 768)
-    qtbot.waitUntil(lambda: window.height() == 768, timeout=60000)
+    qtbot.waitUntil(lambda: window.height() == 768, timeout=HANG_GUARD_MS)
     graph, lines = window.score_graph, window.engine_panel.views[0]
     graph.set_score(0, 0.3)  # a score to draw: the folded panel opens
-    qtbot.waitUntil(lambda: graph.isVisible() and graph.height() >= 100, timeout=60000)
+    qtbot.waitUntil(lambda: graph.isVisible() and graph.height() >= 100, timeout=HANG_GUARD_MS)
     panel = window.engine_panel
     graph_left = graph.mapTo(panel, graph.rect().topLeft()).x()
     lines_right = lines.mapTo(panel, lines.rect().topRight()).x()

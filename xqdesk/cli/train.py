@@ -1,11 +1,16 @@
-"""``xqdesk train data|zero|selfplay``: make labelled positions and train the ``zero`` engine's
-network (training needs torch: ``pip install xqdesk[train]``).
+"""``xqdesk train data|nnue|zero|selfplay``: make labelled positions, train the built-in engine's
+evaluation network and the ``zero`` engine's network (training needs torch: ``pip install
+xqdesk[train]``).
 
 - ``data --out DIR [--records FILE…] [--teacher-games N]``: labelled positions for both learning
   engines (:mod:`xqdesk.engines.training`): every position of the records' games and of games the
   teacher plays against itself, labelled by the teacher's fixed-depth MultiPV search
   (Fairy-Stockfish when installed, else the built-in engine) and the game's result; resumable;
   needs no torch.
+- ``nnue --data DIR… --out NET.npz``: the built-in engine's evaluation network
+  (:mod:`xqdesk.engines.training.nnue_training`) from those positions; prints the fitted scale, the
+  hand-written evaluation's held-out loss, the network's per epoch and how far the quantised
+  network is from the float one.
 - ``zero --data DIR… --out NET.npz``: train the ``zero`` network on those positions (soft policy
   targets from the teacher's lines, value from its score and the result); prints the held-out
   agreement with the masters' moves per epoch.
@@ -37,6 +42,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     data.add_argument("--cluster", default=None, metavar="ADDRESS", help="run the tasks on Ray (see 'match --cluster')")
     data.add_argument("--seed", type=int, default=0)
     data.add_argument("--shard-size", type=int, default=50_000, help="positions per shard file")
+
+    nn = modes.add_parser("nnue", help="the built-in engine's evaluation network, from labelled positions")
+    nn.add_argument("--data", nargs="+", required=True, metavar="DIR", help="data folders made by 'train data'")
+    nn.add_argument("--out", required=True, metavar="FILE",
+                    help="the network file to write (.npz; the float checkpoint FILE.pt goes beside it)")
+    nn.add_argument("--epochs", type=int, default=10)
+    nn.add_argument("--accumulator", type=int, default=256, help="accumulator values per side (default 256)")
+    nn.add_argument("--hidden", type=int, default=0, help="hidden layer width (default 0: none)")
+    nn.add_argument("--batch", type=int, default=4096, help="positions per step (default 4096)")
+    nn.add_argument("--lr", type=float, default=1e-3, help="first learning rate (default 0.001) ...")
+    nn.add_argument("--final-lr", type=float, default=1e-4, help="... falling to this by the last epoch (cosine)")
+    nn.add_argument("--lambda", dest="score_weight", type=float, default=0.9,
+                    help="weight of the teacher's score in the target, the rest the game's result (default 0.9)")
+    nn.add_argument("--scale", default="1000", metavar="K",
+                    help="centipawns per unit of the network's output, or 'fit': the K for which "
+                         "sigmoid(score / K) best predicts the results (default 1000)")
+    nn.add_argument("--device", default="cpu", help="torch device: cpu (default) or cuda")
+    nn.add_argument("--threads", type=int, default=1, help="torch threads on the CPU (default 1)")
+    nn.add_argument("--seed", type=int, default=0)
+    nn.add_argument("--init", default=None, metavar="FILE.pt", help="start from this checkpoint's float weights")
+
     zero = modes.add_parser("zero", help="train the zero network on labelled positions ('train data')")
     zero.add_argument("--data", nargs="+", required=True, metavar="DIR", help="data folders made by 'train data'")
     zero.add_argument("--out", required=True, help="the network file to write (.npz; a .pt checkpoint goes beside it)")
@@ -86,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
         print("xqdesk train: torch is not installed (pip install 'xqdesk[train]')", file=sys.stderr)
         return 2
     torch.set_num_threads(max(1, args.threads))
+    if args.mode == "nnue":
+        return _nnue(args)
     if args.mode == "zero":
         return _zero(args)
     from xqdesk.engines.zero.selfplay import SelfPlayConfig, run_selfplay
@@ -98,6 +126,32 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as error:
         print(f"xqdesk train selfplay: {error}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _nnue(args: argparse.Namespace) -> int:
+    import torch
+
+    from xqdesk.engines.training.nnue_training import TrainingConfig, train_network
+    from xqdesk.errors import XqdeskError
+
+    if args.device.startswith("cuda") and not torch.cuda.is_available():
+        print(f"xqdesk train nnue: --device {args.device}, but torch sees no GPU here", file=sys.stderr)
+        return 2
+    try:
+        scale = None if args.scale == "fit" else float(args.scale)
+    except ValueError:
+        print(f"xqdesk train nnue: --scale takes a number of centipawns or 'fit', got {args.scale!r}", file=sys.stderr)
+        return 2
+    try:
+        config = TrainingConfig(accumulator=args.accumulator, hidden=args.hidden, epochs=args.epochs,
+                                batch_size=args.batch, learning_rate=args.lr, final_learning_rate=args.final_lr,
+                                score_weight=args.score_weight, scale=scale, seed=args.seed, device=args.device)
+        train_network(args.data, args.out, config, init=args.init, report=lambda line: print(line, flush=True))
+    except XqdeskError as error:
+        print(f"xqdesk train nnue: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out}")
     return 0
 
 

@@ -152,17 +152,24 @@ _locks: dict[Path, FileLock] = {}
 _locks_guard = threading.Lock()
 
 
+def _lock_name() -> str:
+    """The lock of this package folder's compiled code: numba caches it beside the folder's sources
+    (or under ``NUMBA_CACHE_DIR``, by source path), so another copy of xqdesk (another checkout or
+    installation) compiles other files and need not wait for this one."""
+    return f"compiling-{_digest([str(_package_folder()), os.environ.get('NUMBA_CACHE_DIR', '')])}.lock"
+
+
 @contextmanager
 def compile_lock() -> Iterator[None]:
-    """Held while code is compiled, by every process of this user (re-entrant in a thread); a
-    folder that cannot be written means no lock."""
+    """Held while this installation's code is compiled, by every process of this user that runs it
+    (re-entrant in a thread); a folder that cannot be written means no lock."""
     try:
         folder = cache_folder()
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         yield
         return
-    path = folder / "compiling.lock"
+    path = folder / _lock_name()
     with _locks_guard:
         lock = _locks.setdefault(path, FileLock(str(path)))
     with lock:

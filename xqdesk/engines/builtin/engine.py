@@ -29,6 +29,7 @@ from xqdesk.engines.hosted.book import DEFAULT_MIN_GAMES, OpeningBook
 from xqdesk.engines.builtin import board_kernel
 from xqdesk.engines.builtin.eval_tables import SHIPPED_PARAMS, ParamsByPhase, PhasedWeights
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
+from xqdesk.engines.builtin.nnue import Network, NetworkFileError
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
 from xqdesk.engines.builtin.tree_tables import TreeTablesCache
 from xqdesk.engines.errors import EngineOptionError
@@ -56,6 +57,8 @@ DEFAULT_OVERHEAD_MS = 100
 MAX_OVERHEAD_MS = 5000
 MAX_BOOK_MIN_GAMES = 100000
 MAX_THREADS = 8
+EVAL_CLASSIC, EVAL_NETWORK = "classic", "network"
+DEFAULT_EVAL = EVAL_CLASSIC
 
 OPTIONS = (
     UciOption("Hash", "spin", default=str(DEFAULT_HASH_MB), min=1, max=MAX_HASH_MB),
@@ -68,13 +71,16 @@ OPTIONS = (
     UciOption("OwnBook", "check", default="false"),
     UciOption("BookFile", "string", default=""),
     UciOption("BookMinGames", "spin", default=str(DEFAULT_MIN_GAMES), min=1, max=MAX_BOOK_MIN_GAMES),
+    UciOption("Eval", "combo", default=DEFAULT_EVAL, choices=(EVAL_CLASSIC, EVAL_NETWORK)),
+    UciOption("EvalFile", "string", default=""),
     PATH_OPTION,
 )
 """The options the built-in engine declares (``Threads``: search threads sharing the hash table,
 lazy SMP; ``Depth`` 0: no cap; ``Move Overhead`` in ms;
 ``OwnBook`` plays from the position index ``BookFile`` the moves at least ``BookMinGames`` games
-played: see :mod:`xqdesk.engines.hosted.book`; ``TablebasePath``: a directory of endgame tables probed at
-the root)."""
+played: see :mod:`xqdesk.engines.hosted.book`; ``Eval``: the hand-written evaluation (``classic``) or
+the learned one (``network``, :mod:`xqdesk.engines.builtin.nnue`) read from ``EvalFile`` (empty: the
+network xqdesk ships); ``TablebasePath``: a directory of endgame tables probed at the root)."""
 
 
 DEADLINE_MARGIN_SHARE, DEADLINE_MARGIN_MIN, DEADLINE_MARGIN_MAX = 0.05, 0.02, 1.0
@@ -159,6 +165,9 @@ class BuiltinEngine:
         self._book: Optional[OpeningBook] = None
         self._tables = TablebaseCache()
         self._tree_tables = TreeTablesCache()
+        self._eval = DEFAULT_EVAL
+        self._eval_file = ""
+        self._network: Optional[Network] = None  # the EvalFile's network, read when first needed
 
     def warm_up(self) -> None:
         """Load the compiled kernel (compiling it on the first start after an install, which takes
@@ -173,7 +182,7 @@ class BuiltinEngine:
         the first start after an install (about 10 s of CPU), so ``uci`` is answered before that."""
         if self._searcher is None:
             from xqdesk.engines.builtin.searcher import Searcher
-            self._searcher = Searcher(self._hash_mb)
+            self._searcher = Searcher(self._hash_mb, self._search_network())
         return self._searcher
 
     # --- options -------------------------------------------------------------------------------
@@ -196,6 +205,10 @@ class BuiltinEngine:
             return
         if name == "BookFile":
             self._set_book_file(str(value or ""))
+            return
+        if name in ("Eval", "EvalFile"):
+            self._set_evaluation(str(value or "") if name == "Eval" else self._eval,
+                                 str(value or "").strip() if name == "EvalFile" else self._eval_file)
             return
         number = spin_value(name, value)
         if name == "Hash":
@@ -230,6 +243,25 @@ class BuiltinEngine:
             except PositionIndexError as error:
                 raise EngineOptionError(f"BookFile: {error}") from None
         self._book, self._book_file = book, path.strip()
+
+    def _set_evaluation(self, evaluation: str, eval_file: str) -> None:
+        """Use ``evaluation`` (:data:`EVAL_CLASSIC` or :data:`EVAL_NETWORK`) with the network
+        file ``eval_file`` ('' for the shipped one). The network is read when it is to be used;
+        EngineOptionError when it cannot be (the previous settings are then kept)."""
+        network = self._network if eval_file == self._eval_file else None
+        if evaluation == EVAL_NETWORK and network is None:
+            try:
+                network = Network.load(eval_file) if eval_file else Network.load_shipped()
+            except NetworkFileError as error:
+                raise EngineOptionError(f"EvalFile: {error}") from None
+        changed = (evaluation, eval_file) != (self._eval, self._eval_file)
+        self._eval, self._eval_file, self._network = evaluation, eval_file, network
+        if changed and self._searcher is not None:
+            self._searcher.set_network(self._search_network())
+
+    def _search_network(self) -> Optional[Network]:
+        """The network the search evaluates with (None: the hand-written evaluation)."""
+        return self._network if self._eval == EVAL_NETWORK else None
 
     def new_game(self) -> None:
         if self._searcher is not None:

@@ -13,8 +13,8 @@ import numpy as np
 from numba import njit, types
 
 from xqdesk.engines.builtin import (
-    board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, perpetual_kernel,
-    table_kernel)
+    board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, nnue_kernel,
+    perpetual_kernel, table_kernel)
 from xqdesk.engines.builtin.board_kernel import (
     MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
     make_null_move, unmake_move, unmake_null_move)
@@ -24,12 +24,13 @@ from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
 from xqdesk.engines.builtin.exchange_kernel import is_en_prise, loses_material, quiet_move_loses
 from xqdesk.engines.builtin.geometry import SQUARES
+from xqdesk.engines.builtin.nnue_kernel import NETWORK_STATE_TYPE, NetworkState, uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.engines.builtin.table_kernel import table_score
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
-                                   exchange_kernel, endgame_kernel, table_kernel))
+                                   exchange_kernel, endgame_kernel, table_kernel, nnue_kernel))
 
 INFINITY = 32000
 MATE = 31000
@@ -117,6 +118,9 @@ class SearchContext(NamedTuple):
     """... their index layouts ..."""
     table_values: np.ndarray
     """... and their values."""
+    network: NetworkState
+    """The learned evaluation and this thread's accumulators (``nnue_kernel``; no network: the
+    hand-written evaluation)."""
 
 
 # The context's type, spelled out so the recursive functions are compiled for exactly one
@@ -130,6 +134,7 @@ CONTEXT_TYPE = types.NamedTuple((
     _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
     _INT64_1D,  # excluded moves
     _INT64_2D, types.int16[:, ::1], types.uint16[::1],  # endgame tables
+    NETWORK_STATE_TYPE,  # learned evaluation
 ), SearchContext)
 QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean, types.boolean)
 ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
@@ -236,9 +241,15 @@ def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, his
 
 
 @njit(**COMPILE_OPTIONS)
-def _static_score(board, pos, psq, params):
-    """The evaluation for the side to move, scaled by the winning chances of the side it favours."""
-    return scale_for_winning_chances(board, evaluate(board, pos, psq, params), pos[POS_SIDE])
+def _static_score(ctx):
+    """The evaluation for the side to move — the network's when one is loaded (``ctx.network``),
+    else the hand-written one — scaled by the winning chances of the side it favours."""
+    board, pos = ctx.board, ctx.pos
+    if uses_network(ctx.network):
+        score = nnue_kernel.evaluate(ctx.network, board, pos, ctx.keys)
+    else:
+        score = evaluate(board, pos, ctx.psq, ctx.params)
+    return scale_for_winning_chances(board, score, pos[POS_SIDE])
 
 
 @njit(**COMPILE_OPTIONS)
@@ -412,7 +423,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     if in_table:
         return table_value
     if ply >= MAX_PLY - 1:
-        return _static_score(board, pos, psq, params)
+        return _static_score(ctx)
     key = keys[h]
     hash_move = 0
     entry = _tt_probe(tt_keys, tt_data, key)
@@ -439,7 +450,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
         if lazy > 0 and estimate + lazy <= alpha:
             best = estimate + lazy  # at most this; stand pat cannot raise alpha
         else:
-            best = _static_score(board, pos, psq, params)
+            best = _static_score(ctx)
             if best >= beta:
                 return best
             if best > alpha:
@@ -525,7 +536,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     if in_table:
         return table_value
     if ply >= MAX_PLY - 1:
-        return _static_score(board, pos, psq, params)
+        return _static_score(ctx)
     if alpha < -MATE + ply:
         alpha = -MATE + ply
     if beta > MATE - ply - 1:
@@ -551,7 +562,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     threat_square = -1  # the square the opponent's best reply to a null move goes to
     mate_threat = False  # that reply mates
     if not checked and not is_pv and excluded == 0:
-        static = _static_score(board, pos, psq, params)
+        static = _static_score(ctx)
         if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
                 and beta > -MATE_BOUND and beta < MATE_BOUND:
             return static

@@ -16,8 +16,10 @@ from typing import Generator, Iterator, Sequence
 
 import numpy as np
 
-from xqdesk.engines.builtin import board_kernel, search_kernel
+from xqdesk.engines.builtin import board_kernel, nnue_kernel, search_kernel
 from xqdesk.engines.builtin.eval_tables import phase_material
+from xqdesk.engines.builtin.nnue import Network
+from xqdesk.engines.builtin.nnue_kernel import NetworkState
 from xqdesk.engines.builtin.search_kernel import SearchContext
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.builtin.tree_tables import NO_TABLES, TreeTables
@@ -52,9 +54,11 @@ class Line:
 
 
 class _Worker:
-    """One search thread's own tables: killers, history, move buffers, PV and counters."""
+    """One search thread's own tables: killers, history, move buffers, PV, counters and the
+    learned evaluation's accumulators."""
 
-    def __init__(self) -> None:
+    def __init__(self, network: NetworkState) -> None:
+        self.network = nnue_kernel.thread_state(network)
         self.killers = np.zeros((board_kernel.MAX_PLY + 1, 2), np.int64)
         self.history = np.zeros(90 * 90, np.int64)
         self.move_buf = np.zeros((board_kernel.MAX_PLY + 1, board_kernel.MAX_MOVES), np.int64)
@@ -76,13 +80,15 @@ class _Worker:
             params=position.params, tt_keys=tt_keys, tt_data=tt_data,
             killers=self.killers, history=self.history, move_buf=self.move_buf, score_buf=self.score_buf,
             pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=stop, excluded=self.excluded,
-            table_meta=tables.meta, table_positions=tables.positions, table_values=tables.values)
+            table_meta=tables.meta, table_positions=tables.positions, table_values=tables.values,
+            network=self.network)
 
     def prepare(self, settings: np.ndarray) -> None:
         """Start a search: ``settings`` are the counters' initial values (limits, rules)."""
         self.counters[:] = settings
         self.killers[:] = 0
         self.history >>= 3
+        nnue_kernel.clear(self.network)
 
     @property
     def nodes(self) -> int:
@@ -127,9 +133,10 @@ class Searcher:
     root moves after the best in a different order), sharing the transposition table and the stop
     flag; what the main thread proves is what is yielded, with the nodes of all threads."""
 
-    def __init__(self, hash_mb: int) -> None:
+    def __init__(self, hash_mb: int, network: Network | None = None) -> None:
         self.stop_flag = np.zeros(1, np.int32)
-        self._workers = [_Worker()]
+        self._network = nnue_kernel.network_state(network)
+        self._workers = [_Worker(self._network)]
         self.tt_keys = np.zeros(1, np.uint64)
         self.tt_data = np.zeros(1, np.int64)
         self.generation = 0
@@ -148,6 +155,18 @@ class Searcher:
         entries = 1 << int(np.log2(hash_mb * 1024 * 1024 // TT_ENTRY_BYTES))
         self.tt_keys = np.zeros(entries, np.uint64)
         self.tt_data = np.zeros(entries, np.int64)
+
+    @property
+    def uses_network(self) -> bool:
+        """Whether the search evaluates with a network (else the hand-written evaluation)."""
+        return self._network.ft_weights.shape[0] > 0
+
+    def set_network(self, network: Network | None) -> None:
+        """Evaluate with ``network`` from the next search on (None: the hand-written evaluation).
+        The hash table is cleared, since its scores came from the other evaluation."""
+        self._network = nnue_kernel.network_state(network)
+        self._workers = [_Worker(self._network) for _ in self._workers]
+        self.clear()
 
     def clear(self) -> None:
         """Forget everything learned (a new game)."""
@@ -182,7 +201,7 @@ class Searcher:
         if threads < 1:
             raise XqdeskError(f"a search needs at least one thread, got {threads!r}")
         while len(self._workers) < threads:
-            self._workers.append(_Worker())
+            self._workers.append(_Worker(self._network))
         workers = self._workers[:threads]
         self.generation = (self.generation + 1) & search_kernel.TT_GENERATION_MASK
         settings = np.zeros(search_kernel.COUNTER_COUNT, np.int64)
@@ -193,7 +212,8 @@ class Searcher:
         settings[search_kernel.C_HISTORY_OFFSET] = history_offset
         settings[search_kernel.C_GENERATION] = self.generation
         midgame = phase_material(int(code) for code in position.board) > search_kernel.LAZY_MIN_PHASE
-        settings[search_kernel.C_LAZY_MARGIN] = search_kernel.LAZY_MARGIN if midgame else 0
+        lazy = midgame and not self.uses_network  # the network's score has no such bound
+        settings[search_kernel.C_LAZY_MARGIN] = search_kernel.LAZY_MARGIN if lazy else 0
         for worker in workers:
             worker.prepare(settings)
         order = np.array(root_moves, np.int64)

@@ -32,8 +32,10 @@ from xqdesk.fen import parse_fen
 from xqdesk.move import Move
 from xqdesk.pieces import RED, Color
 
-HANDSHAKE_TIMEOUT = 10.0
-"""Seconds an engine gets to answer ``uci`` (course players load here) and later ``isready``s."""
+HANDSHAKE_TIMEOUT = 30.0
+"""Seconds an engine gets to answer ``uci`` (course players load here) and later ``isready``s: a
+guard against an engine that never answers, generous enough for a busy computer, where a Python
+engine host that answers in a second on an idle one can take ten and more (its imports alone)."""
 
 READY_TIMEOUT = 120.0
 """Seconds an engine gets to answer its first ``isready``: engines may load tables or compile
