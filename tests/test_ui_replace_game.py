@@ -1,6 +1,6 @@
 """Every action that replaces the game on show asks first when a person's moves or comments are
 unsaved (Cancel keeps the game, Discard replaces it), and the game given up stays whole in the
-autosave's second slot."""
+autosave's second slot, which *File → Open previous autosave* opens."""
 from __future__ import annotations
 
 import pytest
@@ -88,6 +88,9 @@ def test_replacing_unsaved_work_asks_and_keeps_it_in_the_second_autosave_slot(qt
     previous = window.files.previous_autosave_path
     assert read_games(previous).games[0].mainline_moves() == [Move.from_iccs("h2e2")]
     assert COMMENT in previous.read_text(encoding="utf-8")  # the second slot has the work given up
+    window.action("Open previous autosave").trigger()  # and the File menu brings it back
+    assert window.controller.game().mainline_moves() == [Move.from_iccs("h2e2")]
+    assert window.controller.ply() == 1 and window.comment_editor.editor.toPlainText() == COMMENT
 
 
 def test_paste_fen_plays_the_moves_after_it_and_refuses_a_bad_move(qtbot, window):

@@ -452,6 +452,7 @@ class MainWindow(QMainWindow):
         self._action("Resume", self.resume_game)
         self._action("Stop game", self.stop_game)
         self._action("Game list", lambda: self.files.show_game_list())
+        self._action("Open previous autosave", self.files.restore_previous_autosave)
         self._action("Mute sounds", lambda: self.set_muted(self._actions["Mute sounds"].isChecked()), checkable=True)
         self._actions["Mute sounds"].setChecked(self.settings.muted)
         panel = self.engine_dock.toggleViewAction()
@@ -529,7 +530,8 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         layout: dict[str, list[str | None]] = {
-            "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", "Game list", None, "Save",
+            "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", "Game list",
+                      "Open previous autosave", None, "Save",
                       "Save as…", None, "Export position…", "Export game as GIF…", "Export game as PDF…", None, "Quit"],
             "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", "Paste game", "Copy position picture",
                       None, "Edit position…"],
