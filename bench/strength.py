@@ -2,7 +2,7 @@
 
     python bench/strength.py [--engine builtin] [--movetime 1 | --nodes N] [--games 4] [--jobs 1]
         [--opponents random greedy minimax fsf:-20 fsf:0 eleeye rev:HEAD~1 …] [--openings FILE]
-        [--sprt elo0=0 elo1=10 [alpha=0.05] [beta=0.05]] [--pgn DIR] [--verbose]
+        [--sprt elo0=0 elo1=10 [alpha=0.05] [beta=0.05]] [--draw …] [--resign …] [--pgn DIR] [--verbose]
 
 A thin caller of ``xqdesk match``'s machinery (:class:`xqdesk.engines.contests.match.MatchRunner`): every
 game goes through the real referee with both sides as engine processes, told ``--movetime``
@@ -12,7 +12,8 @@ colours swapped; the openings are ``bench/openings.fen`` (balanced master-game p
 eight plies, see ``bench/make_openings.py``), taken in order. ``--jobs N`` plays N games at once
 (on a 2-core machine, 2 jobs keep both cores busy since the two engines of a game think in turn).
 ``--sprt`` ends each match at the test's verdict (``--games`` is then the most games to play,
-0 for no limit). The same matches from the command line::
+0 for no limit); ``--draw`` and ``--resign`` adjudicate games from the engines' scores as
+``xqdesk match`` does. The same matches from the command line::
 
     xqdesk match --red builtin --black greedy --openings bench/openings.fen --games 4 --concurrency 1
 
@@ -46,7 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from xqdesk.cli.match_options import UsageError, parse_sprt  # noqa: E402
+from xqdesk.cli.match_options import UsageError, parse_adjudication, parse_sprt  # noqa: E402
 from xqdesk.cli.match_report import MatchReport, PgnAppender  # noqa: E402
 from xqdesk.engines.contests.elo import elo_difference  # noqa: E402
 from xqdesk.engines.play.engine_player import EnginePlayer  # noqa: E402
@@ -130,7 +131,7 @@ def play_match(engine: EngineSpec, name: str, args: argparse.Namespace) -> None:
     schedule = opening_schedule(opening_sequence(read_openings(args.openings)), games)
     started = time.monotonic()
     with MatchRunner(contestants, concurrency=args.jobs, move_time_limit=args.clock, on_game=report.on_game,
-                     on_move=report.on_move) as runner:
+                     on_move=report.on_move, adjudication=args.adjudication) as runner:
         report.runner = runner
         runner.play(schedule)
     if pgn is not None:
@@ -180,6 +181,10 @@ def main() -> int:
                         help="the openings (default bench/openings.fen)")
     parser.add_argument("--sprt", nargs="+", default=None, metavar="KEY=VALUE",
                         help="stop each match at an SPRT's verdict: elo0=E0 elo1=E1 [alpha=A] [beta=B]")
+    parser.add_argument("--draw", nargs="+", default=None, metavar="KEY=VALUE",
+                        help="draw adjudication, as xqdesk match's: movenumber=N movecount=M score=S")
+    parser.add_argument("--resign", nargs="+", default=None, metavar="KEY=VALUE",
+                        help="resign adjudication, as xqdesk match's: movecount=M score=S [twosided=true]")
     parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH, help="the Fairy-Stockfish executable")
     parser.add_argument("--eleeye", default=os.environ.get("XQDESK_ELEEYE"), help="the ElephantEye executable")
     parser.add_argument("--pgn", default=None, metavar="DIR", help="append every game to DIR/OPPONENT.pgn")
@@ -187,6 +192,7 @@ def main() -> int:
     args = parser.parse_args()
     try:
         args.sprt = parse_sprt(args.sprt) if args.sprt else None
+        args.adjudication = parse_adjudication(args.draw, args.resign)
     except UsageError as error:
         parser.error(str(error))
     if args.games == 0 and args.sprt is None:

@@ -10,7 +10,7 @@ from xqdesk.board import Board
 from xqdesk.engines.builtin import exchange_kernel as ek
 from xqdesk.engines.builtin.board_kernel import MAX_MOVES, generate_moves
 from xqdesk.engines.builtin.position import encode_move
-from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, HORSE, KING, PAWN
+from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 from xqdesk.squares import parse_square
 
 RED, BLACK = 1, -1
@@ -136,3 +136,32 @@ def test_a_piece_is_en_prise_when_taking_it_wins_material(pieces: dict[str, int]
     before = board.copy()
     assert bool(ek.is_en_prise(board, parse_square(square))) == expected
     assert np.array_equal(board, before)
+
+
+def test_every_direct_check_lands_on_a_check_square_of_its_piece() -> None:
+    from xqdesk.engines.builtin.board_kernel import is_attacked_king
+
+    moves = np.zeros(MAX_MOVES, np.int64)
+    kinds = {CHARIOT: 0, CANNON: 1, HORSE: 2, PAWN: 3}
+    direct = 0
+    for board in _random_boards(60, 3):
+        kings = {1: int(np.flatnonzero(board == KING)[0]), -1: int(np.flatnonzero(board == -KING)[0])}
+        for side in (RED, BLACK):
+            if is_attacked_king(board, -side, kings[-side]):
+                continue  # as in a search: the side to move never already gives check
+            masks = ek.check_squares(board, kings[-side], side)
+            count = generate_moves(board, side, moves, False)
+            for move in moves[:count]:
+                origin, target = int(move) >> 7, int(move) & 127
+                piece = int(board[origin])
+                if board[target] != 0 or abs(piece) not in kinds:
+                    continue
+                board[target], board[origin] = piece, 0
+                check = bool(is_attacked_king(board, -side, kings[-side]))
+                board[target] = side * ELEPHANT  # the same screen or blocker, but attacking nothing there
+                without_it = bool(is_attacked_king(board, -side, kings[-side]))
+                board[target], board[origin] = 0, piece
+                if check and not without_it:  # the moved piece gives the check itself
+                    assert ek.in_mask(masks[kinds[abs(piece)]], target), (move, board.tolist())
+                    direct += 1
+    assert direct > 20

@@ -148,6 +148,51 @@ def is_en_prise(board, sq):
 
 
 @njit(**COMPILE_OPTIONS)
+def _with_square(mask, sq):
+    """A pair of 64-bit words (squares 0–63, 64–89) with the bit of ``sq`` set."""
+    bit = np.int64(1) << (sq & 63)
+    return (mask[0] | bit, mask[1]) if sq < 64 else (mask[0], mask[1] | bit)
+
+
+@njit(**COMPILE_OPTIONS)
+def in_mask(mask, sq):
+    """Whether ``sq``'s bit is set in a pair of words made by :func:`check_squares`."""
+    return (mask[sq >> 6] >> (sq & 63)) & 1 != 0
+
+
+@njit(**COMPILE_OPTIONS)
+def check_squares(board, king, side):
+    """Where a chariot, cannon, horse or pawn of ``side`` would give check to the enemy king on
+    ``king`` from (as it stands now, its own square excluded), each as a pair of 64-bit words:
+    ``(chariots, cannons, horses, pawns)``. A move there by such a piece is a direct check unless
+    it was itself the line's screen or blocker."""
+    empty = (np.int64(0), np.int64(0))
+    chariots = cannons = horses = pawns = empty
+    for d in range(4):
+        k = 0
+        while k < 10 and RAYS[king, d, k] >= 0 and board[RAYS[king, d, k]] == 0:
+            chariots = _with_square(chariots, RAYS[king, d, k])
+            k += 1
+        k += 1  # past the screen
+        while k < 10 and RAYS[king, d, k] >= 0 and board[RAYS[king, d, k]] == 0:
+            cannons = _with_square(cannons, RAYS[king, d, k])
+            k += 1
+    for i in range(8):
+        horse = HORSE_ATTACKERS[king, i]
+        if horse < 0:
+            break
+        if board[HORSE_ATTACKER_LEGS[king, i]] == 0:
+            horses = _with_square(horses, horse)
+    color = 0 if side == 1 else 1
+    for i in range(3):
+        pawn = PAWN_ATTACKERS[color, king, i]
+        if pawn < 0:
+            break
+        pawns = _with_square(pawns, pawn)
+    return chariots, cannons, horses, pawns
+
+
+@njit(**COMPILE_OPTIONS)
 def is_attacked(board, sq, side):
     """Whether a piece of ``side`` could capture a piece standing on ``sq`` (pseudo-legal)."""
     return least_valuable_attacker(board, sq, side) >= 0

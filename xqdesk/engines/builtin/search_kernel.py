@@ -22,12 +22,13 @@ from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled
 from xqdesk.engines.builtin.endgame_kernel import scale_for_winning_chances
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
-from xqdesk.engines.builtin.exchange_kernel import is_en_prise, loses_material, quiet_move_loses
+from xqdesk.engines.builtin.exchange_kernel import (
+    check_squares, in_mask, is_en_prise, loses_material, quiet_move_loses)
 from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.nnue_kernel import NETWORK_STATE_TYPE, NetworkState, uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.engines.builtin.table_kernel import table_score
-from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING
+from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING, PAWN
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
                                    exchange_kernel, endgame_kernel, table_kernel, nnue_kernel))
@@ -60,12 +61,14 @@ POLL_MASK = 1023
 """The stop flag and the node limit are polled every POLL_MASK + 1 nodes."""
 
 (C_NODES, C_SELDEPTH, C_NODE_LIMIT, C_STOPPED, C_ROOT_DEPTH, C_DRAW_PLIES, C_ROOT_DONE, C_CHECK_LIMIT,
- C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET, C_GENERATION, C_LAZY_MARGIN) = range(12)
+ C_CHECK_MIN_HISTORY, C_HISTORY_OFFSET, C_GENERATION, C_ENDGAME, C_LAZY_MARGIN) = range(13)
 """C_CHECK_LIMIT and C_CHECK_MIN_HISTORY: the ruleset's perpetual-check ban (limit 0: none);
 C_HISTORY_OFFSET: the game's moves before the position's height 0 (the ban needs a long enough
 history); C_GENERATION: the search's number (mod 256), which ages the table's entries;
-C_LAZY_MARGIN: quiescence's lazy-evaluation margin (0: always evaluate in full)."""
-COUNTER_COUNT = 12
+C_ENDGAME: 1 when the root's phase count is at most ENDGAME_PHASE (the static score is then
+scaled by the winning chances); C_LAZY_MARGIN: quiescence's lazy-evaluation margin (0: always
+evaluate in full)."""
+COUNTER_COUNT = 13
 
 
 
@@ -150,9 +153,12 @@ DELTA_MARGIN = 150
 LAZY_MARGIN = 200
 """Quiescence skips the full evaluation when material and piece-square tables alone are this far
 outside the window: the other terms move the score of master-game positions by at most about
-±100 cp with the fitted weights (±210 with the earlier hand-set ones). Not in endgames (a root
-phase count of at most LAZY_MIN_PHASE): there the winning chances scale a material lead down."""
-LAZY_MIN_PHASE = 40
+±100 cp with the fitted weights (±210 with the earlier hand-set ones). Not with the network (its
+score has no such bound), nor in the endgame (a root phase count of at most ENDGAME_PHASE): there
+the winning chances (``endgame_kernel``) scale a material lead down, which the tables cannot tell.
+Elsewhere the scaling is skipped: a search from
+the middlegame rarely reaches such an ending, and it costs a look at the whole board."""
+ENDGAME_PHASE = 40
 FUTILITY_MARGIN = 130
 """Per ply of depth: quiet moves at depth <= FUTILITY_DEPTH this far below alpha are skipped."""
 FUTILITY_DEPTH = 2
@@ -241,26 +247,53 @@ def _score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, his
 
 
 @njit(**COMPILE_OPTIONS)
-def _static_score(ctx):
-    """The evaluation for the side to move — the network's when one is loaded (``ctx.network``),
-    else the hand-written one — scaled by the winning chances of the side it favours."""
-    board, pos = ctx.board, ctx.pos
-    if uses_network(ctx.network):
-        score = nnue_kernel.evaluate(ctx.network, board, pos, ctx.keys)
+def _static_score(board, pos, keys, psq, params, counters, network):
+    """The evaluation for the side to move — the ``network``'s when one is loaded, else the
+    hand-written one — scaled, when the root is an endgame (``C_ENDGAME``), by the winning chances
+    of the side it favours. (It takes the context's arrays, not the context: passing the whole
+    context at every node costs speed.)"""
+    if uses_network(network):
+        score = nnue_kernel.evaluate(network, board, pos, keys)
     else:
-        score = evaluate(board, pos, ctx.psq, ctx.params)
+        score = evaluate(board, pos, psq, params)
+    if counters[C_ENDGAME] == 0:
+        return score
     return scale_for_winning_chances(board, score, pos[POS_SIDE])
 
 
 @njit(**COMPILE_OPTIONS)
-def _probe_tables(ctx, ply):
+def _probe_tables(board, pos, clocks, counters, ply, table_meta, table_positions, table_values):
     """``(found, score)`` of the position from the endgame tables, probed only right after a
     capture (the material is the root's until one, and the root's own balance is not packed)."""
-    h = ctx.pos[POS_HEIGHT]
-    if len(ctx.table_meta) == 0 or ply == 0 or ctx.clocks[h] != 0:
+    h = pos[POS_HEIGHT]
+    if len(table_meta) == 0 or ply == 0 or clocks[h] != 0:
         return False, 0
-    return table_score(ctx.board, ctx.pos[POS_SIDE], ply, ctx.table_meta, ctx.table_positions, ctx.table_values,
-                       ctx.counters[C_DRAW_PLIES] - ctx.clocks[h], MATE)
+    return table_score(board, pos[POS_SIDE], ply, table_meta, table_positions, table_values,
+                       counters[C_DRAW_PLIES] - clocks[h], MATE)
+
+
+@njit(**COMPILE_OPTIONS)
+def _escapes_threat(board, move, threat_square, known, threatened):
+    """``(escapes, known, threatened)``: whether the quiet ``move`` (already made) moved a piece the
+    opponent threatened — the reply to a null move went to its square, or it was en prise there —
+    and the node's answers so far by origin square, as bit masks (bit ``square`` of a pair of
+    64-bit words: ``known`` the squares answered, ``threatened`` those answered yes)."""
+    origin = move >> MOVE_FROM_SHIFT
+    if origin == threat_square:
+        return True, known, threatened
+    word = origin >> 6
+    bit = np.int64(1) << (origin & 63)
+    if known[word] & bit == 0:
+        target = move & MOVE_TO_MASK
+        board[origin] = board[target]  # the piece back on its square for a moment
+        board[target] = 0
+        prise = is_en_prise(board, origin)
+        board[target] = board[origin]
+        board[origin] = 0
+        known = (known[0] | bit, known[1]) if word == 0 else (known[0], known[1] | bit)
+        if prise:
+            threatened = (threatened[0] | bit, threatened[1]) if word == 0 else (threatened[0], threatened[1] | bit)
+    return threatened[word] & bit != 0, known, threatened
 
 
 @njit(**COMPILE_OPTIONS)
@@ -404,7 +437,8 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
 @njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
 def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     """Captures (all moves when ``checked``) until the position is quiet; with ``quiet_checks``
-    (the first quiescence ply) also the quiet moves that give check without losing the piece.
+    (the first quiescence ply) also the quiet moves that give a direct check without losing the
+    piece.
     Captures that lose material by SEE are skipped. The table is probed (any stored depth answers
     here, outside principal-variation nodes) and the result stored at depth 0."""
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
@@ -419,11 +453,12 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     h = pos[POS_HEIGHT]
     if clocks[h] >= counters[C_DRAW_PLIES]:
         return 0
-    in_table, table_value = _probe_tables(ctx, ply)
+    in_table, table_value = _probe_tables(board, pos, clocks, counters, ply, ctx.table_meta, ctx.table_positions,
+                                          ctx.table_values)
     if in_table:
         return table_value
     if ply >= MAX_PLY - 1:
-        return _static_score(ctx)
+        return _static_score(board, pos, keys, psq, params, counters, ctx.network)
     key = keys[h]
     hash_move = 0
     entry = _tt_probe(tt_keys, tt_data, key)
@@ -450,7 +485,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
         if lazy > 0 and estimate + lazy <= alpha:
             best = estimate + lazy  # at most this; stand pat cannot raise alpha
         else:
-            best = _static_score(ctx)
+            best = _static_score(board, pos, keys, psq, params, counters, ctx.network)
             if best >= beta:
                 return best
             if best > alpha:
@@ -485,10 +520,20 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
                 if score >= beta:
                     break
     if quiet_checks and not checked and best < beta:
+        # Direct checks only (a discovered check is left to the main search): a quiet move of a
+        # chariot, cannon, horse or pawn onto a square it would check from, verified after the move.
+        chariot_checks, cannon_checks, horse_checks, pawn_checks = check_squares(board, king_square(pos, -side), side)
         count = generate_moves(board, side, moves, False)
         for i in range(count):
             move = moves[i]
-            if board[move & MOVE_TO_MASK] != 0 or quiet_move_loses(board, move):
+            target = move & MOVE_TO_MASK
+            if board[target] != 0:
+                continue
+            kind = board[move >> MOVE_FROM_SHIFT] * side
+            if not ((kind == CHARIOT and in_mask(chariot_checks, target))
+                    or (kind == CANNON and in_mask(cannon_checks, target))
+                    or (kind == HORSE and in_mask(horse_checks, target))
+                    or (kind == PAWN and in_mask(pawn_checks, target))) or quiet_move_loses(board, move):
                 continue
             captured = make_move(board, pos, keys, clocks, psq, params, move)
             if is_attacked_king(board, side, king_square(pos, side)) \
@@ -532,11 +577,12 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     h = pos[POS_HEIGHT]
     if clocks[h] >= counters[C_DRAW_PLIES] or _drawn_repetition(keys, clocks, trail_checkers, counters, h):
         return 0
-    in_table, table_value = _probe_tables(ctx, ply)
+    in_table, table_value = _probe_tables(board, pos, clocks, counters, ply, ctx.table_meta, ctx.table_positions,
+                                          ctx.table_values)
     if in_table:
         return table_value
     if ply >= MAX_PLY - 1:
-        return _static_score(ctx)
+        return _static_score(board, pos, keys, psq, params, counters, ctx.network)
     if alpha < -MATE + ply:
         alpha = -MATE + ply
     if beta > MATE - ply - 1:
@@ -562,7 +608,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     threat_square = -1  # the square the opponent's best reply to a null move goes to
     mate_threat = False  # that reply mates
     if not checked and not is_pv and excluded == 0:
-        static = _static_score(ctx)
+        static = _static_score(board, pos, keys, psq, params, counters, ctx.network)
         if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
                 and beta > -MATE_BOUND and beta < MATE_BOUND:
             return static
@@ -613,17 +659,12 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         and alpha > -MATE_BOUND and alpha < MATE_BOUND
     late_move_limit = LATE_MOVE_BASE + LATE_MOVE_SCALE * depth * depth \
         if (depth <= LATE_MOVE_PRUNING_DEPTH and static > -INFINITY) else NO_LATE_MOVE_LIMIT
+    known = threatened = (np.int64(0), np.int64(0))  # origin squares tested for a threat, and the threatened
     for i in range(count):
         move = _pick(moves, scores, i, count)
         if move == excluded:
             continue
         is_quiet = board[move & MOVE_TO_MASK] == 0
-        # A quiet move of a piece the opponent threatens (it is en prise, or the null move showed
-        # the threat) is not reduced: it may be the one that saves the piece.
-        escaping = False
-        if depth >= LMR_MIN_DEPTH and is_quiet and not checked and legal >= LMR_FIRST_MOVES:
-            origin = move >> MOVE_FROM_SHIFT
-            escaping = origin == threat_square or is_en_prise(board, origin)
         captured = make_move(board, pos, keys, clocks, psq, params, move)
         if is_attacked_king(board, side, king_square(pos, side)):
             unmake_move(board, pos, move, captured)
@@ -648,11 +689,13 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         else:
             reduction = 0
             if depth >= LMR_MIN_DEPTH and is_quiet and not checked and not gives_check and legal > LMR_FIRST_MOVES \
-                    and not escaping and move != killers[ply, 0] and move != killers[ply, 1]:
-                reduction = 1
-                if legal > LMR_MORE_MOVES:
+                    and move != killers[ply, 0] and move != killers[ply, 1]:
+                escapes, known, threatened = _escapes_threat(board, move, threat_square, known, threatened)
+                if not escapes:
+                    reduction = 1
+                if reduction > 0 and legal > LMR_MORE_MOVES:
                     reduction += 1
-                if depth >= LMR_DEEP_DEPTH and legal > LMR_DEEP_MOVES:
+                if reduction > 0 and depth >= LMR_DEEP_DEPTH and legal > LMR_DEEP_MOVES:
                     reduction += 1
                 if is_pv and reduction > 1:
                     reduction -= 1

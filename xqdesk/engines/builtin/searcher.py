@@ -211,8 +211,9 @@ class Searcher:
         settings[search_kernel.C_CHECK_MIN_HISTORY] = perpetual_check_min_history
         settings[search_kernel.C_HISTORY_OFFSET] = history_offset
         settings[search_kernel.C_GENERATION] = self.generation
-        midgame = phase_material(int(code) for code in position.board) > search_kernel.LAZY_MIN_PHASE
-        lazy = midgame and not self.uses_network  # the network's score has no such bound
+        endgame = phase_material(int(code) for code in position.board) <= search_kernel.ENDGAME_PHASE
+        settings[search_kernel.C_ENDGAME] = 1 if endgame else 0
+        lazy = not endgame and not self.uses_network  # the network's score has no such bound
         settings[search_kernel.C_LAZY_MARGIN] = search_kernel.LAZY_MARGIN if lazy else 0
         for worker in workers:
             worker.prepare(settings)
