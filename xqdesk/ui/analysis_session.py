@@ -8,6 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDialog, QFileDialog, QWidget
 
+from xqdesk.game import Game
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.score import PovScore, Score
 from xqdesk.ui.board_view import Arrow, BoardView
@@ -51,6 +52,9 @@ class AnalysisSession(QObject):
         panel.lines_changed.connect(lambda lines: settings.update(analysis_lines=lines))
         controller.engine_scored.connect(self._on_engine_scored)
         controller.seats_changed.connect(self._on_seats_changed)
+        controller.game_changed.connect(self._on_game_changed)
+        self._graphed_game: Game | None = None
+        """The game whose scores the graph holds (another one replacing it clears the graph)."""
 
     # --- the engines ------------------------------------------------------------------------------
     def engines(self) -> list[EngineProfile]:
@@ -143,6 +147,17 @@ class AnalysisSession(QObject):
         self._settings.update(score_view=view)
         for index, progress in list(self._progress.items()):
             self._on_progress(index, progress)
+
+    def _on_game_changed(self) -> None:
+        """The graph spans the game's moves; a game replacing another clears the other's scores
+        and the names of the engines that drew them."""
+        game, graph = self._controller.game(), self.panel.graph
+        replaced, self._graphed_game = game is not self._graphed_game, game
+        graph.set_ply_count(self._controller.length() + 1)
+        if replaced or self._controller.length() == 0:
+            graph.clear()
+        if replaced:
+            graph.set_series_names([])
 
     def _on_engine_scored(self, ply: int, score: PovScore, mover: Color) -> None:
         """An engine seat's score: each seated engine draws its own series (the engine panel's

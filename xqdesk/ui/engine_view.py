@@ -145,13 +145,13 @@ class EngineView(QWidget):
         self.log_view.setReadOnly(True)
         self.log_view.setMaximumBlockCount(LOG_LINES)
         self.log_view.setVisible(False)
+        header.addWidget(self.log_toggle)  # in the header row: the lines keep the height
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(header)
         layout.addWidget(self.figures_label)
         layout.addWidget(self.lines_table, 1)
-        layout.addWidget(self.log_toggle)
         layout.addWidget(self.log_view, 1)
         self.retranslate()
         follow_language(self, self.retranslate)

@@ -2,6 +2,8 @@
 in the background, and the moves and games chosen in it."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QProgressDialog, QWidget
@@ -21,13 +23,15 @@ RECORD_FILTER = "*.pgn *.PGN *.xqf *.XQF *.txt *.fen *.FEN"
 
 class ExplorerSession(QObject):
     """The explorer's dock, its toggle and its index; ``status(str)`` reports. :attr:`builder` is
-    the index build running or last run."""
+    the index build running or last run; ``confirm_discard()`` says whether the game on show may
+    be replaced by one opened from the explorer."""
 
     status = Signal(str)
 
     def __init__(self, controller: GameController, settings: SavedSettings, panel: ExplorerPanel,
-                 dock: QDockWidget, parent: QWidget) -> None:
+                 dock: QDockWidget, parent: QWidget, confirm_discard: Callable[[], bool] = lambda: True) -> None:
         super().__init__(parent)
+        self.confirm_discard = confirm_discard
         self._controller = controller
         self._settings = settings
         self.panel = panel
@@ -143,7 +147,10 @@ class ExplorerSession(QObject):
         controller.play_move(move)
 
     def open_game(self, game: Game, ply: int) -> None:
-        """A game double-clicked in the explorer, opened at the move where it reached the position."""
+        """A game double-clicked in the explorer, opened at the move where it reached the position
+        (unsaved changes are saved or given up first)."""
+        if not self.confirm_discard():
+            return
         try:
             self._controller.load_game(game, Mode.REPLAY, ply=ply)
         except XqdeskError as error:

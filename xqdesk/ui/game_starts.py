@@ -12,17 +12,22 @@ from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.position_editor import PositionEditorDialog
-from xqdesk.ui.seat_dialogs import BUILTIN_PROFILES, NewGameDialog, available_engines, engine_clock_setting, mode_for_seats
+from xqdesk.ui.seat_dialogs import (BUILTIN_PROFILES, NewGameDialog, available_engines, engine_clock_setting,
+                                    engine_problem, mode_for_seats)
 from xqdesk.ui.settings import EngineProfile, SavedSettings
 
 
 class GameStarts(QObject):
     """Starts games on ``controller``; ``face_person(red_is_engine)`` turns the board so a person
-    playing an engine plays from the bottom, ``before_editor_game`` runs before the editor's game."""
+    playing an engine plays from the bottom, ``before_editor_game`` runs before the editor's game,
+    and ``confirm_discard()`` says whether the game on show may be replaced (unsaved moves or
+    comments are saved or given up first)."""
 
     def __init__(self, controller: GameController, settings: SavedSettings, face_person: Callable[[bool], None],
-                 before_editor_game: Callable[[], None], parent: QWidget) -> None:
+                 before_editor_game: Callable[[], None], parent: QWidget,
+                 confirm_discard: Callable[[], bool] = lambda: True) -> None:
         super().__init__(parent)
+        self._confirm_discard = confirm_discard
         self._controller = controller
         self._settings = settings
         self._face_person = face_person
@@ -40,12 +45,21 @@ class GameStarts(QObject):
         if mode is Mode.PERSON_VS_ENGINE:
             self._face_person(red is not None)
 
+    def start_asking(self, red: EngineProfile | None, black: EngineProfile | None,
+                     start_fen: str = STARTING_FEN, time_controls: dict[Color, TimeControl] | None = None) -> bool:
+        """:meth:`start` as the user asked for it: unsaved moves or comments are saved or given up
+        first (False: the user kept the game, nothing started)."""
+        if not self._confirm_discard():
+            return False
+        self.start(red, black, start_fen, time_controls)
+        return True
+
     def choose(self) -> None:
         """*File → New game*: ask for the seats, clocks, delay and start; remember the choices."""
         settings = self._settings.current
         dialog = NewGameDialog(available_engines(settings), settings.engine_clock, settings.person_clock,
                                settings.engine_delay, can_continue=True, parent=self._window)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
+        if dialog.exec() != QDialog.DialogCode.Accepted or not self._confirm_discard():
             return
         red, black = dialog.seats()
         controls = dialog.time_controls()
@@ -58,9 +72,10 @@ class GameStarts(QObject):
         self.start(red, black, start, controls)
 
     def default_engine(self) -> EngineProfile:
-        """The engine the quick-start actions seat: the user's first, else the built-in level 3."""
-        engines = self._settings.current.engines
-        return engines[0] if engines else BUILTIN_PROFILES[1]
+        """The engine the quick-start actions seat: the user's first that can start (one whose
+        program is gone is passed over), else the built-in level 3."""
+        usable = [profile for profile in self._settings.current.engines if engine_problem(profile) is None]
+        return usable[0] if usable else BUILTIN_PROFILES[1]
 
     def edit_position(self) -> None:
         """Open the position editor on the viewed position; its "Start game" starts a game there."""
@@ -73,7 +88,7 @@ class GameStarts(QObject):
 
     def _start_from_editor(self, fen: str | None, red: EngineProfile | None = None,
                            black: EngineProfile | None = None) -> None:
-        if fen is None:
+        if fen is None or not self._confirm_discard():
             return
         self._before_editor_game()
         self.start(red, black, fen)

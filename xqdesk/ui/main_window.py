@@ -32,6 +32,7 @@ from xqdesk.ui.board_view import Arrow, BoardView
 from xqdesk.ui.clipboard import GameClipboard
 from xqdesk.ui.clock import ClockDisplay
 from xqdesk.ui.comment_editor import CommentEditor
+from xqdesk.ui.dock_sizes import DockSizes
 from xqdesk.ui.engine_panel import EnginePanel
 from xqdesk.ui.engines_dialog import EnginesDialog
 from xqdesk.ui.eval_bar import EvalBar
@@ -60,11 +61,6 @@ from xqdesk.ui.view_options import ViewOptions
 from xqdesk.ui.window_menus import build_menus, build_toolbar
 
 STATUS_TIMEOUT_MS = 10_000
-ENGINE_DOCK_HEIGHT = 300
-ENGINE_DOCK_SHARE = 0.26
-"""The engine dock's first height: ENGINE_DOCK_HEIGHT, or this share of a shorter window."""
-EXPLORER_DOCK_WIDTH = 430
-"""The explorer dock's first width."""
 
 
 def _column(*widgets: QWidget, stretch: QWidget) -> QWidget:
@@ -106,14 +102,14 @@ class MainWindow(QMainWindow):
         self.exports = GameExports(self.statusBar(), self)
         self.pictures = PictureExports(self.controller, self.board_view, self.move_list, self.saved_settings,
                                        self.exports, self)
-        self.clipboard = GameClipboard(self.controller, self.move_list, self)
+        self.clipboard = GameClipboard(self.controller, self.move_list, self, self.files.confirm_discard)
         self.view = ViewOptions(self.board_view, self.eval_bar, self.saved_settings, self)
         self.windows = ExtraWindows(self.saved_settings, self)
         self.explorer = ExplorerSession(self.controller, self.saved_settings, self.explorer_panel, self.explorer_dock,
-                                        self)
+                                        self, self.files.confirm_discard)
         self.starts = GameStarts(self.controller, self.saved_settings, self.view.set_flipped,
-                                 self.engine_panel.shutdown, self)
-        self._docks_sized = False
+                                 self.engine_panel.shutdown, self, self.files.confirm_discard)
+        self.dock_sizes = DockSizes(self, self.engine_dock, self.engine_panel, self.explorer_dock)
         self._shut_down = False
         self._shown: tuple[str, tuple[Move, ...]] | None = None
         self._actions: dict[str, QAction] = {}
@@ -121,7 +117,7 @@ class MainWindow(QMainWindow):
         self._menus = build_menus(self.menuBar(), self._actions, self.set_language)
         self._menus["Recent files"].aboutToShow.connect(self._fill_recent_menu)
         self.view.fill_theme_menu(self._menus["Board theme"])
-        self.addToolBar(build_toolbar(self._actions))
+        self.addToolBar(build_toolbar(self._actions, self.style()))
         self.statusBar().addPermanentWidget(self.reviews.progress)
         self._connect()
         self.setAcceptDrops(True)
@@ -181,6 +177,8 @@ class MainWindow(QMainWindow):
         self.moves_tabs.setDocumentMode(True)
         self.moves_tabs.addTab(self.move_list, "")
         self.moves_tabs.addTab(self.variation_tree, "")
+        # the notation serves both tabs: in their corner, not a row of its own above the moves
+        self.moves_tabs.setCornerWidget(self.move_list.notation_bar, Qt.Corner.TopRightCorner)
         side = _column(self.clock_display, self.game_info, self.review_summary, self.moves_tabs, self.variation_list,
                        self.comment_editor, self.tablebase_pane, stretch=self.moves_tabs)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -223,8 +221,8 @@ class MainWindow(QMainWindow):
         return self._actions[key]
 
     def _build_actions(self) -> None:
-        controller, files, analysis, reviews, explorer = (self.controller, self.files, self.analysis, self.reviews,
-                                                          self.explorer)
+        controller, files, analysis, reviews, explorer, starts = (self.controller, self.files, self.analysis,
+                                                                  self.reviews, self.explorer, self.starts)
         for key, slot, shortcut in (
             ("New game", self.starts.choose, QKeySequence.StandardKey.New),
             ("Open…", files.choose_and_open, QKeySequence.StandardKey.Open),
@@ -247,10 +245,10 @@ class MainWindow(QMainWindow):
             ("Manage engines…", self.manage_engines, None),
             ("Analysis engines…", analysis.choose_engines, None),
             ("Tablebase directory…", analysis.choose_tablebase_directory, None),
-            ("Person vs person", lambda: self.start_game(None, None), None),
-            ("Play Red against the engine", lambda: self.start_game(None, self.starts.default_engine()), None),
-            ("Play Black against the engine", lambda: self.start_game(self.starts.default_engine(), None), None),
-            ("Engine vs engine", lambda: self.start_game(self.starts.default_engine(), self.starts.default_engine()), None),
+            ("Person vs person", lambda: starts.start_asking(None, None), None),
+            ("Play Red against the engine", lambda: starts.start_asking(None, starts.default_engine()), None),
+            ("Play Black against the engine", lambda: starts.start_asking(starts.default_engine(), None), None),
+            ("Engine vs engine", lambda: starts.start_asking(starts.default_engine(), starts.default_engine()), None),
             ("Fog of war…", self.windows.open_fog, None),
             ("Engine tournament…", self.windows.open_tournament, None),
             ("Analysis", lambda: analysis.start(analysis.engines()), None),
@@ -270,6 +268,7 @@ class MainWindow(QMainWindow):
             ("Resume", self.resume_game, None),
             ("Stop game", controller.stop_game, None),
             ("Game list", lambda: files.show_game_list(), None),
+            ("Open previous autosave", files.restore_previous_autosave, None),
         ):
             self._action(key, slot, shortcut)
         self._action("Play through", self.toggle_autoplay, "Space", checkable=True)
@@ -284,7 +283,7 @@ class MainWindow(QMainWindow):
         self.board_view.move_chosen.connect(controller.play_move)
         self.board_view.move_refused.connect(self.show_status)
         controller.position_changed.connect(self._refresh)
-        controller.game_changed.connect(self._on_game_changed)
+        controller.game_changed.connect(self.reviews.on_game_changed)  # after the analysis has cleared the graph
         controller.status_message.connect(self.show_status)
         controller.hint_ready.connect(self._show_hint)
         controller.game_over.connect(self._on_game_over)
@@ -302,6 +301,7 @@ class MainWindow(QMainWindow):
         self.exports.problem.connect(self.show_status)
         self.move_list.notation_changed.connect(self._on_notation_changed)
         self.score_graph.ply_clicked.connect(controller.go_to)
+        self.engine_panel.analysis_requested.connect(lambda: self.analysis.start(self.analysis.engines()))
         language_notifier().language_changed.connect(self.retranslate)
 
     def retranslate(self, _language: str = "") -> None:
@@ -343,12 +343,6 @@ class MainWindow(QMainWindow):
         self.view.retranslate()
         headers = controller.game().headers
         self.setWindowTitle(f"{tr('xqdesk')} — {headers.get('Red', tr('Red'))} – {headers.get('Black', tr('Black'))}")
-
-    def _on_game_changed(self) -> None:
-        self.score_graph.set_ply_count(self.controller.length() + 1)
-        if self.controller.length() == 0:
-            self.score_graph.clear()
-        self.reviews.on_game_changed()
 
     def _on_move_made(self, move: Move) -> None:
         """A move was added: stale messages go, and its sound plays (check, capture or move)."""
@@ -454,11 +448,7 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
-        if not self._docks_sized:  # dock sizes only take once the window is laid out
-            self._docks_sized = True
-            height = min(ENGINE_DOCK_HEIGHT, int(self.height() * ENGINE_DOCK_SHARE))
-            self.resizeDocks([self.engine_dock], [height], Qt.Orientation.Vertical)
-            self.resizeDocks([self.explorer_dock], [EXPLORER_DOCK_WIDTH], Qt.Orientation.Horizontal)
+        self.dock_sizes.size_once()  # dock sizes only take once the window is laid out
 
     def may_close(self) -> bool:
         """Whether the window may close: unsaved changes are saved or given up first."""

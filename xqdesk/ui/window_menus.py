@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QMenuBar, QToolBar
+from PySide6.QtWidgets import QMenu, QMenuBar, QStyle, QToolBar, QToolButton
 
 from xqdesk.ui.i18n import Language
 
 MENUS: dict[str, list[str | None]] = {
-    "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", "Game list", None, "Save",
-              "Save as…", None, "Export position…", "Export game as GIF…", "Export game as PDF…", None, "Quit"],
+    "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", "Game list",
+              "Open previous autosave", None, "Save", "Save as…", None, "Export position…", "Export game as GIF…", "Export game as PDF…", None, "Quit"],
     "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", "Paste game", "Copy position picture",
               None, "Edit position…"],
     "&Game": ["Person vs person", "Play Red against the engine", "Play Black against the engine",
@@ -31,6 +32,15 @@ SUBMENUS = ("Recent files", "Board theme")
 
 TOOLBAR: list[str | None] = ["New game", "Open…", None, "First move", "Previous move", "Next move", "Last move",
                              "Play through", None, "Take back", "Hint", "Resign", "Flip board"]
+
+TOOLBAR_ICONS = {
+    "First move": QStyle.StandardPixmap.SP_MediaSkipBackward,
+    "Previous move": QStyle.StandardPixmap.SP_MediaSeekBackward,
+    "Next move": QStyle.StandardPixmap.SP_MediaSeekForward,
+    "Last move": QStyle.StandardPixmap.SP_MediaSkipForward,
+    "Play through": QStyle.StandardPixmap.SP_MediaPlay,
+}
+"""Toolbar buttons shown as icons, so the toolbar fits an 800-px window without overflowing."""
 
 
 def build_menus(bar: QMenuBar, actions: Mapping[str, QAction],
@@ -54,14 +64,24 @@ def build_menus(bar: QMenuBar, actions: Mapping[str, QAction],
     return menus
 
 
-def build_toolbar(actions: Mapping[str, QAction]) -> QToolBar:
-    """The main toolbar after :data:`TOOLBAR`."""
+def build_toolbar(actions: Mapping[str, QAction], style: QStyle) -> QToolBar:
+    """The main toolbar after :data:`TOOLBAR`; the stepping buttons as ``style``'s icons
+    (:data:`TOOLBAR_ICONS`, their text as tooltip)."""
     toolbar = QToolBar()
     toolbar.setObjectName("main-toolbar")
     toolbar.setMovable(False)
+    small = style.pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+    toolbar.setIconSize(QSize(small, small))  # as tall as the text buttons beside them
     for key in TOOLBAR:
         if key is None:
             toolbar.addSeparator()
-        else:
-            toolbar.addAction(actions[key])
+            continue
+        action = actions[key]
+        toolbar.addAction(action)
+        icon = style.standardIcon(TOOLBAR_ICONS[key]) if key in TOOLBAR_ICONS else None
+        if icon is not None and not icon.isNull():
+            action.setIcon(icon)
+            button = toolbar.widgetForAction(action)
+            if isinstance(button, QToolButton):
+                button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
     return toolbar
