@@ -1,15 +1,18 @@
 """The strength ladder (SigmaZero's protocol): where an engine stands among reference opponents.
 
-    python bench/ladder.py --engine SPEC [--movetime 1] [--rungs random greedy minimax fsf:-20 …] [--keep-going]
+    python bench/ladder.py --engine SPEC [--movetime 1] [--engine-movetime S] [--rungs random greedy …] [--keep-going]
 
 Rungs, weakest first: ``random``, ``greedy``, ``minimax`` (``bench/minimax_student``, a course player
-searching three plies on material), Fairy-Stockfish at ``Skill Level`` −20, −10, 0, 5, 10, 15, 20,
-and xqdesk's ``builtin`` engine. Against each rung the engine plays a best of 5 — colours
+searching three plies on material), Fairy-Stockfish at ``Skill Level`` −20 … 20 in steps of 5
+(``fsf:N``), and xqdesk's ``builtin`` engine at levels 5, 10, 15 and 20 (``builtin:Level=N``). To
+place an engine at a fixed search size, as SigmaZero did at 800 simulations, give the size in its
+spec and a generous ``--engine-movetime`` (``--engine zero:Simulations=800 --engine-movetime 9``):
+the rungs keep ``--movetime``. Against each rung the engine plays a best of 5 — colours
 alternating, the engine Red in the first game, each pair of games from one of the master openings
 of ``bench/strength.py`` — and stops early once the rung is decided; it passes the rung with
 2.5 points or more (win 1, draw ½) and climbs to the next, else the climb ends (``--keep-going``
 plays every rung anyway). Every game goes through the real referee with both sides as engine
-processes, each told ``--movetime`` seconds a move under the course's 10 s clock.
+processes, each told its seconds a move under the course's 10 s clock.
 
 Prints one line per game (with ``--verbose``), then the table (rung, games, score, passed) and the
 highest rung passed.
@@ -35,17 +38,17 @@ from xqdesk.engines.spec import parse_spec  # noqa: E402
 from xqdesk.outcome import Termination  # noqa: E402
 from xqdesk.pieces import BLACK, RED  # noqa: E402
 
-RUNGS = ["random", "greedy", "minimax", "fsf:-20", "fsf:-10", "fsf:0", "fsf:5", "fsf:10", "fsf:15", "fsf:20",
-         "builtin"]
+RUNGS = ["random", "greedy", "minimax", *(f"fsf:{skill}" for skill in range(-20, 21, 5)),
+         *(f"builtin:Level={level}" for level in (5, 10, 15, 20))]
 GAMES = 5
 PASS_POINTS = 2.5
 
 
 def play_rung(engine_spec: str, rung: str, args: argparse.Namespace) -> tuple[int, int, int, str]:
     """(wins, draws, losses, notes) of the engine against ``rung``, best of 5, stopped when decided."""
-    limits = SearchLimits(movetime=args.movetime)
-    engine = EnginePlayer(parse_spec(engine_spec), limits)
-    opponent = EnginePlayer(opponent_spec(rung, args), limits)
+    engine_limits = SearchLimits(movetime=args.engine_movetime or args.movetime)
+    engine = EnginePlayer(parse_spec(engine_spec), engine_limits)
+    opponent = EnginePlayer(opponent_spec(rung, args), SearchLimits(movetime=args.movetime))
     wins = draws = losses = 0
     faults = []
     try:
@@ -81,13 +84,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", required=True, help="the engine SPEC to place, e.g. mcts or zero")
     parser.add_argument("--movetime", type=float, default=1.0, help="seconds per move for both sides (default 1)")
+    parser.add_argument("--engine-movetime", type=float, default=None, metavar="S",
+                        help="seconds per move for the engine placed (default: --movetime); with a fixed "
+                             "search size in its spec, the most it may take")
     parser.add_argument("--rungs", nargs="+", default=RUNGS, metavar="RUNG", help="the rungs to climb, in order")
     parser.add_argument("--keep-going", action="store_true", help="play every rung, even after a failed one")
     parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH, help="the Fairy-Stockfish executable")
     parser.add_argument("--verbose", action="store_true", help="print every game")
     args = parser.parse_args()
-    print(f"ladder for {args.engine}: best of {GAMES}, pass at {PASS_POINTS} points, {args.movetime:g} s a move",
-          flush=True)
+    engine_time = f", the engine {args.engine_movetime:g} s" if args.engine_movetime else ""
+    print(f"ladder for {args.engine}: best of {GAMES}, pass at {PASS_POINTS} points, {args.movetime:g} s a move"
+          f"{engine_time}", flush=True)
     rows = []
     for rung in args.rungs:
         started = time.monotonic()
@@ -95,7 +102,7 @@ def main() -> int:
         points = wins + 0.5 * draws
         passed = points >= PASS_POINTS
         rows.append((rung, wins, draws, losses, points, passed, faults, time.monotonic() - started))
-        print(f"{rung:<9} +{wins} ={draws} -{losses}  {points:g} points  {'passed' if passed else 'failed'}"
+        print(f"{rung:<16} +{wins} ={draws} -{losses}  {points:g} points  {'passed' if passed else 'failed'}"
               f"{'  (' + faults + ')' if faults else ''}  ({time.monotonic() - started:.0f} s)", flush=True)
         if not passed and not args.keep_going:
             break

@@ -33,7 +33,7 @@ from xqdesk.ui.message_banner import BannerKind
 from xqdesk.ui.settings import EngineKind, EngineProfile, load_settings, open_store
 from xqdesk.ui.sounds import SoundEvent, SoundPlayer
 from datafiles import DATA
-from window_files import open_file
+from window_files import answer_question, open_file
 from hang_guard import HANG_GUARD, HANG_GUARD_MS
 
 BIG_FILE = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
@@ -46,23 +46,6 @@ WEAK = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
 def click_square(qtbot, window, name: str) -> None:
     point = window.board_view.square_center(parse_square(name)).toPoint()
     qtbot.mouseClick(window.board_view, Qt.MouseButton.LeftButton, pos=point)
-
-
-def answer_question(qtbot, window, button: QMessageBox.StandardButton, then=None) -> list[str]:
-    """Once the window's question box is up: remember its text, click ``button`` (then ``then()``)."""
-    seen: list[str] = []
-
-    def answer() -> None:
-        box = window.files.question
-        if box is None or not box.isVisible():
-            QTimer.singleShot(20, answer)
-            return
-        seen.append(box.text())
-        box.button(button).click()
-        if then is not None:
-            QTimer.singleShot(0, then)
-    QTimer.singleShot(0, answer)
-    return seen
 
 
 def fill_save_dialog(window, path: Path, filter_text: str) -> None:
@@ -97,6 +80,8 @@ def test_an_engine_whose_program_is_gone_is_never_offered(qtbot, window, tmp_pat
     assert "gone" not in names and "a record" not in names
     dialog.deleteLater()
     assert "gone" not in [profile.name for profile in window.analysis_candidates()]
+    window.action("Play Red against the engine").trigger()  # the quick start passes over the gone ones
+    assert window.controller.seat(BLACK) == WEAK and window.controller.seat(RED) is None
 
 
 # --- files: saving and unsaved changes -------------------------------------------------------------
@@ -468,6 +453,8 @@ def test_engine_vs_engine_pauses_resumes_stops_and_graphs_each_engine(qtbot, win
     window.action("Stop game").trigger()
     assert controller.mode() is Mode.REPLAY and controller.length() >= length + 2
     assert controller.outcome() is None and not window.action("Pause").isEnabled()
+    assert open_file(qtbot, window, XQF_GAME)  # another game: no stale curves or legend
+    assert graph.series_names() == [] and not graph.has_scores()
 
 
 # --- hints and replay ----------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from PySide6.QtCore import Qt
 
 from xqdesk.board import Board
 from xqdesk.fen import STARTING_FEN
@@ -147,6 +148,7 @@ def test_three_lines_fit_or_scroll_in_a_short_panel(qtbot, panel):
 
     panel.show()
     qtbot.waitExposed(panel)
+    panel.graph.set_score(0, 0.2)  # something to say: the panel unfolds
     view = panel.views[0]
     view.set_engine_name("Lines")
     rows = tuple(SearchInfo(depth=12, score=PovScore(Cp(20 * line), RED), pv=(Move.from_iccs("h2e2"),),
@@ -164,3 +166,32 @@ def test_three_lines_fit_or_scroll_in_a_short_panel(qtbot, panel):
         table.scrollToItem(table.item(2, 0))
         assert table.visualItemRect(table.item(2, 0)).bottom() <= table.viewport().height() + 1
     assert [row[1] for row in view.row_texts()] == ["+0.20", "+0.40", "+0.60"]
+
+
+def test_with_nothing_to_say_the_panel_folds_to_one_line_and_offers_analysis(qtbot, panel):
+    """Replaying a game with no engine: the panel folds to a line with an *Analysis* button and
+    caps its height (a dock holding it gives the height back); an engine or a score unfolds it."""
+    from xqdesk.ui.engine_worker import EngineWorker
+
+    panel.show()
+    qtbot.waitExposed(panel)
+    folds = []
+    panel.occupied_changed.connect(folds.append)
+    assert not panel.is_occupied()
+    assert panel.idle_bar.isVisible() and not panel.splitter.isVisible()
+    assert panel.maximumHeight() <= 2 * panel.analysis_button.sizeHint().height()
+    with qtbot.waitSignal(panel.analysis_requested, timeout=HANG_GUARD_MS):
+        qtbot.mouseClick(panel.analysis_button, Qt.MouseButton.LeftButton)
+
+    worker = EngineWorker(EngineProfile("Built-in", EngineKind.BUILTIN, level=1).to_spec())
+    panel.attach(0, worker, owned=True)
+    assert panel.is_occupied() and panel.splitter.isVisible() and not panel.idle_bar.isVisible()
+    assert panel.maximumHeight() > 1000
+    panel.detach(0)
+    assert not panel.is_occupied() and panel.idle_bar.isVisible()
+
+    panel.graph.set_score(3, -0.5)  # a game's scores (a review, a finished engine game) stay on show
+    assert panel.is_occupied() and panel.graph.isVisible()
+    panel.graph.clear()
+    assert not panel.is_occupied()
+    assert folds == [True, False, True, False]

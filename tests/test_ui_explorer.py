@@ -5,9 +5,10 @@ import pytest
 from PIL import Image
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFileDialog, QInputDialog
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from datafiles import GAMES
+from window_files import answer_question
 from xqdesk.board import Board
 from xqdesk.ecco import classify_game, classify_moves
 from xqdesk.fen import STARTING_FEN
@@ -106,10 +107,11 @@ def test_the_window_explores_the_board_on_show_and_opens_a_game_there(qtbot, win
     qtbot.waitUntil(lambda: not panel.is_looking_up() and panel.result().board.fen() == _after("h2e2").fen(),
                     timeout=HANG_GUARD_MS)
     reached = panel.result().games[3]
+    seen = answer_question(qtbot, window, QMessageBox.StandardButton.Discard)  # the move played there
     _double_click(qtbot, panel.games_table, 3)
     qtbot.waitUntil(lambda: window.controller.game().headers.get("Red") == reached.red
                     and window.controller.ply() == reached.ply, timeout=HANG_GUARD_MS)
-    assert window.controller.mode() is Mode.REPLAY
+    assert window.controller.mode() is Mode.REPLAY and "unsaved changes" in seen[0]
     assert canonical_key(window.controller.board()) == canonical_key(_after("h2e2"))
     assert window.settings.explorer_database == index_path
     # the pane names the opening of the game on show, at the move on show, in the interface language

@@ -218,3 +218,16 @@ def test_an_engine_ended_after_its_timeout_is_not_reported_as_failed(qtbot, wind
     states = [view.state_label.text() for view in window.engine_panel.views]
     assert not any("Engine failed" in text for text in states), states
     assert "Engine failed" not in window.banner.text() and "Red timeout" in window.banner.text()
+
+
+def test_an_engine_that_dies_at_start_up_aborts_the_game_without_a_result(qtbot, window):
+    """An engine that never started made no move to judge: the game is aborted (``*``), not lost
+    by an illegal move, and the window says why."""
+    broken = EngineProfile("Broken", EngineKind.PLAYER, str(PLAYERS / "ctor_raises"))
+    with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS) as over:
+        window.start_game(broken, WEAK_ENGINE)
+    outcome = over.args[0]
+    assert outcome.termination is Termination.ABORTED and outcome.winner is None
+    assert outcome.text.startswith("Game aborted (") and "illegal" not in outcome.text
+    assert window.controller.game().headers["Result"] == "*" and window.controller.length() == 0
+    assert "Game aborted" in window.banner.text() or "Game aborted" in window.game_info.result_label.text()

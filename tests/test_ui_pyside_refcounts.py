@@ -8,11 +8,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from hang_guard import HANG_GUARD
+
 PROGRAM = """
 import sys
 import xqdesk.ui
 from PySide6.QtCore import QObject, Signal
-from hang_guard import HANG_GUARD
 class Source(QObject):
     changed = Signal(object)
     flag = Signal(bool)

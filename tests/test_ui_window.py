@@ -191,7 +191,8 @@ def test_the_score_graph_has_room_beside_the_engine_lines(qtbot, window):
     window.resize(1024, 768)
     qtbot.waitUntil(lambda: window.height() == 768, timeout=HANG_GUARD_MS)
     graph, lines = window.score_graph, window.engine_panel.views[0]
-    assert graph.height() >= 120
+    graph.set_score(0, 0.3)  # a score to draw: the folded panel opens
+    qtbot.waitUntil(lambda: graph.isVisible() and graph.height() >= 100, timeout=HANG_GUARD_MS)
     panel = window.engine_panel
     graph_left = graph.mapTo(panel, graph.rect().topLeft()).x()
     lines_right = lines.mapTo(panel, lines.rect().topRight()).x()

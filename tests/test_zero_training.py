@@ -91,3 +91,26 @@ def test_the_command_line_trains_and_refuses_what_is_not_a_data_set(labelled, tm
     refused = subprocess.run([sys.executable, "-m", "xqdesk", "train", "zero", "--data", str(tmp_path), "--out", str(net)],
                              capture_output=True, text=True, timeout=600, cwd=root)
     assert refused.returncode == 1 and "manifest.json" in refused.stderr
+
+
+def test_a_shipped_network_comes_back_into_torch_computing_the_same():
+    """``train zero --init NET.npz`` trains on from a shipped network: the torch model made from it
+    computes its policy and value, and exports back to the same arrays."""
+    from xqdesk.engines.zero.encoding import planes_from_codes
+    from xqdesk.engines.zero.model import ZeroNet, export, from_network
+
+    torch.manual_seed(3)
+    original = ZeroNet(8, 2, 16)
+    original.train()
+    original(original.planes(torch.randint(-7, 8, (32, 90))))  # moves the batch-norm statistics
+    original.eval()
+    network = export(original)
+    model = from_network(network).eval()
+    codes = np.random.default_rng(0).integers(-7, 8, size=(16, 90))
+    with torch.no_grad():
+        logits, values = model(model.planes(torch.from_numpy(codes)))
+    expected_logits, expected_values = network.forward(planes_from_codes(codes))
+    assert np.allclose(logits.numpy(), expected_logits, atol=1e-4)
+    assert np.allclose(values.numpy(), expected_values, atol=1e-5)
+    again = export(model)
+    assert all(np.allclose(again.arrays[name], network.arrays[name], atol=1e-6) for name in network.arrays)

@@ -82,7 +82,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     zero.add_argument("--device", default="cpu", help="cpu, cuda or auto (default cpu)")
     zero.add_argument("--threads", type=int, default=1, help="torch threads on the CPU (default 1)")
     zero.add_argument("--seed", type=int, default=0)
-    zero.add_argument("--init", default=None, help="start from this .pt checkpoint instead of a new network")
+    zero.add_argument("--init", default=None, metavar="FILE",
+                      help="start from this network (.pt checkpoint, or a .npz such as the shipped one) "
+                           "instead of a new one; its sizes replace --channels/--blocks/--hidden")
 
     sp = modes.add_parser("selfplay", help="reinforcement learning by self-play with an arena gate")
     sp.add_argument("--net", required=True, help="the starting network (.npz with its .pt checkpoint beside it)")
@@ -156,7 +158,8 @@ def _nnue(args: argparse.Namespace) -> int:
 
 
 def _zero(args: argparse.Namespace) -> int:
-    from xqdesk.engines.zero.model import ZeroNet, load_checkpoint
+    from xqdesk.engines.zero.model import ZeroNet, from_network, load_checkpoint
+    from xqdesk.engines.zero.network import Network
     from xqdesk.engines.zero.supervised import Targets, train_from_shards
     from xqdesk.errors import XqdeskError
 
@@ -166,7 +169,12 @@ def _zero(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        model = load_checkpoint(args.init) if args.init else ZeroNet(args.channels, args.blocks, args.hidden)
+        if args.init is None:
+            model = ZeroNet(args.channels, args.blocks, args.hidden)
+        elif args.init.endswith(".npz"):
+            model = from_network(Network.load(args.init))
+        else:
+            model = load_checkpoint(args.init)
         targets = Targets(args.policy_temperature, args.master_weight, args.score_weight)
         train_from_shards(args.data, args.out, args.epochs, model, targets, args.batch, args.lr, device=args.device,
                           seed=args.seed, max_positions=args.max_positions,

@@ -16,13 +16,16 @@ EDITOR_LINES = 3
 
 
 class CommentEditor(QWidget):
-    """A titled text box bound to the comment of the controller's viewed move."""
+    """A text box bound to the comment of the controller's viewed move. Its title (what the
+    comment is on: this move, or the game) is the empty box's placeholder and its tooltip, not a
+    line of its own: on a laptop screen that line is a move row."""
 
     def __init__(self, controller: GameController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._controller = controller
         self._loading = False
         self.title = QLabel()
+        self.title.setVisible(False)  # said by the placeholder and the tooltip
         self.editor = QPlainTextEdit()
         self.editor.setTabChangesFocus(True)
         line_height = self.editor.fontMetrics().lineSpacing()
@@ -43,8 +46,10 @@ class CommentEditor(QWidget):
         return self.editor.toPlainText()
 
     def retranslate(self) -> None:
-        self.title.setText(tr("Comment on this move") if self._controller.ply() else tr("Comment on the game"))
-        self.editor.setPlaceholderText(tr("Type a comment…"))
+        title = tr("Comment on this move") if self._controller.ply() else tr("Comment on the game")
+        self.title.setText(title)
+        self.editor.setToolTip(title)
+        self.editor.setPlaceholderText(tr("{title} (type to add one)").format(title=title))
 
     def load(self) -> None:
         """Show the viewed move's comment (unless it is already the text being edited)."""

@@ -10,9 +10,13 @@ last thought.
 :class:`EnginePanel` holds two views and the graph. It shows any :class:`EngineWorker` attached to
 it — the window attaches the workers of the game's engine seats — and tells what it shows through
 ``progress_shown``, so nobody else connects to a worker's progress; the connections made for an
-attached worker are undone when it is detached. It runs analysis by itself: :meth:`EnginePanel.set_engines` starts workers it owns, and every
-:meth:`EnginePanel.set_position` restarts their infinite searches on the new position (engines
-follow the moves).
+attached worker are undone when it is detached. It runs analysis by itself:
+:meth:`EnginePanel.set_engines` starts workers it owns, and every :meth:`EnginePanel.set_position`
+restarts their infinite searches on the new position (engines follow the moves).
+
+With no engine attached and no score to draw (replaying a game) the panel has nothing to say: it
+folds to one line with an *Analysis* button (``analysis_requested``) and a height cap, so a dock
+holding it gives the height back to the move list; ``occupied_changed`` tells when it folds.
 """
 from __future__ import annotations
 
@@ -44,6 +48,9 @@ MAX_LINES = 5
 
 LOG_LINES = 500
 """Lines kept in each engine's log."""
+
+UNLIMITED_HEIGHT = 16777215
+"""Qt's QWIDGETSIZE_MAX: the height cap lifted."""
 
 GRAPH_MIN_WIDTH = 220
 """The score graph sits to the right of the engine lines, at least this wide."""
@@ -163,13 +170,13 @@ class EngineView(QWidget):
         self.log_view.setReadOnly(True)
         self.log_view.setMaximumBlockCount(LOG_LINES)
         self.log_view.setVisible(False)
+        header.addWidget(self.log_toggle)  # in the header row: the lines keep the height
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(header)
         layout.addWidget(self.figures_label)
         layout.addWidget(self.lines_table, 1)
-        layout.addWidget(self.log_toggle)
         layout.addWidget(self.log_view, 1)
         self.retranslate()
         follow_language(self, self.retranslate)
@@ -361,11 +368,14 @@ class EnginePanel(QWidget):
     analysis_changed = Signal(bool)  # whether any owned engine is analysing
     candidates_changed = Signal(int, object)  # view index, tuple of each line's first Move, best first
     progress_shown = Signal(int, object)  # view index, the SearchProgress it now shows
+    occupied_changed = Signal(bool)  # False: nothing to show, the panel folded to one line
+    analysis_requested = Signal()  # the folded panel's Analysis button
 
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
         self.views = (EngineView(), EngineView())
         self.graph = ScoreGraph()
+        self._occupied: Optional[bool] = None
         self._seats: list[Optional[_Seat]] = [None, None]
         self._position = ShownPosition.build(Board().fen(), ())
         self._notation = Notation.CHINESE
@@ -407,11 +417,40 @@ class EnginePanel(QWidget):
         for index, stretch in enumerate((2, 2, 1)):
             self.splitter.setStretchFactor(index, stretch)
 
+        self.idle_label = QLabel()
+        self.analysis_button = QPushButton()
+        self.analysis_button.clicked.connect(self.analysis_requested)
+        self.idle_bar = QWidget()
+        idle = QHBoxLayout(self.idle_bar)
+        idle.setContentsMargins(2, 0, 2, 0)
+        idle.addWidget(self.idle_label)
+        idle.addWidget(self.analysis_button)
+        idle.addStretch(1)
+
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.idle_bar)
         layout.addWidget(self.splitter, 1)
+        self.graph.contents_changed.connect(self._update_occupied)
         self.retranslate()
         follow_language(self, self.retranslate)
+        self._update_occupied()
+
+    def is_occupied(self) -> bool:
+        """Whether there is something to show: an engine attached, or a score in the graph."""
+        return any(seat is not None for seat in self._seats) or self.graph.has_scores()
+
+    def _update_occupied(self) -> None:
+        occupied = self.is_occupied()
+        if occupied == self._occupied:
+            return
+        self._occupied = occupied
+        # hide first, then show: never both at once, or the window grows to hold them for a moment
+        shown, hidden = (self.splitter, self.idle_bar) if occupied else (self.idle_bar, self.splitter)
+        hidden.setVisible(False)
+        self.setMaximumHeight(UNLIMITED_HEIGHT if occupied else self.idle_bar.sizeHint().height())
+        shown.setVisible(True)
+        self.occupied_changed.emit(occupied)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         """Compact: a few lines per engine and the graph, leaving the window to the board."""
@@ -422,6 +461,10 @@ class EnginePanel(QWidget):
         self.score_view_box.setItemText(0, tr("Red's view"))
         self.score_view_box.setItemText(1, tr("Mover's view"))
         self.lines_label.setText(tr("Lines"))
+        self.idle_label.setText(tr("No engine is running."))
+        self.analysis_button.setText(tr("Analysis"))
+        if self._occupied is False:  # the cap follows the texts' height
+            self.setMaximumHeight(self.idle_bar.sizeHint().height())
 
     # -- choices ----------------------------------------------------------------------------
     @property
@@ -475,6 +518,7 @@ class EnginePanel(QWidget):
         connect(worker.best_move, lambda request_id, result, i=index: self._on_best_move(i, result.move))
         connect(worker.engine_failed, lambda reason, i=index: self._on_failed(i, reason))
         connect(worker.log_lines, view.append_log_lines)
+        self._update_occupied()
 
     def detach(self, index: int, wait: bool = True) -> None:
         """Stop showing the worker of view ``index`` (shutting it down when the panel owns it;
@@ -493,6 +537,7 @@ class EnginePanel(QWidget):
         view.set_position(self._position)
         if index == 1:
             view.setVisible(False)
+        self._update_occupied()
 
     def set_engines(self, specs: Sequence[EngineSpec]) -> None:
         """Start (and own) one or two analysis engines; the views show them, ready to analyse."""

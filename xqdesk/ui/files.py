@@ -232,7 +232,8 @@ class FileManager(QObject):
     def paste_game(self) -> bool:
         """*Edit → Paste game*: read the clipboard's text in whichever record format it is (PGN,
         DhtmlXQ, dpxq text, PlayOK WXF, XiangQi Bridge XML, FEN and moves, a move list …), show its
-        games and say which format was found; a text in no format gets the reader's error."""
+        games (unsaved changes saved or given up first) and say which format was found; a text in
+        no format gets the reader's error."""
         from xqdesk.formats import read_games_text  # the formats package finds the format
 
         record = read_games_text(QGuiApplication.clipboard().text(), tr("clipboard"))
@@ -240,6 +241,8 @@ class FileManager(QObject):
         if not record.games or blank:
             reason = blank or (record.errors[0] if record.errors else tr("no game in it"))
             self._window.show_status(tr("Could not paste a game: {reason}").format(reason=tr_reason(str(reason))))
+            return False
+        if not self.confirm_discard():
             return False
         shown = self.show_record(record)
         if shown:
@@ -269,7 +272,8 @@ class FileManager(QObject):
             if self.game_table is not None:
                 self.game_table.close()
                 self.game_table.deleteLater()
-            self.game_table = GameTable(record, lambda row: self.show_game(record, row), self._window, rows)
+            self.game_table = GameTable(record, lambda row: self.confirm_discard() and self.show_game(record, row),
+                                        self._window, rows)
         self.game_table.show()
         self.game_table.raise_()
         return self.game_table
@@ -404,7 +408,10 @@ class FileManager(QObject):
 
     def confirm_discard(self) -> bool:
         """Before the game is replaced or the window closes: with unsaved changes, ask whether to
-        save them (then save), discard them, or cancel. True when it may go ahead."""
+        save them (then save), discard them, or cancel. True when it may go ahead. The game's last
+        changes are autosaved first, so the game replaced next is whole in the second slot."""
+        if self.autosave_pending():
+            self.autosave_now()
         if not self.has_unsaved_changes():
             return True
         answer = self.ask(tr("The game has unsaved changes. Save them?"),

@@ -737,10 +737,18 @@ class GameController(QObject):
             self._begin_turn()
 
     def _on_engine_failed(self, color: Color, message: str) -> None:
+        """A seat's engine failed. One that never finished starting has made no move to judge:
+        the game is aborted, with no result; one that fails on its move loses by the fault."""
+        worker = self._workers.get(color)
         waiting = color in self._pending or (self._board.turn == color and color in self._workers)
         self._pending.pop(color, None)
         self.status_message.emit(tr("Engine failed: {reason}").format(reason=message))
         self.alert.emit(tr("Engine failed: {reason}").format(reason=message))
+        if worker is not None and worker.description is None and self._mode.is_play and self._outcome is None:
+            self.engine_thinking.emit(color, False)
+            reason = message.splitlines()[0] if message.strip() else "the engine could not start"
+            self._finish(Outcome.aborted(f"Game aborted ({reason})"))
+            return
         if waiting and self._mode.is_play and self._outcome is None and self.at_end():
             self.engine_thinking.emit(color, False)
             self._hand_to_runner(MoveReply(error=message))

@@ -212,7 +212,6 @@ CHINESE: Final[dict[str, str]] = {
     "default {value}": "默认 {value}",
     "Comment on this move": "本着注释",
     "Comment on the game": "对局注释",
-    "Type a comment…": "输入注释…",
     "Variations": "变着",
     "Variation (depth {depth})": "变着（第 {depth} 层）",
     "Back to main line": "回到主线",
@@ -454,6 +453,9 @@ CHINESE: Final[dict[str, str]] = {
     "Permission denied": "没有权限",
     "Each engine's clock: seconds a move ('1s'), game time plus increment ('3m+2s') or main time then byo-yomi ('5m|10s')": "每个引擎的用时：每步秒数（'1s'）、局时加每步加秒（'3m+2s'）或基本用时后读秒（'5m|10s'）",
     "There is no previous autosave": "没有上一次的自动保存",
+    "Open previous autosave": "打开上一次的自动保存",
+    "No engine is running.": "没有引擎在运行。",
+    "{title} (type to add one)": "{title}（输入即可添加）",
 }
 
 _TABLES: Final[dict[Language, dict[str, str]]] = {Language.CHINESE: CHINESE}

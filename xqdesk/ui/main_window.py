@@ -10,14 +10,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDockWidget, QDoubleSpinBox, QFileDialog, QFormLayout,
-    QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QTabWidget, QToolBar,
-    QVBoxLayout, QWidget,
+    QInputDialog, QLabel, QMainWindow, QMenu, QProgressDialog, QSplitter, QStyle, QTabWidget, QToolBar,
+    QToolButton, QVBoxLayout, QWidget,
 )
 
+from xqdesk.board import Board
 from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.game import Game
@@ -51,6 +52,7 @@ from xqdesk.ui.themes import THEMES, theme_named
 from xqdesk.ui.move_list import MoveList
 from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, copy_picture, line_scenes, save_picture
 from xqdesk.ui.position_editor import PositionEditorDialog
+from xqdesk.ui.reasons import tr_reason
 from xqdesk.ui.review_dialog import ReviewDialog, ReviewProgress
 from xqdesk.ui.review_worker import ReviewWorker
 from xqdesk.ui.score_graph import red_view_pawns
@@ -68,8 +70,17 @@ PICTURE_WIDTH = 720
 """Width in pixels of the pictures the window exports (PNG, GIF frames, the clipboard)."""
 PICTURE_FILTERS = ("PNG (*.png)", "SVG (*.svg)")
 INDEX_FILTER = "*.xqdb *.db *.sqlite"
+TOOLBAR_ICONS = {
+    "First move": QStyle.StandardPixmap.SP_MediaSkipBackward,
+    "Previous move": QStyle.StandardPixmap.SP_MediaSeekBackward,
+    "Next move": QStyle.StandardPixmap.SP_MediaSeekForward,
+    "Last move": QStyle.StandardPixmap.SP_MediaSkipForward,
+    "Play through": QStyle.StandardPixmap.SP_MediaPlay,
+}
+"""Toolbar buttons shown as icons, so the toolbar fits an 800-px window without overflowing."""
+
 ENGINE_DOCK_HEIGHT = 300
-ENGINE_DOCK_SHARE = 0.26
+ENGINE_DOCK_SHARE = 0.22
 """The engine dock's first height: ENGINE_DOCK_HEIGHT, or this share of a shorter window."""
 EXPLORER_DOCK_WIDTH = 430
 """The explorer dock's first width."""
@@ -222,6 +233,12 @@ class AnalysisEnginesDialog(QDialog):
         return [profile for profile in chosen if profile is not None]
 
 
+def move_tokens(text: str) -> list[str]:
+    """The moves of a pasted move list (any notation): its words less move numbers and ellipses."""
+    return [token for token in text.replace("\n", " ").split()
+            if not token.rstrip(".").isdigit() and token not in ("…", "...")]
+
+
 def mode_for_seats(red: EngineProfile | None, black: EngineProfile | None) -> Mode:
     """The play mode that seats ``red`` and ``black`` make (None: a person)."""
     engines = (red is not None) + (black is not None)
@@ -289,6 +306,8 @@ class MainWindow(QMainWindow):
         self.moves_tabs.setDocumentMode(True)
         self.moves_tabs.addTab(self.move_list, "")
         self.moves_tabs.addTab(self.variation_tree, "")
+        # the notation serves both tabs: in their corner, not a row of its own above the moves
+        self.moves_tabs.setCornerWidget(self.move_list.notation_bar, Qt.Corner.TopRightCorner)
         side_layout.addWidget(self.moves_tabs, 1)
         side_layout.addWidget(self.variation_list)
         side_layout.addWidget(self.comment_editor)
@@ -325,6 +344,10 @@ class MainWindow(QMainWindow):
         self.explorer_panel.set_database(self.settings.explorer_database)
         self.board_view.set_coordinates(self.settings.show_coordinates)
         self._docks_sized = False
+        self._graphed_game: Game | None = None
+        """The game whose scores the graph holds (another one replacing it clears the graph)."""
+        self._engine_dock_height = ENGINE_DOCK_HEIGHT
+        """The engine dock's height while it has something to show (it folds to a line otherwise)."""
         self._shut_down = False
         self.setAcceptDrops(True)
 
@@ -396,10 +419,11 @@ class MainWindow(QMainWindow):
         self._action("Manage engines…", self.manage_engines)
         self._action("Analysis engines…", self.choose_analysis_engines)
         self._action("Tablebase directory…", self.choose_tablebase_directory)
-        self._action("Person vs person", lambda: self.start_game(None, None))
-        self._action("Play Red against the engine", lambda: self.start_game(None, self.default_engine()))
-        self._action("Play Black against the engine", lambda: self.start_game(self.default_engine(), None))
-        self._action("Engine vs engine", lambda: self.start_game(self.default_engine(), self.default_engine()))
+        self._action("Person vs person", lambda: self.start_game_asking(None, None))
+        self._action("Play Red against the engine", lambda: self.start_game_asking(None, self.default_engine()))
+        self._action("Play Black against the engine", lambda: self.start_game_asking(self.default_engine(), None))
+        self._action("Engine vs engine",
+                     lambda: self.start_game_asking(self.default_engine(), self.default_engine()))
         self._action("Fog of war…", self.open_fog_window)
         self._action("Engine tournament…", self.open_tournament_window)
         self._action("Analysis", lambda: self.start_analysis(self.analysis_engines()))
@@ -428,6 +452,7 @@ class MainWindow(QMainWindow):
         self._action("Resume", self.resume_game)
         self._action("Stop game", self.stop_game)
         self._action("Game list", lambda: self.files.show_game_list())
+        self._action("Open previous autosave", self.files.restore_previous_autosave)
         self._action("Mute sounds", lambda: self.set_muted(self._actions["Mute sounds"].isChecked()), checkable=True)
         self._actions["Mute sounds"].setChecked(self.settings.muted)
         panel = self.engine_dock.toggleViewAction()
@@ -505,7 +530,8 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         layout: dict[str, list[str | None]] = {
-            "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", "Game list", None, "Save",
+            "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", "Game list",
+                      "Open previous autosave", None, "Save",
                       "Save as…", None, "Export position…", "Export game as GIF…", "Export game as PDF…", None, "Quit"],
             "&Edit": ["Copy FEN", "Paste FEN", "Copy moves", "Paste moves", "Paste game", "Copy position picture",
                       None, "Edit position…"],
@@ -540,12 +566,21 @@ class MainWindow(QMainWindow):
         toolbar = QToolBar()
         toolbar.setObjectName("main-toolbar")
         toolbar.setMovable(False)
+        small = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        toolbar.setIconSize(QSize(small, small))  # as tall as the text buttons beside them
         for key in ("New game", "Open…", None, "First move", "Previous move", "Next move", "Last move",
                     "Play through", None, "Take back", "Hint", "Resign", "Flip board"):
             if key is None:
                 toolbar.addSeparator()
-            else:
-                toolbar.addAction(self._actions[key])
+                continue
+            action = self._actions[key]
+            toolbar.addAction(action)
+            icon = self.style().standardIcon(TOOLBAR_ICONS[key]) if key in TOOLBAR_ICONS else None
+            if icon is not None and not icon.isNull():  # the stepping buttons as icons, text as tooltip
+                action.setIcon(icon)
+                button = toolbar.widgetForAction(action)
+                if isinstance(button, QToolButton):
+                    button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         self.addToolBar(toolbar)
 
     def _connect(self) -> None:
@@ -564,6 +599,8 @@ class MainWindow(QMainWindow):
         self.engine_panel.score_view_changed.connect(self._on_score_view_changed)
         self.engine_panel.progress_shown.connect(self._on_engine_progress)
         self.engine_panel.lines_changed.connect(lambda lines: self.update_settings(analysis_lines=lines))
+        self.engine_panel.occupied_changed.connect(self._on_engine_panel_occupied)
+        self.engine_panel.analysis_requested.connect(lambda: self.start_analysis(self.analysis_engines()))
         self.score_graph.ply_clicked.connect(controller.go_to)
         self.explorer_panel.move_chosen.connect(self.play_explorer_move)
         self.explorer_panel.game_chosen.connect(self.open_explorer_game)
@@ -630,9 +667,14 @@ class MainWindow(QMainWindow):
         return f"{headers.get('Red', tr('Red'))} – {headers.get('Black', tr('Black'))}"
 
     def _on_game_changed(self) -> None:
+        game = self.controller.game()
+        replaced = game is not self._graphed_game  # another game's scores are not this one's
+        self._graphed_game = game
         self.score_graph.set_ply_count(self.controller.length() + 1)
-        if self.controller.length() == 0:
+        if replaced or self.controller.length() == 0:
             self.score_graph.clear()
+        if replaced:  # the engines that named the curves played or analysed another game
+            self.score_graph.set_series_names([])
         self._show_review(read_review(self.controller.game()) if self.controller.game().comment else None)
 
     # --- whole-game review ------------------------------------------------------------------------
@@ -852,7 +894,7 @@ class MainWindow(QMainWindow):
 
     def _start_from_editor(self, fen: str | None, red: EngineProfile | None = None,
                            black: EngineProfile | None = None) -> None:
-        if fen is None:
+        if fen is None or not self.files.confirm_discard():
             return
         self.engine_panel.shutdown()
         self.start_game(red, black, fen)
@@ -863,8 +905,10 @@ class MainWindow(QMainWindow):
             self.settings = replace(self.settings, engines=dialog.profiles())
 
     def default_engine(self) -> EngineProfile:
-        """The engine the quick-start actions seat: the user's first, else the built-in level 3."""
-        return self.settings.engines[0] if self.settings.engines else BUILTIN_PROFILES[1]
+        """The engine the quick-start actions seat: the user's first that can start (one whose
+        program is gone is passed over), else the built-in level 3."""
+        usable = [profile for profile in self.settings.engines if engine_problem(profile) is None]
+        return usable[0] if usable else BUILTIN_PROFILES[1]
 
     def start_game(self, red: EngineProfile | None, black: EngineProfile | None,
                    start_fen: str = STARTING_FEN, time_controls: dict[Color, TimeControl] | None = None) -> None:
@@ -875,10 +919,20 @@ class MainWindow(QMainWindow):
         if mode is Mode.PERSON_VS_ENGINE:
             self.set_flipped(red is not None)
 
+    def start_game_asking(self, red: EngineProfile | None, black: EngineProfile | None,
+                          start_fen: str = STARTING_FEN,
+                          time_controls: dict[Color, TimeControl] | None = None) -> bool:
+        """:meth:`start_game` as the user asked for it: unsaved moves or comments are saved or
+        given up first (False: the user kept the game, nothing started)."""
+        if not self.files.confirm_discard():
+            return False
+        self.start_game(red, black, start_fen, time_controls)
+        return True
+
     def choose_new_game(self) -> None:
         dialog = NewGameDialog(available_engines(self.settings), self.settings.engine_clock,
                                self.settings.person_clock, self.settings.engine_delay, can_continue=True, parent=self)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
+        if dialog.exec() != QDialog.DialogCode.Accepted or not self.files.confirm_discard():
             return
         red, black = dialog.seats()
         controls = dialog.time_controls()
@@ -1003,7 +1057,10 @@ class MainWindow(QMainWindow):
         controller.play_move(move)
 
     def open_explorer_game(self, game: Game, ply: int) -> None:
-        """A game double-clicked in the explorer, opened at the move where it reached the position."""
+        """A game double-clicked in the explorer, opened at the move where it reached the position
+        (unsaved changes are saved or given up first)."""
+        if not self.files.confirm_discard():
+            return
         try:
             self.controller.load_game(game, Mode.REPLAY, ply=ply)
         except XqdeskError as error:
@@ -1099,12 +1156,27 @@ class MainWindow(QMainWindow):
         QGuiApplication.clipboard().setText(self.controller.board().fen())
         self.show_status(tr("Copy FEN"))
 
-    def paste_fen(self) -> None:
-        text = QGuiApplication.clipboard().text().strip()
+    def paste_fen(self) -> bool:
+        """*Edit → Paste FEN*: analyse the clipboard's position; moves after it (``<FEN> moves
+        h2e2 h9g7``, any notation) are played. A bad FEN or move is said and changes nothing;
+        unsaved changes are saved or given up first. Whether the position was taken."""
+        fen, _moves_word, moves_text = QGuiApplication.clipboard().text().strip().partition(" moves ")
         try:
-            self.controller.new_game(Mode.ANALYSIS, start_fen=text)
+            board = Board(fen.strip())
         except XqdeskError as error:
-            self.show_status(tr("Invalid FEN: {reason}").format(reason=error))
+            self.show_status(tr("Invalid FEN: {reason}").format(reason=tr_reason(str(error))))
+            return False
+        try:
+            moves = parse_line(board, move_tokens(moves_text))
+        except XqdeskError as error:
+            self.show_status(tr("Illegal move: {reason}").format(reason=tr_reason(str(error))))
+            return False
+        if not self.files.confirm_discard():
+            return False
+        self.controller.new_game(Mode.ANALYSIS, start_fen=board.fen())
+        for move in moves:
+            self.controller.play_move(move)
+        return True
 
     def copy_moves(self) -> None:
         texts = self.move_list.move_texts()
@@ -1125,11 +1197,8 @@ class MainWindow(QMainWindow):
     def paste_moves(self) -> None:
         """Play the clipboard's moves (any notation, move numbers allowed) from the viewed position
         in analysis mode."""
-        text = QGuiApplication.clipboard().text()
-        tokens = [token for token in text.replace("\n", " ").split()
-                  if not token.rstrip(".").isdigit() and token not in ("…", "...")]
         try:
-            moves = parse_line(self.controller.board(), tokens)
+            moves = parse_line(self.controller.board(), move_tokens(QGuiApplication.clipboard().text()))
         except XqdeskError as error:
             self.show_status(tr("Illegal move: {reason}").format(reason=error))
             return
@@ -1161,9 +1230,25 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._docks_sized:  # dock sizes only take once the window is laid out
             self._docks_sized = True
-            height = min(ENGINE_DOCK_HEIGHT, int(self.height() * ENGINE_DOCK_SHARE))
-            self.resizeDocks([self.engine_dock], [height], Qt.Orientation.Vertical)
+            self._engine_dock_height = min(ENGINE_DOCK_HEIGHT, int(self.height() * ENGINE_DOCK_SHARE))
+            if self.engine_panel.is_occupied():
+                self.resizeDocks([self.engine_dock], [self._engine_dock_height], Qt.Orientation.Vertical)
             self.resizeDocks([self.explorer_dock], [EXPLORER_DOCK_WIDTH], Qt.Orientation.Horizontal)
+
+    def _on_engine_panel_occupied(self, occupied: bool) -> None:
+        """The engine panel folded (nothing to show: the move list gets the height) or unfolded
+        (the dock gets back the height it had, or its first one)."""
+        dock = self.engine_dock
+        if dock.isFloating() or self.dockWidgetArea(dock) not in (Qt.DockWidgetArea.BottomDockWidgetArea,
+                                                                  Qt.DockWidgetArea.TopDockWidgetArea):
+            return
+        if not occupied:
+            if self._docks_sized and dock.height() > 2 * self.engine_panel.maximumHeight():
+                self._engine_dock_height = dock.height()  # as the user left it
+            return
+        if self._docks_sized:
+            QTimer.singleShot(0, self, lambda: self.resizeDocks([dock], [self._engine_dock_height],
+                                                                Qt.Orientation.Vertical))
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         if not self._shut_down and not self.may_close():

@@ -77,7 +77,11 @@ class MoveList(QWidget):
         for notation, _label in NOTATION_LABELS:
             self._notation_box.addItem("", notation)
         self._notation_box.currentIndexChanged.connect(self._on_notation_chosen)
-        top = QHBoxLayout()
+        self.notation_bar = QWidget()
+        """The notation choice (label and box): atop the list, or wherever a holder puts it (the
+        window puts it in the corner of the tabs, as it serves the variation tree too)."""
+        top = QHBoxLayout(self.notation_bar)
+        top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self._notation_label)
         top.addWidget(self._notation_box, 1)
 
@@ -96,7 +100,7 @@ class MoveList(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(top)
+        layout.addWidget(self.notation_bar)
         layout.addWidget(self.table, 1)
 
         controller.game_changed.connect(self.rebuild)

@@ -60,7 +60,7 @@ def squash(pawns: float) -> float:
     return math.tanh(pawns / SCALE_PAWNS)
 
 
-GRAPH_MIN_HEIGHT = 120
+GRAPH_MIN_HEIGHT = 72
 """Pixels below which the curve is too flat to read."""
 
 
@@ -68,6 +68,7 @@ class ScoreGraph(QWidget):
     """The scores of up to two series over the plies of a game, with the current ply marked."""
 
     ply_clicked = Signal(int)
+    contents_changed = Signal()  # a score or the review came or went (not the current ply)
 
     def __init__(self, parent: Optional[QWidget] = None) -> None:
         super().__init__(parent)
@@ -93,9 +94,12 @@ class ScoreGraph(QWidget):
         """Record the score (pawns, Red's view) of the position after ``ply`` plies."""
         if ply < 0:
             raise ValueError(f"a ply is 0 or more, got {ply!r}")
+        empty = not self.has_scores()
         self._series[series][ply] = pawns
         self._ply_count = max(self._ply_count, ply + 1)
         self.update()
+        if empty:
+            self.contents_changed.emit()
 
     def set_series_names(self, names: list[str]) -> None:
         """Name the series (first, second) for the legend; no names, no legend."""
@@ -117,10 +121,13 @@ class ScoreGraph(QWidget):
     def set_ply_count(self, count: int) -> None:
         """The length of the game, so the x axis spans it (scores past it are forgotten)."""
         self._ply_count = max(count, 0)
+        had_scores = self.has_scores()
         for values in self._series:
             for ply in [ply for ply in values if ply >= count]:
                 del values[ply]
         self.update()
+        if had_scores and not self.has_scores():
+            self.contents_changed.emit()
 
     def set_current_ply(self, ply: Optional[int]) -> None:
         """Mark the ply on show (None: no mark)."""
@@ -139,6 +146,7 @@ class ScoreGraph(QWidget):
                     self._marks[move.ply] = move.move_class
             self._ply_count = max(self._ply_count, len(review.moves) + 1)
         self.update()
+        self.contents_changed.emit()
 
     def review_scores(self) -> dict[int, float]:
         """The review's scores (pawns, Red's view) by ply (a copy)."""
@@ -170,6 +178,11 @@ class ScoreGraph(QWidget):
         self._ply_count = 0
         self._current_ply = None
         self.update()
+        self.contents_changed.emit()
+
+    def has_scores(self) -> bool:
+        """Whether there is anything to draw: a score of either series, or a review."""
+        return bool(self._review or self._series[0] or self._series[1])
 
     def scores(self, series: int = 0) -> dict[int, float]:
         """The recorded scores of ``series`` by ply (a copy)."""

@@ -97,6 +97,40 @@ def export(model: ZeroNet) -> Network:
     return Network(arrays, model.channels, model.blocks, model.hidden)
 
 
+def _unfold(conv: nn.Conv2d, bn: nn.BatchNorm2d, matrix: np.ndarray, bias: np.ndarray) -> None:
+    """Set ``conv`` and ``bn`` so that, in eval mode, they compute the folded ``matrix`` and ``bias``
+    (the inverse of :func:`_fold`: the normalisation starts as the identity)."""
+    out_channels, in_channels, kh, kw = conv.weight.shape
+    weight = torch.from_numpy(np.asarray(matrix, np.float32).reshape(kh, kw, in_channels, out_channels))
+    with torch.no_grad():
+        conv.weight.copy_(weight.permute(3, 2, 0, 1))
+        bn.weight.fill_(1.0)
+        bn.bias.copy_(torch.from_numpy(np.asarray(bias, np.float32)))
+        assert bn.running_mean is not None and bn.running_var is not None
+        bn.running_mean.zero_()
+        bn.running_var.fill_(1.0 - bn.eps)
+
+
+def from_network(network: Network) -> ZeroNet:
+    """A torch model computing what the numpy ``network`` computes (in eval mode), to train on from a
+    shipped ``.npz``; :func:`export` of it gives the same network back."""
+    model = ZeroNet(network.channels, network.blocks, network.hidden)
+    arrays = network.arrays
+    _unfold(model.stem, model.stem_bn, arrays["stem.w"], arrays["stem.b"])
+    for i, block in enumerate(model.tower):
+        assert isinstance(block, _Block)
+        _unfold(block.conv1, block.bn1, arrays[f"block{i}.conv1.w"], arrays[f"block{i}.conv1.b"])
+        _unfold(block.conv2, block.bn2, arrays[f"block{i}.conv2.w"], arrays[f"block{i}.conv2.b"])
+    _unfold(model.policy_conv, model.policy_bn, arrays["policy.conv.w"], arrays["policy.conv.b"])
+    _unfold(model.value_conv, model.value_bn, arrays["value.conv.w"], arrays["value.conv.b"])
+    with torch.no_grad():
+        for name, layer in (("policy.fc", model.policy_fc), ("value.fc1", model.value_fc1),
+                            ("value.fc2", model.value_fc2)):
+            layer.weight.copy_(torch.from_numpy(np.asarray(arrays[f"{name}.w"], np.float32).T.copy()))
+            layer.bias.copy_(torch.from_numpy(np.asarray(arrays[f"{name}.b"], np.float32)))
+    return model
+
+
 def save_checkpoint(model: ZeroNet, path: str | Path, extra: dict[str, Any] | None = None) -> None:
     """The torch state (to resume training) with the sizes needed to rebuild the model."""
     torch.save({"channels": model.channels, "blocks": model.blocks, "hidden": model.hidden,
