@@ -283,6 +283,7 @@ def main() -> None:
     window = MainWindow(settings_store=open_store(scratch + "/s.ini"), autosave_path=scratch + "/a.pgn")
     window.resize(1200, 820)
     window.show()
+    run_until(lambda: False, 0.5)  # the window's first paint (the startup figure's) before any measure
     meter = StallMeter()
     try:
         if wanted("open"):

@@ -125,6 +125,46 @@ def test_a_chinese_pgn_opens_with_a_game_table_and_replays(qtbot, window):
     assert all(table.text(row, column)[:1] in "ABCDE" for row in range(table.row_count()))
 
 
+def test_a_collection_shows_its_list_first_then_its_first_game(qtbot, window):
+    """The list and the first game arrive in separate event-loop steps: the list is on show when
+    the first game is loaded, and the reading ends once the game is on the board."""
+    files, controller = window.files, window.controller
+    seen: list[tuple[str, bool]] = []  # (what happened, whether the new list was on show)
+
+    def list_on_show() -> bool:
+        return files.game_table is not None and files.game_table.isVisible() and files.record is not None \
+            and files.game_table.record is files.record and files.record.source.endswith(CHINESE_PGN.name)
+
+    controller.game_changed.connect(lambda: seen.append(("game", list_on_show())))
+    files.loading_finished.connect(lambda _shown: seen.append(("finished", list_on_show())))
+    assert open_file(qtbot, window, CHINESE_PGN)
+    qtbot.addWidget(files.game_table)
+    assert seen == [("game", True), ("finished", True)]
+    assert controller.game() is files.record.games[0] and controller.ply() == 0
+
+
+def test_a_game_chosen_from_the_list_before_the_first_game_is_kept(qtbot, window):
+    """A game chosen in the list in the step between the list and the first game is not replaced."""
+    files, controller = window.files, window.controller
+    chosen: list[bool] = []
+
+    def choose_the_third() -> None:  # runs just after the window's own hand-over of the list
+        if files.game_table is not None and files.record is not None and not chosen:
+            chosen.append(files.show_game(files.record, 2))
+
+    def watch(job) -> None:
+        job.finished.connect(lambda _loaded: choose_the_third())
+
+    files.open_path(CHINESE_PGN)
+    watch(files.loader)
+    ended: list[bool] = []
+    files.loading_finished.connect(ended.append)
+    qtbot.waitUntil(lambda: bool(ended), timeout=HANG_GUARD_MS)
+    qtbot.addWidget(files.game_table)
+    assert chosen == [True] and ended == [True]
+    assert controller.game() is files.record.games[2]
+
+
 def test_a_course_history_names_nobody_and_shows_the_end_by_the_rules(qtbot, window, master_games):
     window.controller.load_game(Game.from_moves(master_games[0].mainline_moves()), ply=None)
     info = window.game_info

@@ -174,7 +174,24 @@ class FileManager(QObject):
         if job is not self.loader:
             return  # a reading replaced by a newer one
         self._end_loading()
-        self.loading_finished.emit(self._show_record(path, record, rows))
+        several = len(record.games) > 1 or path.is_dir()
+        shown_before = self._controller.game()
+        shown = self._show_record(path, record, rows, first_game=not several)
+        if not (shown and several):
+            self.loading_finished.emit(shown)
+            return
+        # A collection: its list now, its first game in a later event-loop step, so the window's
+        # thread never does both (and their layout and paint) without a break. A timer, not a
+        # 0 ms call: Qt runs those with the list's layout and paint, before the timers due.
+        QTimer.singleShot(1, self, lambda: self._show_first_game(record, shown_before))
+
+    def _show_first_game(self, record: GameFile, shown_before: Game) -> None:
+        """The second step of showing a collection read in the background: its first game, unless
+        another file was opened or a game chosen from the list in between; then the reading ends
+        (``loading_finished(True)``: the list was shown)."""
+        if self.record is record and self.loader is None and self._controller.game() is shown_before:
+            self.show_game(record, 0, ply=0)
+        self.loading_finished.emit(True)
 
     def _on_load_failed(self, job: BackgroundJob, path: Path, reason: str) -> None:
         if job is not self.loader:
@@ -193,8 +210,10 @@ class FileManager(QObject):
     def _report(self, text: str) -> None:
         self._window.show_important(text, BannerKind.ERROR)
 
-    def _show_record(self, path: Path, record: GameFile, rows: list[GameRow] | None = None) -> bool:
-        """Show what was read from ``path``: its one game, or the game list and its first game."""
+    def _show_record(self, path: Path, record: GameFile, rows: list[GameRow] | None = None,
+                     first_game: bool = True) -> bool:
+        """Show what was read from ``path``: its one game, or the game list and (``first_game``)
+        its first game."""
         if not record.games:
             reason = record.errors[0] if record.errors else tr("no game in it")
             self._report(tr("Could not open {path}: {reason}").format(path=path.name, reason=tr_reason(str(reason))))
@@ -203,7 +222,7 @@ class FileManager(QObject):
         self.current_format = None
         self._window.update_settings(recent_files=self._window.settings.with_recent_file(str(path)).recent_files,
                                      last_directory=str(path.parent))
-        return self.show_record(record, as_table=path.is_dir(), rows=rows)
+        return self.show_record(record, as_table=path.is_dir(), rows=rows, first_game=first_game)
 
     def paste_game(self) -> bool:
         """*Edit → Paste game*: read the clipboard's text in whichever record format it is (PGN,
@@ -228,13 +247,16 @@ class FileManager(QObject):
                 count=len(record.games), format=record.format or "?"))
         return shown
 
-    def show_record(self, record: GameFile, as_table: bool = False, rows: list[GameRow] | None = None) -> bool:
+    def show_record(self, record: GameFile, as_table: bool = False, rows: list[GameRow] | None = None,
+                    first_game: bool = True) -> bool:
         """Show the games read: one at once, several (or a folder's) in the game list (``rows``:
-        its rows when already made) with the first game on the board."""
+        its rows when already made) with the first game on the board (``first_game`` False: the
+        list only, the caller shows the game)."""
         self.record = record
         if len(record.games) == 1 and not as_table:
             return self.show_game(record, 0)
-        self.show_game(record, 0, ply=0)
+        if first_game:
+            self.show_game(record, 0, ply=0)
         self.show_game_list(rows)
         return True
 

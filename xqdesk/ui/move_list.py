@@ -221,6 +221,18 @@ class MoveList(QWidget):
                 self.table.setVerticalHeaderItem(row, QTableWidgetItem(str(self._first_round + row)))
 
     def _append_rows(self, line: list[ChildNode], start: int) -> None:
+        if len(line) - start > 2:  # a game loaded: the rows at once, one row-height pass at the end
+            rows = self.table.verticalHeader()
+            rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+            try:
+                self._ensure_rows((len(line) + (1 if self._black_first else 0) + 1) // 2)
+                self._add_cells(line, start)
+            finally:
+                rows.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        else:
+            self._add_cells(line, start)
+
+    def _add_cells(self, line: list[ChildNode], start: int) -> None:
         for index in range(start, len(line)):
             node = line[index]
             text = format_move(self._end_board, node.move, self._notation)
