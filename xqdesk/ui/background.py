@@ -80,7 +80,31 @@ class JobProgress:
             raise JobCancelled
 
 
-class BackgroundJob(QObject, Generic[Result]):
+class ThreadedObject(QObject):
+    """A QObject whose :meth:`_run` runs once in a thread of its own, named ``thread_name``:
+    :meth:`start` it, ask :meth:`is_running`, :meth:`wait` for it."""
+
+    def __init__(self, thread_name: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._thread = threading.Thread(target=self._run, name=thread_name, daemon=True)
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def is_running(self) -> bool:
+        return self._thread.is_alive()
+
+    def wait(self, timeout: float = 30.0) -> bool:
+        """Wait for the thread to end; True when it has."""
+        if self._thread.ident is not None:
+            self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+
+class BackgroundJob(ThreadedObject, Generic[Result]):
     """``work(progress) -> result`` in its own thread; see the module docstring for the signals,
     which are all emitted in the thread the job was made in (the window's), so any callable may
     take them. ``description`` says what it does (shown beside its progress bar)."""
@@ -95,12 +119,11 @@ class BackgroundJob(QObject, Generic[Result]):
 
     def __init__(self, description: str, work: Callable[[JobProgress], Result],
                  errors: tuple[type[BaseException], ...] = (OSError,), parent: QObject | None = None) -> None:
-        super().__init__(parent)
+        super().__init__("background-job", parent)
         self.description = description
         self._work = work
         self._errors = errors
         self._cancel = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="background-job", daemon=True)
         self._progressed_in_thread.connect(self._pass_progress)
         self._ended_in_thread.connect(self._pass_end)
 
@@ -115,24 +138,12 @@ class BackgroundJob(QObject, Generic[Result]):
         else:
             self.cancelled.emit()
 
-    def start(self) -> None:
-        self._thread.start()
-
     def cancel(self) -> None:
         """Ask the work to stop; ``cancelled`` follows once it has (unless it had just ended)."""
         self._cancel.set()
 
     def is_cancelled(self) -> bool:
         return self._cancel.is_set()
-
-    def is_running(self) -> bool:
-        return self._thread.is_alive()
-
-    def wait(self, timeout: float = 30.0) -> bool:
-        """Wait for the thread to end; True when it has."""
-        if self._thread.ident is not None:
-            self._thread.join(timeout)
-        return not self._thread.is_alive()
 
     def _run(self) -> None:
         try:

@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, Signal
 
 from xqdesk.errors import XqdeskError
 from xqdesk.position_index import IndexReport, PositionIndex
-from xqdesk.ui.background import REPORT_INTERVAL_S, rest_collector, wake_collector
+from xqdesk.ui.background import REPORT_INTERVAL_S, ThreadedObject, rest_collector, wake_collector
 
 GAMES_PER_PAUSE = 10
 PAUSE_S = 0.002
@@ -35,7 +35,7 @@ class BuildResult:
     error: str = ""
 
 
-class IndexBuilder(QObject):
+class IndexBuilder(ThreadedObject):
     """One build of ``database`` from ``paths``; :meth:`start` it, :meth:`cancel` it, :meth:`wait` for it."""
 
     games_done = Signal(int, int)
@@ -43,27 +43,14 @@ class IndexBuilder(QObject):
     finished = Signal(object)  # BuildResult
 
     def __init__(self, database: str, paths: Sequence[str], parent: QObject | None = None) -> None:
-        super().__init__(parent)
+        super().__init__("index-builder", parent)
         self.database = database
         self.paths = tuple(paths)
         self._cancel = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="index-builder", daemon=True)
         self._last_report = 0.0
-
-    def start(self) -> None:
-        self._thread.start()
 
     def cancel(self) -> None:
         self._cancel.set()
-
-    def is_running(self) -> bool:
-        return self._thread.is_alive()
-
-    def wait(self, timeout: float = 30.0) -> bool:
-        """Wait for the thread to end; True when it has."""
-        if self._thread.ident is not None:
-            self._thread.join(timeout)
-        return not self._thread.is_alive()
 
     def _game_done(self, done: int, total: int) -> None:
         now = time.monotonic()

@@ -11,7 +11,6 @@ move: the game in progress comes back aborted and no further game starts.
 from __future__ import annotations
 
 import functools
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from xqdesk.errors import XqdeskError
 from xqdesk.formats import write_games
 from xqdesk.move import Move
 from xqdesk.time_control import TimeControl
+from xqdesk.ui.background import ThreadedObject
 
 INFO_INTERVAL_S = 0.1
 """At most this often an engine's search progress reaches the window."""
@@ -50,7 +50,7 @@ class LiveMove:
     seconds: float
 
 
-class TournamentRun(QObject):
+class TournamentRun(ThreadedObject):
     """One tournament between ``profiles`` (indexes into it name the contestants); see the module
     docstring. ``games_per_pair`` games for each pair, colours alternating."""
 
@@ -65,7 +65,7 @@ class TournamentRun(QObject):
     def __init__(self, profiles: Sequence[EngineProfile], time_control: TimeControl, games_per_pair: int,
                  pgn_path: str | Path | None, adjudication: AdjudicationRules = AdjudicationRules(),
                  parent: QObject | None = None) -> None:
-        super().__init__(parent)
+        super().__init__("tournament", parent)
         self.profiles = tuple(profiles)
         self.names = unique_names([profile.name for profile in self.profiles])
         self.schedule = round_robin_schedule(len(self.profiles), games_per_pair)
@@ -77,7 +77,6 @@ class TournamentRun(QObject):
                                    on_game=self._on_game, on_move=self._on_move)
         self._last_info = [0.0] * len(self.profiles)
         self._started_games: set[int] = set()
-        self._thread = threading.Thread(target=self._run, name="tournament", daemon=True)
         self._from_thread.connect(self._pass_on)
 
     def _contestant(self, index: int) -> Contestant:
@@ -86,20 +85,9 @@ class TournamentRun(QObject):
         return Contestant(self.names[index], functools.partial(EnginePlayer, spec, None, on_info=report))
 
     # --- control (the window's thread) ------------------------------------------------------------
-    def start(self) -> None:
-        self._thread.start()
-
     def stop(self) -> None:
         """End the tournament within one move (the game in progress is aborted, not scored)."""
         self._runner.stop()
-
-    def is_running(self) -> bool:
-        return self._thread.is_alive()
-
-    def wait(self, timeout: float = 30.0) -> bool:
-        if self._thread.ident is not None:
-            self._thread.join(timeout)
-        return not self._thread.is_alive()
 
     # --- the tournament's threads ------------------------------------------------------------------
     def _run(self) -> None:
