@@ -193,8 +193,10 @@ def test_a_library_whose_header_or_layout_is_damaged_keeps_every_game(tmp_path: 
         "slot-count-bit": bytearray(library.data),
         "inserted-byte": bytearray(library.data[:library.spans[0][0]] + b"\x00" + library.data[library.spans[0][0]:]),
         "mark-bit": bytearray(library.data),
+        "library-mark-byte": bytearray(library.data),
     }
     cases["slot-count-bit"][61] ^= 0x10
+    cases["library-mark-byte"][0] ^= 0xFF
     cases["mark-bit"][library.spans[2][0] + 3] ^= 0x20
     for name, data in cases.items():
         path = tmp_path / f"{name}.cbl"
