@@ -4,12 +4,16 @@
   ``4 n``: the time must grow about fourfold, never sixteenfold. Times are the reading thread's CPU
   time, compared with each other, never with a fixed number of seconds, and the slack is generous (a
   factor of 10 where linear is 4 and quadratic 16), so a busy machine does not fail the test.
-- Hypothesis damages real files of every format (flipped, inserted, deleted and repeated bytes,
-  cuts) and checks that nothing escapes, every game the damage did not touch comes back unchanged,
-  every error names its file, game and place, and no read runs past a generous hang guard.
+- Hypothesis damages real files of every format (PGN in each notation and encoding, SAN PGN, XQF,
+  DhtmlXQ, dpxq text and pages, PlayOK WXF, XiangQi Bridge CBR, CBL and CBF, FEN and moves, the
+  course's history text; flipped, inserted, deleted and repeated bytes, cuts) and checks that nothing escapes, every game the damage did not touch comes back unchanged,
+  every error names its file, game and place, no read runs past a generous hang guard, and the
+  damaged file written four times over reads in under ten times the time (reads under 20 ms
+  counted as 20 ms).
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,9 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crafted_records import CRAFTED
-from datafiles import GAMES
+from datafiles import COURSE_VECTORS, GAMES
 from fuzz_records import Case, GameKey, check_case, game_key, text_sources
-from xqdesk.formats import read_games
+from xqdesk.formats import read_games, write_games
+from xqdesk.formats.course_history import format_course_history
 from xqdesk.formats.ccbridge import RECORD_MAGIC
 
 LINEAR_SLACK = 10.0
@@ -107,10 +112,29 @@ def _library_source() -> Source:
     return Source(path.name, ".cbl", data, spans, keys)
 
 
+def _fen_source(folder: Path) -> Source:
+    """Eight real games written as FEN-and-moves lines, one game a line."""
+    path = write_games(folder / "hu8.fen", read_games(GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn").games[:8])
+    data = path.read_bytes()
+    starts = [0] + [index + 1 for index, byte in enumerate(data) if byte == 0x0A][:-1]
+    spans = tuple((start, starts[i + 1] if i + 1 < len(starts) else len(data)) for i, start in enumerate(starts))
+    keys = tuple(game_key(game) for game in read_games(path).games)
+    path.unlink()
+    assert len(keys) == len(spans) == 8
+    return Source("hu8.fen", ".fen", data, spans, keys)
+
+
+def _history_source() -> Source:
+    """A real game of the course's vectors as the course's history text (one game)."""
+    with COURSE_VECTORS.open() as lines:
+        history = tuple(tuple(entry) for entry in json.loads(lines.readline())["history"])
+    return Source("history.txt", ".txt", format_course_history(history).encode("ascii"), (), ())
+
+
 def _sources(folder: Path) -> list[Source]:
     sources = [Source(text.name, ".pgn", text.data, tuple(text.spans), tuple(text.keys))
                for text in text_sources(folder)]
-    sources.append(_library_source())
+    sources += [_library_source(), _fen_source(folder), _history_source()]
     for kind in ("xqf", "ccbridge", "dpxq", "playok", "pgn_san"):
         for path in sorted((GAMES / kind).iterdir()):
             if path.suffix.lower() != ".cbl":
@@ -185,6 +209,12 @@ def test_a_damaged_real_file_keeps_its_intact_games_and_raises_nothing(
     outcome = check_case(Case(path.name, path, intact=intact))
     assert not outcome.problems, f"{source.name} after {done}: {outcome.problems[:5]}"
     assert outcome.seconds < HANG_GUARD
+    fourfold = tmp_path / f"fourfold-{source.name}"  # the damaged file four times over: about 4x the time
+    fourfold.write_bytes(data * 4)
+    started = time.thread_time()
+    read_games(fourfold)
+    ratio = (time.thread_time() - started) / max(outcome.seconds, TIME_FLOOR)
+    assert ratio < LINEAR_SLACK, f"{source.name} after {done}: 4x the damaged file took {ratio:.1f}x the time"
 
 
 def test_a_library_whose_header_or_layout_is_damaged_keeps_every_game(tmp_path: Path) -> None:
