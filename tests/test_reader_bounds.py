@@ -27,6 +27,7 @@ from datafiles import COURSE_VECTORS, GAMES
 from fuzz_records import Case, GameKey, check_case, game_key, text_sources
 from xqdesk.formats import read_games, write_games
 from xqdesk.formats.course_history import format_course_history
+from xqdesk.formats.game_file import MAX_ERRORS
 from xqdesk.formats.ccbridge import RECORD_MAGIC
 
 LINEAR_SLACK = 10.0
@@ -241,3 +242,18 @@ def test_a_library_whose_header_or_layout_is_damaged_keeps_every_game(tmp_path: 
     record = read_games(tmp_path / "lost.cbl")
     assert [game_key(game) for game in record.games] == [library.keys[0], *library.keys[2:]]
     assert any("damaged past reading" in str(error) for error in record.errors)
+
+
+def test_a_file_of_many_errors_lists_the_first_thousand_and_counts_the_rest(tmp_path: Path) -> None:
+    """A damaged 16 MiB file once made 1.5 million errors (970 MB); the memory errors take is bounded."""
+    playok = tmp_path / "format-lines.wxf"
+    playok.write_bytes(b"FORMAT WXF\n" * (MAX_ERRORS + 500))
+    bad_games = tmp_path / "bad-games.pgn"
+    bad_games.write_bytes(b'[Event "x"]\n1. zz *\n\n' * (MAX_ERRORS + 300))
+    for path, more in ((playok, 500), (bad_games, 300)):
+        record = read_games(path)
+        assert len(record.errors) == MAX_ERRORS + 1
+        assert str(record.errors[-1]) == (f"{path.name}, whole file: {more:,} more errors, not listed "
+                                          f"(the first {MAX_ERRORS:,} are)")
+    assert not check_case(Case(bad_games.name, bad_games)).problems
+    assert len(read_games(bad_games).games) == MAX_ERRORS + 300  # every game is still read
