@@ -72,6 +72,22 @@ def test_a_progress_line_reads_back_and_bad_lines_are_not_progress():
     assert Progress("builtin", 0.5, 20.0, "", 0.2).seconds_left() == 1.0
 
 
+def test_the_time_left_stays_honest_while_a_compilation_is_slower_than_usual(monkeypatch):
+    reports: list[Progress] = []
+    tracker = compiled_code._ProgressTracker("builtin", reports.append)
+    cpu = [1.0]
+    monkeypatch.setattr(tracker, "_cpu", lambda: cpu[0])
+    tracker.started -= 100.0  # 100 s on the clock, so the share of a core is the CPU time over 100 s
+    tracker.send(0.0)
+    for cpu[0] in (5.0, 15.0, 30.0):  # the first milestone (quiesce, half-way) not reached yet
+        tracker._send()
+    assert [report.fraction for report in reports[1:]] == [0.25, 0.49, 0.49]
+    # stuck below half-way: at least as long again as so far, not a count down to 1 s
+    assert all(report.left >= report.elapsed for report in reports[2:])
+    tracker.on_compiled("quiesce")
+    assert reports[-1].fraction == 0.5 and reports[-1].left > 0
+
+
 def test_a_warm_up_stamps_its_code_ready_and_waits_for_a_compilation_elsewhere(first_start):
     assert not is_ready("builtin")
     locked_warm_up("random", lambda: None)  # no compiled code: nothing stamped

@@ -206,8 +206,8 @@ class _ProgressTracker:
     """Reports :class:`Progress` for ``kind`` every ``TICK`` seconds and at each milestone
     (numba's compile events). Compiling is this process's CPU work, so the fraction done is the
     CPU time used over the CPU time expected (:data:`TYPICAL_CPU_SECONDS`, corrected at each
-    milestone), kept below the next milestone; the time left is the CPU time left at the share of
-    a core the process has been getting."""
+    milestone and raised while the next one is not reached), kept below the next milestone; the
+    time left is the CPU time left at the share of a core the process has been getting."""
 
     TICK = 1.0
 
@@ -237,8 +237,11 @@ class _ProgressTracker:
         cpu = self._cpu()
         if fraction is None:
             following = [value for value in MILESTONES.get(self.kind, {}).values() if value > self.reached]
-            ceiling = (min(following) if following else 1.0) - 0.01
-            fraction = max(self.reached, min(ceiling, cpu / self.expected_cpu))
+            upcoming = min(following) if following else 1.0
+            # the next milestone is not reached yet: the whole takes at least the CPU time so far over
+            # its share (else the time left ran down to 1 s while stuck below it, then jumped back)
+            self.expected_cpu = max(self.expected_cpu, cpu / upcoming)
+            fraction = max(self.reached, min(upcoming - 0.01, cpu / self.expected_cpu))
         share = min(1.0, cpu / elapsed)  # of one core
         left = max(0.0, self.expected_cpu - cpu) / max(share, 0.05)
         self.report(Progress(self.kind, fraction, elapsed, _step_text(self.kind), left))
