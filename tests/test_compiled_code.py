@@ -83,7 +83,7 @@ def test_the_time_left_stays_honest_while_a_compilation_is_slower_than_usual(mon
         tracker._send()
     assert [report.fraction for report in reports[1:]] == [0.25, 0.49, 0.49]
     # stuck below half-way: at least as long again as so far, not a count down to 1 s
-    assert all(report.left >= report.elapsed for report in reports[2:])
+    assert all(report.left >= 0.99 * report.elapsed for report in reports[2:])  # (before: a third of it)
     tracker.on_compiled("quiesce")
     assert reports[-1].fraction == 0.5 and reports[-1].left > 0
 
