@@ -195,3 +195,32 @@ def test_closing_the_window_ends_the_preparation(qtbot, first_start):
     assert preparation.start()
     preparation.stop()
     assert not preparation.is_running()
+
+
+def test_an_engine_of_another_kind_is_prepared_in_view_when_the_window_first_starts_it(qtbot, first_start):
+    from PySide6.QtWidgets import QMainWindow
+
+    from xqdesk.engines.spec import EngineSpec, parse_spec
+    from xqdesk.ui.engine_preparation import EnginePreparation, code_kind
+    from xqdesk.ui.engine_worker import EngineWorker
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    preparation = EnginePreparation(window.statusBar())
+    preparation.install()
+    worker = EngineWorker(parse_spec("mcts:Playouts=50"))
+    try:
+        worker.start()  # the engine announces itself: its code is prepared in view
+        assert preparation.is_running() and preparation.kind == "mcts"
+        assert preparation.label.text().startswith("Preparing the mcts engine for this computer")
+        assert preparation.prepare("zero")  # another kind waits for the one under way
+        assert not preparation.prepare("zero") and not preparation.prepare("mcts")  # asked once
+        qtbot.waitUntil(lambda: preparation.kind == "zero" and not preparation.is_running(), timeout=HANG_GUARD * 1000)
+        assert is_ready("mcts") and is_ready("zero")
+        assert window.statusBar().currentMessage() == "The zero engine is ready."
+        worker.start()  # started already: nothing more to prepare
+        assert code_kind(EngineSpec("outside", ("/usr/games/fairy-stockfish",))) is None  # runs no code of ours
+        assert not preparation.prepare("mcts") and not preparation.is_running()
+    finally:
+        worker.shutdown()
+        preparation.stop()
