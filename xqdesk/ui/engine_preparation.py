@@ -11,7 +11,7 @@ it still takes.
 from __future__ import annotations
 
 import sys
-from typing import Optional
+from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
@@ -39,6 +39,17 @@ def announce_engine(spec: EngineSpec) -> None:
             _current.prepare(kind)
 
 
+def prepare_in_view(kind: str, then: Callable[[], None]) -> bool:
+    """Whether ``kind``'s code is not ready and the window's preparation now prepares it in view;
+    ``then`` runs once that has ended (also when it failed). False: ready, or no window to show
+    it (the caller then runs the code at once, which compiles it in place if need be)."""
+    if _current is None or is_ready(kind):
+        return False
+    _current.prepare(kind)
+    _current.when_done(kind, then)
+    return True
+
+
 def engine_name(kind: str) -> str:
     """``kind``'s code as the status bar names it, in the interface language."""
     return {"builtin": tr("the built-in engine"), "egtb": tr("the tablebase solver")}.get(
@@ -60,6 +71,7 @@ class EnginePreparation(QObject):
         self.bar.setMaximumWidth(160)
         self.process: QProcess | None = None
         self._waiting: list[str] = []
+        self._callbacks: dict[str, list[Callable[[], None]]] = {}
         self._last_line = ""
 
     def install(self) -> None:
@@ -80,6 +92,10 @@ class EnginePreparation(QObject):
             return True
         self._run(kind)
         return True
+
+    def when_done(self, kind: str, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once the preparation of ``kind`` has ended."""
+        self._callbacks.setdefault(kind, []).append(callback)
 
     def _run(self, kind: str) -> None:
         self.kind = kind
@@ -109,6 +125,7 @@ class EnginePreparation(QObject):
         if _current is self:
             _current = None
         self._waiting.clear()
+        self._callbacks.clear()
         if self.is_running() and self.process is not None:
             self.process.kill()
             self.process.waitForFinished(3000)
@@ -142,5 +159,7 @@ class EnginePreparation(QObject):
         elif self._last_line:
             self.status_bar.showMessage(tr("Could not prepare {engine} ahead: {reason}")
                                         .format(engine=name, reason=self._last_line), READY_MESSAGE_MS)
+        for callback in self._callbacks.pop(self.kind, []):
+            callback()
         if self._waiting:
             self._run(self._waiting.pop(0))

@@ -105,6 +105,7 @@ CHINESE: Final[dict[str, str]] = {
     "Could not prepare {engine} ahead: {reason}": "未能预先准备{engine}：{reason}",
     "the built-in engine": "内置引擎",
     "the tablebase solver": "残局库求解器",
+    "Preparing the tablebase solver…": "正在准备残局库求解器…",
     "the {name} engine": "{name} 引擎",
     "Next mistake": "下一个错着",
     "Seconds per move": "每步秒数",
