@@ -23,6 +23,7 @@ def on_a_terminal(*args: str, timeout: float = 300) -> tuple[int, str, str]:
     """Run ``xqdesk ARGS`` with its stderr on a pseudo-terminal (stdout a pipe), as in a shell that
     sends the output to a file: (exit code, stdout, what the terminal showed)."""
     leader, follower = pty.openpty()
+    args = ["replay", "tests/data/games/iccs/Hu_Ronghua_1391_UCI_games.pgn"]  # 1,391 games: more than a pipe holds
     process = subprocess.Popen([sys.executable, "-m", "xqdesk", *args], stdout=subprocess.PIPE, stderr=follower,
                                stdin=subprocess.DEVNULL, cwd=ROOT, env={**os.environ, "COLUMNS": "120"})
     os.close(follower)
@@ -111,3 +112,19 @@ def test_ray_keeps_its_own_log_lines_out_of_the_output(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].split()[:3] == ["Rank", "Engine", "Games"]
     assert not [line for line in done.stderr.splitlines() if " INFO " in line or " WARNING " in line], done.stderr
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    """``xqdesk replay FILE | head -1``: the reader closes the pipe after one line; the command ends
+    with 141 (as a shell tool killed by SIGPIPE) and no traceback or 'internal error'."""
+    args = ["replay", "tests/data/games/iccs/Hu_Ronghua_1391_UCI_games.pgn"]  # 1,391 games: more than a pipe holds
+    process = subprocess.Popen([sys.executable, "-m", "xqdesk", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=ROOT)
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()  # what head does after its line
+    errors = process.stderr.read().decode()
+    code = process.wait(timeout=300)
+    assert first
+    assert "Traceback" not in errors and "internal error" not in errors
+    assert code == 141

@@ -4,6 +4,7 @@ the command line's message and the window's status bar. Each test has a cache fo
 kernels are compiled at most once in the suite."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from filelock import FileLock
 from xqdesk.engines import compiled_code
 from xqdesk.engines.compiled_code import (Progress, compile_lock, is_ready, kinds_needed, locked_warm_up,
                                           parse_progress_line, progress_line)
+from xqdesk.engines.spec import host_command
 from hang_guard import HANG_GUARD
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,7 +52,14 @@ def first_start(tmp_path, monkeypatch) -> Path:
 def test_the_engine_specs_name_the_code_they_run():
     assert kinds_needed(["builtin:Hash=16", "uci:/usr/games/fairy-stockfish", None, 3]) == ["builtin"]
     assert kinds_needed([["random", "mcts:Playouts=10", "fog-ubsa"], "zero", "builtin"]) == ["mcts", "builtin", "zero"]
-    assert kinds_needed(["player:students/player_1", "greedy", "egtb:tables"]) == []
+    assert kinds_needed(["player:students/player_1", "greedy", "uci:/usr/games/fairy-stockfish"]) == []
+    assert kinds_needed(["egtb:tables"]) == ["egtb"]
+    # names of the engine registry: those that run xqdesk's engine host need its code
+    named = {"strong": host_command("builtin"), "fairy": ("/usr/games/fairy-stockfish",),
+             "tree": host_command("mcts"), "students": host_command("player", "students/player_1.py")}
+    assert kinds_needed(["strong", "fairy", "unknown", "students"], named) == ["builtin"]
+    assert kinds_needed([["fairy", "tree"], "zero"], named) == ["mcts", "zero"]
+    assert kinds_needed(["random"], {"random": host_command("builtin")}) == []  # a SPEC is not a name
 
 
 def test_a_progress_line_reads_back_and_bad_lines_are_not_progress():
@@ -61,6 +70,22 @@ def test_a_progress_line_reads_back_and_bad_lines_are_not_progress():
         assert parse_progress_line(line) is None
     assert Progress("builtin", 1.0, 20.0, "", 5.0).seconds_left() == 0.0
     assert Progress("builtin", 0.5, 20.0, "", 0.2).seconds_left() == 1.0
+
+
+def test_the_time_left_stays_honest_while_a_compilation_is_slower_than_usual(monkeypatch):
+    reports: list[Progress] = []
+    tracker = compiled_code._ProgressTracker("builtin", reports.append)
+    cpu = [1.0]
+    monkeypatch.setattr(tracker, "_cpu", lambda: cpu[0])
+    tracker.started -= 100.0  # 100 s on the clock, so the share of a core is the CPU time over 100 s
+    tracker.send(0.0)
+    for cpu[0] in (5.0, 15.0, 30.0):  # the first milestone (quiesce, half-way) not reached yet
+        tracker._send()
+    assert [report.fraction for report in reports[1:]] == [0.25, 0.49, 0.49]
+    # stuck below half-way: at least as long again as so far, not a count down to 1 s
+    assert all(report.left >= 0.99 * report.elapsed for report in reports[2:])  # (before: a third of it)
+    tracker.on_compiled("quiesce")
+    assert reports[-1].fraction == 0.5 and reports[-1].left > 0
 
 
 def test_a_warm_up_stamps_its_code_ready_and_waits_for_a_compilation_elsewhere(first_start):
@@ -117,6 +142,29 @@ def test_the_command_line_says_what_it_prepares_once(first_start):
     assert others.returncode == 0 and "Preparing" not in others.stderr
 
 
+def test_an_engine_named_in_the_registry_is_prepared_too(first_start):
+    registry = first_start.parent / "engines.json"
+    registry.write_text(json.dumps([{"name": "Strong one", "kind": "builtin", "level": 2}]), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    named = subprocess.run([sys.executable, "-m", "xqdesk", "analyse", "--engine", "Strong one", "--depth", "2",
+                            "--engines", str(registry)],
+                           capture_output=True, text=True, env=env, timeout=600, cwd=first_start.parent)
+    assert named.returncode == 0, named.stderr
+    assert "Preparing the built-in engine for this computer" in named.stderr
+    assert "Best move:" in named.stdout and is_ready("builtin")
+
+
+def test_the_tablebase_commands_prepare_the_solver_once(first_start):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "xqdesk", "egtb", "build", "KK", "--out", str(first_start.parent / "tables")]
+    first = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600, cwd=first_start.parent)
+    assert first.returncode == 0, first.stderr
+    assert "Preparing the tablebase solver for this computer (compiled once after an install, about 5 s)" in first.stderr
+    assert first.stdout.startswith("KK: 90 entries") and is_ready("egtb")
+    again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=HANG_GUARD, cwd=first_start.parent)
+    assert again.returncode == 0 and "Preparing" not in again.stderr
+
+
 def test_the_window_prepares_in_the_background_with_progress_in_the_status_bar(qtbot, first_start):
     from PySide6.QtWidgets import QMainWindow
 
@@ -147,3 +195,32 @@ def test_closing_the_window_ends_the_preparation(qtbot, first_start):
     assert preparation.start()
     preparation.stop()
     assert not preparation.is_running()
+
+
+def test_an_engine_of_another_kind_is_prepared_in_view_when_the_window_first_starts_it(qtbot, first_start):
+    from PySide6.QtWidgets import QMainWindow
+
+    from xqdesk.engines.spec import EngineSpec, parse_spec
+    from xqdesk.ui.engine_preparation import EnginePreparation, code_kind
+    from xqdesk.ui.engine_worker import EngineWorker
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    preparation = EnginePreparation(window.statusBar())
+    preparation.install()
+    worker = EngineWorker(parse_spec("mcts:Playouts=50"))
+    try:
+        worker.start()  # the engine announces itself: its code is prepared in view
+        assert preparation.is_running() and preparation.kind == "mcts"
+        assert preparation.label.text().startswith("Preparing the mcts engine for this computer")
+        assert preparation.prepare("zero")  # another kind waits for the one under way
+        assert not preparation.prepare("zero") and not preparation.prepare("mcts")  # asked once
+        qtbot.waitUntil(lambda: preparation.kind == "zero" and not preparation.is_running(), timeout=HANG_GUARD * 1000)
+        assert is_ready("mcts") and is_ready("zero")
+        assert window.statusBar().currentMessage() == "The zero engine is ready."
+        worker.start()  # started already: nothing more to prepare
+        assert code_kind(EngineSpec("outside", ("/usr/games/fairy-stockfish",))) is None  # runs no code of ours
+        assert not preparation.prepare("mcts") and not preparation.is_running()
+    finally:
+        worker.shutdown()
+        preparation.stop()

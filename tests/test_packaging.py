@@ -1,8 +1,8 @@
 """What a wheel carries, and that the shipped files are found wherever the package is.
 
-The wheel is built from this checkout (setuptools, no build isolation, nothing downloaded); its
-``xqdesk`` folder is then zipped and imported from the zip by a fresh Python, the hardest of the
-installs (``pip install --user`` and ``--target`` leave an ordinary folder).
+The wheel is built from this checkout (setuptools, no build isolation, nothing downloaded); it is
+then installed with ``pip install --target`` and ``--user`` (into a temporary folder) and its
+``xqdesk`` folder zipped, and a fresh Python imports xqdesk from each of them, not from here.
 """
 from __future__ import annotations
 
@@ -56,30 +56,68 @@ def test_the_wheel_ships_resources_license_and_type_information(wheel):
     assert not any(".data/data/" in name for name in names)  # nothing outside the package
 
 
-def test_a_zipped_package_reads_its_resources_and_weights(wheel, tmp_path):
-    archive = tmp_path / "xqdesk.zip"
-    with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(archive, "w") as target:
-        for name in source.namelist():
-            if name.startswith("xqdesk/"):
-                target.writestr(name, source.read(name))
-    script = (
-        "import xqdesk, sys\n"
-        "from xqdesk.resource_files import read_resource\n"
-        "from xqdesk.engines.builtin.eval_tables import WEIGHTS\n"
-        "from xqdesk.engines.zero.engine import load_shipped_network\n"
-        "assert xqdesk.__file__.startswith(sys.argv[1]), xqdesk.__file__\n"
-        "print(len(read_resource('fonts/XqdeskKai-Bold.ttf')), WEIGHTS.midgame.terms['tempo'],\n"
-        "      load_shipped_network().channels)\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(archive)}
-    env.pop("XQDESK_RESOURCES", None)
-    ran = subprocess.run([sys.executable, "-c", script, str(archive)], capture_output=True, text=True,
-                         env=env, cwd=tmp_path, timeout=HANG_GUARD)
+SHIPPED_FILES_SCRIPT = (
+    "import xqdesk, sys\n"
+    "from xqdesk.resource_files import read_resource\n"
+    "from xqdesk.engines.builtin.eval_tables import WEIGHTS\n"
+    "from xqdesk.engines.zero.engine import load_shipped_network\n"
+    "assert xqdesk.__file__.startswith(sys.argv[1]), xqdesk.__file__\n"
+    "print(len(read_resource('fonts/XqdeskKai-Bold.ttf')), WEIGHTS.midgame.terms['tempo'],\n"
+    "      load_shipped_network().channels)\n"
+)
+"""Run with the installed package's location: checks that xqdesk comes from there and prints what
+it read of its shipped files (a font's size, an evaluation weight, the ``zero`` network's width)."""
+
+
+def installed_environment(tmp_path: Path, **changes: str) -> dict[str, str]:
+    """This environment for a process that must import an installed xqdesk, not this checkout:
+    no checkout on ``PYTHONPATH``, no resource override, numba's user cache in ``tmp_path``."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), **changes}
+    for name in ("XQDESK_RESOURCES", "PYTHONNOUSERSITE", *([] if "PYTHONPATH" in changes else ["PYTHONPATH"])):
+        env.pop(name, None)
+    return env
+
+
+def check_shipped_files(location: Path, env: dict[str, str], cwd: Path) -> None:
+    ran = subprocess.run([sys.executable, "-c", SHIPPED_FILES_SCRIPT, str(location)], capture_output=True,
+                         text=True, env=env, cwd=cwd, timeout=HANG_GUARD)
     assert ran.returncode == 0, ran.stderr
     font_bytes, tempo, channels = ran.stdout.split()
     assert int(tempo) >= 0
     assert int(font_bytes) == (ROOT / "resources" / "fonts" / "XqdeskKai-Bold.ttf").stat().st_size
     assert int(channels) == 32
+
+
+def test_a_zipped_package_reads_its_resources_and_weights(wheel, tmp_path):
+    archive = tmp_path / "xqdesk.zip"  # numba caches compiled code from an archive named *.zip only
+    with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(archive, "w") as target:
+        for name in source.namelist():
+            if name.startswith("xqdesk/"):
+                target.writestr(name, source.read(name))
+    check_shipped_files(archive, installed_environment(tmp_path, PYTHONPATH=str(archive)), tmp_path)
+
+
+@pytest.mark.parametrize("how", ["--target", "--user"])
+def test_a_target_or_user_install_reads_its_files_and_opens_the_window(wheel, tmp_path, how):
+    if how == "--user" and sys.prefix != sys.base_prefix:
+        pytest.skip("pip does not install --user from a virtual environment (it hides the user site)")
+    folder = tmp_path / "installed"
+    env = installed_environment(tmp_path, **({"PYTHONPATH": str(folder)} if how == "--target"
+                                             else {"PYTHONUSERBASE": str(folder)}))
+    installed = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
+                                *([how, str(folder)] if how == "--target" else [how]), str(wheel)],
+                               capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                               env={**env, "PIP_BREAK_SYSTEM_PACKAGES": "1"})  # a system Python's pip asks for it
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    check_shipped_files(folder, env, tmp_path)
+
+    # the window, started as the command starts it, on a record (its fonts and icon from the install)
+    record = ROOT / "tests" / "data" / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
+    shown = subprocess.run([sys.executable, "-m", "xqdesk", "--screenshot", "window.png", str(record)],
+                           capture_output=True, text=True, env={**env, "QT_QPA_PLATFORM": "offscreen"},
+                           cwd=tmp_path, timeout=HANG_GUARD)
+    assert shown.returncode == 0, shown.stderr
+    assert (tmp_path / "window.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_resources_are_found_from_the_checkout_or_an_override(tmp_path, monkeypatch):

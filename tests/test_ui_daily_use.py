@@ -435,9 +435,13 @@ def test_engine_vs_engine_pauses_resumes_stops_and_graphs_each_engine(qtbot, win
     window.update_settings(engine_delay=0.0)
     window.controller.live.engine_delay = 0.0
     strong = EngineProfile("Built-in level 2", EngineKind.BUILTIN, level=2)
-    window.start_game(WEAK, strong, time_controls={RED: TimeControl.per_move(0.3), BLACK: TimeControl.per_move(0.3)})
+    # Level 1 and 2 stop at depth 1 at once; the clocks run but leave room for a loaded machine
+    # (0.3 s a move flagged an engine before its first move beside six busy processes).
+    clocks = {RED: TimeControl.per_move(60), BLACK: TimeControl.per_move(60)}
+    window.start_game(WEAK, strong, time_controls=clocks)
     controller = window.controller
-    qtbot.waitUntil(lambda: controller.length() >= 2, timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(lambda: controller.length() >= 2 or controller.outcome() is not None, timeout=HANG_GUARD_MS)
+    assert controller.outcome() is None, controller.outcome()
     window.action("Pause").trigger()
     assert controller.is_paused() and not window.action("Pause").isEnabled() and window.action("Resume").isEnabled()
     assert not controller.is_thinking(RED) and not controller.is_thinking(BLACK)

@@ -46,3 +46,23 @@ def test_a_tablebase_is_picked_like_an_engine_for_analysis(window, qtbot, egtb_d
     assert view.row_texts()[0][1] == "#3"
     window.analysis.stop()
     qtbot.waitUntil(lambda: not window.engine_panel.is_analysing(), timeout=HANG_GUARD_MS)
+
+
+def test_after_an_install_the_pane_waits_for_the_solver_in_view_instead_of_freezing(window, qtbot, egtb_dir,
+                                                                                  tmp_path, monkeypatch):
+    from xqdesk.engines.compiled_code import is_ready
+    from xqdesk.ui.engine_preparation import EnginePreparation
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # no stamp: as after an install
+    preparation = EnginePreparation(window.statusBar())
+    preparation.install()
+    try:
+        pane = window.tablebase_pane
+        window.analysis.set_tablebase_directory(str(egtb_dir))
+        window.controller.new_game(Mode.ANALYSIS, start_fen=WON)
+        assert pane.verdict() == "Preparing the tablebase solver…" and preparation.kind == "egtb"
+        assert preparation.label.text().startswith("Preparing the tablebase solver for this computer")
+        qtbot.waitUntil(lambda: pane.verdict() == "Red wins, mate in 5", timeout=HANG_GUARD_MS)
+        assert is_ready("egtb") and pane.move_texts()[0].endswith("mates in 5")
+    finally:
+        preparation.stop()

@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 """name -> (module, one-line help)."""
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_CANNOT_WRITE, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 3, 70, 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool whose reader went away
 """The exit codes (see the table above)."""
 
 GUI_OPTIONS = ("--screenshot", "--language", "--ply", "--theme", "--analyse", "--multipv", "--size", "--wait",
@@ -111,7 +112,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run one command and return its exit code."""
+    """Run one command and return its exit code; a reader that closes the output early (``xqdesk
+    replay FILE | head``) ends it quietly with :data:`EXIT_BROKEN_PIPE`, as a shell tool would."""
+    try:
+        return _run(argv)
+    except BrokenPipeError:
+        # Python would print a second traceback when it flushes stdout at exit: point stdout at
+        # the null device (the documented recipe of the signal module).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+
+
+def _run(argv: Optional[Sequence[str]]) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not args_list or (args_list[0] not in COMMANDS
@@ -143,6 +156,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return int(module.run(args) or 0)
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED
+        except BrokenPipeError:
+            raise  # the reader of the output went away: not a bug (see main)
         except Exception:  # a bug: say so, with the traceback, under its own exit code
             import traceback
 

@@ -171,3 +171,26 @@ def build(signatures: list[Signature], directory: Path, *, rebuild: bool = False
         if progress is not None:
             progress(report)
     return reports
+
+
+WARM_UP_SIGNATURE = "KRK"
+"""The table :func:`warm_up` solves: small (8,100 entries), yet it runs every solver kernel."""
+WARM_UP_FEN = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1"
+"""A position of that table for the probe."""
+
+
+def warm_up() -> None:
+    """Compile the solver's and the prober's code for this computer (numba caches it on disk, so
+    a first ``build`` or probe after an install does not wait for it): solve ``KRK`` in a scratch
+    folder and probe a position in it."""
+    import tempfile
+
+    from xqdesk.board import Board
+    from xqdesk.egtb.probe import Tablebase
+
+    with tempfile.TemporaryDirectory(prefix="xqdesk-egtb-") as folder:
+        build([Signature.parse(WARM_UP_SIGNATURE)], Path(folder))
+        tablebase = Tablebase(folder)
+        board = Board(WARM_UP_FEN)
+        tablebase.probe(board)
+        tablebase.best_moves(board)

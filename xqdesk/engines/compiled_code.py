@@ -2,8 +2,9 @@
 
 The built-in engine, ``mcts`` and ``zero`` (and the fog agents that search with the built-in
 engine) run numba kernels that are compiled for this computer on their first start after an
-install and cached on disk; that takes 15–30 s of CPU. Each engine's ``warm_up()``
-does it before the engine host answers ``readyok``; this module makes that visible and done once:
+install and cached on disk; that takes 15–30 s of CPU (the tablebase solver's, kind ``egtb``, about
+5 s). Each engine's ``warm_up()`` does it before the engine host answers ``readyok``; this module
+makes that visible and done once:
 
 - :func:`is_ready` says, without loading numba, whether an engine kind's code was compiled since
   xqdesk (or numba) last changed: a stamp file per kind in the user's cache folder, named after a
@@ -27,20 +28,23 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
 
 import platformdirs
 from filelock import FileLock
 
 import xqdesk
 
-KIND_OF_CODE = {"builtin": "builtin", "fog-ubsa": "builtin", "fog-pbsa": "builtin", "mcts": "mcts", "zero": "zero"}
-"""Engine kind -> the kind whose ``warm_up()`` compiles the code it runs."""
+KIND_OF_CODE = {"builtin": "builtin", "fog-ubsa": "builtin", "fog-pbsa": "builtin", "mcts": "mcts", "zero": "zero",
+                "egtb": "egtb"}
+"""Engine kind -> the kind whose ``warm_up()`` compiles the code it runs (``egtb``: the tablebase
+solver and prober, :func:`xqdesk.egtb.generate.warm_up`, which ``egtb build`` and ``egtb probe`` run too)."""
 
-TYPICAL_CPU_SECONDS = {"builtin": 20.0, "mcts": 10.0, "zero": 8.0}
+TYPICAL_CPU_SECONDS = {"builtin": 20.0, "mcts": 10.0, "zero": 8.0, "egtb": 5.0}
 """About how much CPU time each kind's first compilation takes (the built-in engine: 15 s on an idle
-server core, 23 s on a shared 2-core machine). Progress is counted in CPU time, so a busy computer
-changes the time left, not the fraction done."""
+server core, 23 s on a shared 2-core machine; the tablebase code 5 s). Progress is counted in CPU
+time, so a busy computer changes the time left, not the fraction done."""
 
 MILESTONES = {"builtin": {"quiesce": 0.5, "alphabeta": 0.9, "search_root": 0.99},
               "mcts": {"playout": 0.9}}
@@ -70,19 +74,28 @@ class Progress:
 
 def engine_label(kind: str) -> str:
     """``'the built-in engine'``, ``'the mcts engine'`` …"""
-    return "the built-in engine" if kind == "builtin" else f"the {kind} engine"
+    return {"builtin": "the built-in engine", "egtb": "the tablebase solver"}.get(kind, f"the {kind} engine")
 
 
-def kinds_needed(values: Iterable[Any]) -> list[str]:
+def kinds_needed(values: Iterable[Any], named: Mapping[str, Sequence[str]] = MappingProxyType({})) -> list[str]:
     """The code kinds (in :data:`KIND_OF_CODE`) that the engine specs among ``values`` run:
-    strings like ``builtin`` or ``mcts:Playouts=100``, or lists of them; anything else is ignored."""
+    strings like ``builtin`` or ``mcts:Playouts=100``, or lists of them; anything else is ignored.
+    ``named`` maps engine names (the registry's) to their command lines: a name whose command runs
+    xqdesk's engine host (:func:`xqdesk.engines.spec.host_command`) needs that host kind's code."""
     needed: list[str] = []
     for value in values:
         for text in (value if isinstance(value, (list, tuple)) else [value]):
-            if isinstance(text, str):
-                kind = KIND_OF_CODE.get(text.partition(":")[0])
-                if kind is not None and kind not in needed:
-                    needed.append(kind)
+            if not isinstance(text, str):
+                continue
+            engine_kind = text.partition(":")[0]
+            if text in named:
+                from xqdesk.engines.spec import host_kind, spec_kind
+
+                if spec_kind(text) is None:  # a name, not a SPEC (as the registry's engine_spec reads it)
+                    engine_kind = host_kind(named[text]) or ""
+            kind = KIND_OF_CODE.get(engine_kind)
+            if kind is not None and kind not in needed:
+                needed.append(kind)
     return needed
 
 
@@ -193,8 +206,8 @@ class _ProgressTracker:
     """Reports :class:`Progress` for ``kind`` every ``TICK`` seconds and at each milestone
     (numba's compile events). Compiling is this process's CPU work, so the fraction done is the
     CPU time used over the CPU time expected (:data:`TYPICAL_CPU_SECONDS`, corrected at each
-    milestone), kept below the next milestone; the time left is the CPU time left at the share of
-    a core the process has been getting."""
+    milestone and raised while the next one is not reached), kept below the next milestone; the
+    time left is the CPU time left at the share of a core the process has been getting."""
 
     TICK = 1.0
 
@@ -224,8 +237,11 @@ class _ProgressTracker:
         cpu = self._cpu()
         if fraction is None:
             following = [value for value in MILESTONES.get(self.kind, {}).values() if value > self.reached]
-            ceiling = (min(following) if following else 1.0) - 0.01
-            fraction = max(self.reached, min(ceiling, cpu / self.expected_cpu))
+            upcoming = min(following) if following else 1.0
+            # the next milestone is not reached yet: the whole takes at least the CPU time so far over
+            # its share (else the time left ran down to 1 s while stuck below it, then jumped back)
+            self.expected_cpu = max(self.expected_cpu, cpu / upcoming)
+            fraction = max(self.reached, min(upcoming - 0.01, cpu / self.expected_cpu))
         share = min(1.0, cpu / elapsed)  # of one core
         left = max(0.0, self.expected_cpu - cpu) / max(share, 0.05)
         self.report(Progress(self.kind, fraction, elapsed, _step_text(self.kind), left))
@@ -281,9 +297,14 @@ def prepare(kind: str, report: Callable[[Progress], None] = lambda progress: Non
     tracker = _ProgressTracker(kind, report)
     tracker.send(0.0)
     if not is_ready(kind):
-        engine = make_engine(kind)
+        warm_up: Callable[[], None]
+        if kind == "egtb":
+            from xqdesk.egtb.generate import warm_up as solver_warm_up
+            warm_up = solver_warm_up
+        else:
+            warm_up = getattr(make_engine(kind), "warm_up")
         with _listening(tracker), tracker.ticking():
-            locked_warm_up(kind, getattr(engine, "warm_up"))
+            locked_warm_up(kind, warm_up)
     tracker.send(1.0)
 
 

@@ -27,7 +27,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Mapping, Optional, Sequence
 
 from xqdesk.engines.errors import EngineStartError
 from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver
@@ -39,6 +39,8 @@ FOG_KINDS = ("fog-random", "fog-greedy", "fog-ubsa", "fog-pbsa")
 HOST_KINDS = ("builtin", "random", "greedy", "mcts", "zero") + FOG_KINDS
 EXTERNAL_KINDS = {"uci": ProtocolName.UCI, "ucci": ProtocolName.UCCI, "engine": ProtocolName.AUTO}
 """Spec prefixes of external executables, and the protocol each asks for."""
+HOST_MODULE = "xqdesk.engines.host"
+"""The module that runs the in-process engine kinds (:data:`HOST_KINDS`, course players, tablebases)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,12 @@ def host_environment() -> dict[str, str]:
 
 def host_command(kind: str, path: Optional[str] = None) -> tuple[str, ...]:
     """The command line of the host process for an in-process engine kind."""
-    return (sys.executable, "-m", "xqdesk.engines.host", kind) + ((path,) if path else ())
+    return (sys.executable, "-m", HOST_MODULE, kind) + ((path,) if path else ())
+
+
+def host_kind(command: Sequence[str]) -> Optional[str]:
+    """The engine kind a :func:`host_command` line runs; None for any other command."""
+    return command[3] if len(command) > 3 and tuple(command[1:3]) == ("-m", HOST_MODULE) else None
 
 
 def parse_options(text: str, spec_text: str) -> dict[str, str]:

@@ -184,6 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.show()
     QTimer.singleShot(0, window.board_view.setFocus)
     preparation = EnginePreparation(window.statusBar())  # the first start after an install compiles
+    preparation.install()  # engines of other kinds are prepared in view when first started
     preparation.start()
     code = app.exec()
     preparation.stop()

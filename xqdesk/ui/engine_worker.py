@@ -53,6 +53,7 @@ from xqdesk.engines.transport.process import LoggedLine
 from xqdesk.engines.options import UciOption
 from xqdesk.engines.transport.uci_engine import SearchResult, UciEngine
 from xqdesk.move import Move
+from xqdesk.ui.engine_preparation import announce_engine
 
 PROGRESS_INTERVAL = 0.1
 """Seconds between two progress signals of one engine (about 10 per second)."""
@@ -390,6 +391,7 @@ class EngineWorker(QObject):
     def start(self) -> None:
         """Start the engine's thread; ``engine_ready`` or ``engine_failed`` follows."""
         if not self._thread.isRunning() and not self._thread.isFinished():
+            announce_engine(self.spec)  # its compiled code, if not ready, is prepared in view
             self._thread.start()
 
     def search(self, start_fen: str, moves: Sequence[Move], limits: SearchLimits,

@@ -22,6 +22,7 @@ from xqdesk.egtb.fileformat import TableFileError
 from xqdesk.egtb.generate import LONG_MATE_PLIES
 from xqdesk.notation import Notation, format_move
 from xqdesk.pieces import RED
+from xqdesk.ui.engine_preparation import prepare_in_view
 from xqdesk.ui.i18n import follow_language, tr
 
 MOVES_SHOWN = 8
@@ -66,6 +67,7 @@ class TablebasePane(QWidget):
         self._notation = Notation.CHINESE
         self._problem = ""
         self._largest = 0  # pieces besides the generals in the directory's biggest table
+        self._preparing = False  # the solver's compiled code is being prepared in the status bar
         self.retranslate()
         follow_language(self, self.retranslate)
         self.setVisible(False)
@@ -102,6 +104,10 @@ class TablebasePane(QWidget):
     def move_texts(self) -> list[str]:
         return [self.moves_list.item(row).text() for row in range(self.moves_list.count())]
 
+    def _code_ready(self) -> None:
+        self._preparing = False
+        self._show()
+
     def _say(self, text: str) -> None:
         """Show ``text`` as the verdict ('' : nothing to say, the pane hides) and the moves listed."""
         self.verdict_label.setText(text)
@@ -119,6 +125,10 @@ class TablebasePane(QWidget):
         if not self._tablebase.covers(board):
             too_big = len(material.red) + len(material.black) > self._largest
             self._say("" if too_big else tr("Not in the tablebase (needs {signature})").format(signature=signature))
+            return
+        if self._preparing or prepare_in_view("egtb", self._code_ready):
+            self._preparing = True  # the first probe after an install would compile here, freezing the window
+            self._say(tr("Preparing the tablebase solver…"))
             return
         try:
             value = self._tablebase.probe(board)
