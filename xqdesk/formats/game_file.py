@@ -5,7 +5,7 @@ import inspect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Self
+from typing import Any, Callable, Iterable, Self
 
 from xqdesk.errors import RecordFormatError, XqdeskError
 from xqdesk.formats.encoding import decode_piece, decode_record, file_encoding
@@ -91,6 +91,14 @@ class ErrorList(list[GameReadError]):
     def __iadd__(self, errors: Iterable[GameReadError]) -> Self:  # type: ignore[misc,override]
         self.extend(errors)
         return self
+
+    def sort(self, *, key: Callable[[GameReadError], Any] | None = None, reverse: bool = False) -> None:
+        """Sort the errors listed; the count of the others stays last."""
+        if self._not_listed is not None:
+            super().remove(self._not_listed)
+        super().sort(key=key, reverse=reverse)
+        if self._not_listed is not None:
+            super().append(self._not_listed)
 
     def _count_not_listed(self, source: str, count: int) -> None:
         if self._not_listed is None:
