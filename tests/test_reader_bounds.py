@@ -255,7 +255,7 @@ def test_a_file_of_many_errors_lists_the_first_thousand_and_counts_the_rest(tmp_
         assert len(record.errors) == MAX_ERRORS + 1
         assert str(record.errors[-1]) == (f"{path.name}, whole file: {more:,} more errors, not listed "
                                           f"(the first {MAX_ERRORS:,} are)")
-    assert not check_case(Case(bad_games.name, bad_games)).problems
+        assert not check_case(Case(path.name, path)).problems  # each error names a game read, or none
     errors = read_games(bad_games).errors
     errors.sort(key=lambda error: -error.game_number)
     assert "300 more errors" in str(errors[-1]) and errors[0].game_number == MAX_ERRORS  # the count stays last
