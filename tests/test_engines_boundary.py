@@ -1,7 +1,7 @@
 """Engines that misbehave at the boundary of the protocol: one that floods ``info`` lines without
-pause, one that ignores ``stop``, one that writes a line that never ends (on stdout or stderr). Each is forfeited at its
-deadline with the course's text, nothing is left running (the autouse fixture checks), and what an
-engine prints costs the host a bounded amount of memory."""
+pause, one that ignores ``stop``, one that writes a line that never ends (on stdout or stderr).
+Each is forfeited at its deadline with the course's text, nothing is left running (the autouse
+fixture checks), and what an engine prints costs the host a bounded amount of memory."""
 from __future__ import annotations
 
 import subprocess

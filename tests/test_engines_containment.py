@@ -103,7 +103,8 @@ def test_the_match_command_survives_and_judges_both_hostile_players(tmp_path: Pa
     assert escaped and not [pid for pid in escaped if running(pid)]
 
 
-def _match(tmp_path: Path, red: str, black: str = "random", command: str = "match") -> subprocess.CompletedProcess[str]:
+def _match(tmp_path: Path, red: str, black: str = "random",
+           command: str = "match") -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(REPO), XQDESK_TEST_PID_FILE=str(tmp_path / "pids"))
     options = ["--games", "1", "--movetime", "0.2", "--clock", "5"] if command == "match" else []
     return subprocess.run([sys.executable, "-m", "xqdesk", command, "--red", red, "--black", black, *options],

@@ -6,10 +6,12 @@
   factor of 10 where linear is 4 and quadratic 16), so a busy machine does not fail the test.
 - Hypothesis damages real files of every format (PGN in each notation and encoding, SAN PGN, XQF,
   DhtmlXQ, dpxq text and pages, PlayOK WXF, XiangQi Bridge CBR, CBL and CBF, FEN and moves, the
-  course's history text; flipped, inserted, deleted and repeated bytes, cuts) and checks that nothing escapes, every game the damage did not touch comes back unchanged,
-  every error names its file, game and place, no read runs past a generous hang guard, and the
-  damaged file written four times over reads in under ten times the time (reads under 20 ms
-  counted as 20 ms).
+  course's history text; flipped, inserted, deleted and repeated bytes, cuts) and checks that
+  nothing escapes, every game the damage did not touch comes back unchanged, every error names its
+  file, game and place, no read runs past a generous hang guard, and the damaged file written four
+  times over reads in under ten times the time (reads under 20 ms counted as 20 ms).
+- A file of more errors than :data:`~xqdesk.formats.game_file.MAX_ERRORS` lists that many and
+  counts the rest.
 """
 from __future__ import annotations
 
