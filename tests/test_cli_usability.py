@@ -23,7 +23,6 @@ def on_a_terminal(*args: str, timeout: float = 300) -> tuple[int, str, str]:
     """Run ``xqdesk ARGS`` with its stderr on a pseudo-terminal (stdout a pipe), as in a shell that
     sends the output to a file: (exit code, stdout, what the terminal showed)."""
     leader, follower = pty.openpty()
-    args = ["replay", "tests/data/games/iccs/Hu_Ronghua_1391_UCI_games.pgn"]  # 1,391 games: more than a pipe holds
     process = subprocess.Popen([sys.executable, "-m", "xqdesk", *args], stdout=subprocess.PIPE, stderr=follower,
                                stdin=subprocess.DEVNULL, cwd=ROOT, env={**os.environ, "COLUMNS": "120"})
     os.close(follower)

@@ -1,7 +1,7 @@
 """Engines that misbehave at the boundary of the protocol: one that floods ``info`` lines without
-pause, one that ignores ``stop``, one that writes a line that never ends. Each is forfeited at its
-deadline with the course's text, nothing is left running (the autouse fixture checks), and what an
-engine prints costs the host a bounded amount of memory."""
+pause, one that ignores ``stop``, one that writes a line that never ends (on stdout or stderr).
+Each is forfeited at its deadline with the course's text, nothing is left running (the autouse
+fixture checks), and what an engine prints costs the host a bounded amount of memory."""
 from __future__ import annotations
 
 import subprocess
@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from test_referee_zoo import CLOCK, play, script_engine, seat
+from xqdesk.engines.play.engine_player import EnginePlayer
+from xqdesk.engines.spec import EngineSpec
 from xqdesk.engines.transport.process import LINE_CUT, MAX_LINE_BYTES
 from hang_guard import HANG_GUARD
 
@@ -23,6 +25,15 @@ HOST_LIMIT_MB = 300
 @pytest.mark.parametrize("name", ["flood_engine", "deaf_engine"])
 def test_an_engine_that_floods_or_ignores_stop_is_forfeited_at_its_deadline(name: str) -> None:
     record, seconds = play(script_engine(name), seat("random"))
+    assert record.outcome.text == "Red timeout, Black wins!"
+    assert not record.moves and seconds < CLOCK + HANG_GUARD
+
+
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+def test_an_engine_whose_line_never_ends_is_forfeited_at_its_deadline(stream: str) -> None:
+    red = EnginePlayer(EngineSpec("endless", (sys.executable, str(SCRIPTS / "endless_line_engine.py"), stream)))
+    red.start()
+    record, seconds = play(red, seat("random"))  # the line goes on for ever: no move ever comes
     assert record.outcome.text == "Red timeout, Black wins!"
     assert not record.moves and seconds < CLOCK + HANG_GUARD
 

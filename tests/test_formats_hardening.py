@@ -20,7 +20,7 @@ from xqdesk.errors import InvalidFenError
 from xqdesk.fen import parse_fen
 from xqdesk.formats import read_games
 from xqdesk.formats.course_match import write_course_match
-from xqdesk.formats.game_file import WHOLE_FILE
+from xqdesk.formats.game_file import MAX_ERRORS, WHOLE_FILE
 from hang_guard import HANG_GUARD
 
 FIFTEEN_CHINESE = GAMES / "notation_15" / "chinese.pgn"
@@ -252,8 +252,9 @@ def test_errors_far_down_a_file_name_their_line(tmp_path: Path) -> None:
     path = tmp_path / "braces.pgn"
     path.write_text('[Event "x"]\n\n' + "1. } \n" * 5000)
     errors = read_games(path).errors
-    assert len(errors) == 5000
-    assert errors[-1].where.startswith("line 5002,")
+    assert len(errors) == MAX_ERRORS + 1  # the first thousand, then how many more
+    assert errors[MAX_ERRORS - 1].where.startswith(f"line {MAX_ERRORS + 2},")
+    assert str(errors[-1]).endswith(f"{5000 - MAX_ERRORS:,} more errors, not listed (the first {MAX_ERRORS:,} are)")
 
 
 def test_a_huge_tag_value_takes_memory_in_proportion(tmp_path: Path) -> None:

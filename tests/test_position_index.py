@@ -206,6 +206,25 @@ def test_a_damaged_index_says_how_to_build_it_again(tmp_path, capsys):
     assert "build it again" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("damage", ["cut", "first-page"])
+def test_an_index_cut_short_or_damaged_in_its_schema_says_how_to_build_it_again(tmp_path, capsys, damage):
+    """Damage SQLite meets while opening (it said only 'is not a position index' before)."""
+    db = tmp_path / "games.xqdb"
+    with PositionIndex(db) as index:
+        index.add([GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"])
+    data = db.read_bytes()
+    page = int.from_bytes(data[16:18], "big")
+    db.write_bytes(data[:len(data) // 3] if damage == "cut"
+                   else data[:100] + bytes((offset * 131) & 0xFF for offset in range(100, page)) + data[page:])
+    for command in (["explore", str(db)], ["index", str(db), str(WITH_RESULTS)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert "games.xqdb' is damaged" in err and "build it again" in err and "Traceback" not in err, err
+    (tmp_path / "folder.xqdb").mkdir()
+    assert main(["explore", str(tmp_path / "folder.xqdb")]) == 2
+    assert "is not a file, so not a position index" in capsys.readouterr().err
+
+
 def test_a_second_writer_waits_for_the_first_or_refuses_clearly(tmp_path):
     db = tmp_path / "games.xqdb"
     PositionIndex(db).close()

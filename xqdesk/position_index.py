@@ -63,6 +63,10 @@ CREATE TABLE IF NOT EXISTS positions (
 """
 
 
+_SQLITE_CORRUPT = 11
+"""SQLite's error code for a damaged database file (a file that is no database at all is 26)."""
+
+
 class PositionIndexError(InputError):
     """A file that is not a position index (or one of a newer schema), a damaged one (the message
     says how to build it again), or one another writer held for longer than its wait."""
@@ -202,10 +206,10 @@ class PositionIndex:
 
     def __init__(self, path: str | Path, *, create: bool = True, writer_wait: float = WRITER_WAIT) -> None:
         self.path = Path(path)
-        if not create and not self.path.is_file():
-            raise PositionIndexError(f"{str(self.path)!r}: no such position index")
         if self.path.exists() and not self.path.is_file():
             raise PositionIndexError(f"{str(self.path)!r} is not a file, so not a position index")
+        if not create and not self.path.is_file():
+            raise PositionIndexError(f"{str(self.path)!r}: no such position index")
         try:
             self._db = sqlite3.connect(str(self.path), timeout=writer_wait)
         except sqlite3.Error as error:
@@ -225,6 +229,8 @@ class PositionIndex:
         except sqlite3.OperationalError:
             raise
         except sqlite3.DatabaseError as error:
+            if getattr(error, "sqlite_errorcode", None) == _SQLITE_CORRUPT or "malformed" in str(error):
+                raise self._damaged(error) from None  # an index whose first pages are damaged or cut short
             raise PositionIndexError(f"{str(self.path)!r} is not a position index: {error}") from None
         if version > SCHEMA_VERSION:
             raise PositionIndexError(f"{str(self.path)!r} is a position index of a newer xqdesk "

@@ -196,7 +196,20 @@ def run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, p
                     summarise: Callable[[], None]) -> int:
     """Start every engine (clear message and exit code 2 when one cannot start), run ``play(runner)``
     with Ctrl+C, SIGINT and SIGTERM stopping the match within one move (a second signal: at once),
-    then ``summarise()`` the games that finished. 0, or 130 when a signal stopped the match."""
+    then ``summarise()`` the games that finished. 0, or 130 when a signal stopped the match.
+    Unless the games run on a cluster, the referee is guarded while the engines run
+    (:mod:`~xqdesk.engines.transport.referee_guard`): signals from the engines' processes are
+    ignored, and processes escaping an engine's tree are killed."""
+    if getattr(args, "cluster", None):
+        return _run_with_runner(contestants, args, report, setup, play, summarise)
+    from xqdesk.engines.transport.referee_guard import guard_referee
+
+    with guard_referee():
+        return _run_with_runner(contestants, args, report, setup, play, summarise)
+
+
+def _run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, play: Callable,
+                     summarise: Callable[[], None]) -> int:
     from xqdesk.engines.errors import EngineStartError
     from xqdesk.engines.contests.match import MatchRunner
 

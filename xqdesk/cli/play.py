@@ -40,6 +40,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play the game, the referee guarded against its engines (see
+    :mod:`~xqdesk.engines.transport.referee_guard`)."""
+    from xqdesk.engines.transport.referee_guard import guard_referee
+
+    with guard_referee():
+        return _play(args)
+
+
+def _play(args: argparse.Namespace) -> int:
     from xqdesk.engines.play.engine_player import EnginePlayer
     from xqdesk.engines.errors import EngineError
     from xqdesk.engines.play.game_player import GamePlayer

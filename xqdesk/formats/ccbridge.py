@@ -176,7 +176,8 @@ def read_cbl(path: str | Path) -> GameFile:
     Records are found by their mark (``CCBridge Record``) wherever they begin, not only where the
     header's slot count puts them, so damage to the header or bytes inserted or lost before a
     record cost no intact game: a record off its 4,096-byte slot is read and the damage before it
-    reported, a slot count that cannot be right is reported, and when the index lists more games
+    reported, a slot count that cannot be right is reported, a damaged library mark is reported (the
+    file is read as a library when it holds a record mark), and when the index lists more games
     in the file than the records found (a record whose mark is damaged), the missing count is
     reported."""
     source = source_name(path)
@@ -186,10 +187,14 @@ def read_cbl(path: str | Path) -> GameFile:
     except RecordFileError as error:
         result.errors.append(file_error(source, "whole file", error.reason))
         return result
-    if not data.startswith(LIBRARY_MAGIC) or len(data) < 64:
+    marked = data.startswith(LIBRARY_MAGIC)
+    if len(data) < 64 or not (marked or data.find(RECORD_MAGIC, len(LIBRARY_MAGIC)) >= 0):
         result.errors.append(GameReadError(source, 1, "header", "", f"not a XiangQi Bridge library (starts "
                                                                     f"{data[:16]!r})"))
         return result
+    if not marked:  # a damaged mark: the records it holds are still found by theirs
+        result.errors.append(file_error(source, "byte 0", f"the library's mark is damaged ({data[:15]!r}); its "
+                                                          f"records are read where they begin"))
     slots = int.from_bytes(data[60:64], "little")
     first = LIBRARY_INDEX_START + slots * LIBRARY_INDEX_ENTRY
     starts, damaged_marks = _record_starts(data, first)

@@ -5,7 +5,7 @@ import inspect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Iterable, Self
 
 from xqdesk.errors import RecordFormatError, XqdeskError
 from xqdesk.formats.encoding import decode_piece, decode_record, file_encoding
@@ -51,6 +51,61 @@ def file_error(source: str, where: str, reason: str) -> GameReadError:
 
 NO_GAME = "no game found in the file"
 
+MAX_ERRORS = 1000
+"""The most errors a :class:`GameFile` lists; the rest are counted in one last error (a damaged
+16 MiB file could otherwise make a million errors, a gigabyte of them)."""
+
+
+class ErrorsNotListed(GameReadError):
+    """The last error of a file with more than :data:`MAX_ERRORS`: how many more there were."""
+
+    def __init__(self, source: str, count: int = 0) -> None:
+        super().__init__(source, WHOLE_FILE, "whole file", "", "more errors, not listed")
+        self.count = count
+
+    def __str__(self) -> str:
+        return f"{self.source}, whole file: {self.count:,} more errors, not listed (the first {MAX_ERRORS:,} are)"
+
+
+class ErrorList(list[GameReadError]):
+    """A file's errors: the first :data:`MAX_ERRORS`, then one :class:`ErrorsNotListed` that counts
+    the others, so the memory errors take is bounded whatever the file holds."""
+
+    def __init__(self, errors: Iterable[GameReadError] = ()) -> None:
+        super().__init__()
+        self._not_listed: ErrorsNotListed | None = None
+        self.extend(errors)
+
+    def append(self, error: GameReadError) -> None:
+        if isinstance(error, ErrorsNotListed):
+            self._count_not_listed(error.source, error.count)
+        elif len(self) - (self._not_listed is not None) < MAX_ERRORS:
+            super().append(error)
+        else:
+            self._count_not_listed(error.source, 1)
+
+    def extend(self, errors: Iterable[GameReadError]) -> None:
+        for error in errors:
+            self.append(error)
+
+    def __iadd__(self, errors: Iterable[GameReadError]) -> Self:  # type: ignore[misc,override]
+        self.extend(errors)
+        return self
+
+    def sort(self, *, key: Callable[[GameReadError], Any] | None = None, reverse: bool = False) -> None:
+        """Sort the errors listed; the count of the others stays last."""
+        if self._not_listed is not None:
+            super().remove(self._not_listed)
+        super().sort(key=key, reverse=reverse)
+        if self._not_listed is not None:
+            super().append(self._not_listed)
+
+    def _count_not_listed(self, source: str, count: int) -> None:
+        if self._not_listed is None:
+            self._not_listed = ErrorsNotListed(source)
+            super().append(self._not_listed)
+        self._not_listed.count += count
+
 
 @dataclass
 class GameFile:
@@ -61,10 +116,15 @@ class GameFile:
 
     source: str
     games: list[Game] = field(default_factory=list)
-    errors: list[GameReadError] = field(default_factory=list)
+    errors: list[GameReadError] = field(default_factory=ErrorList)
+    """At most :data:`MAX_ERRORS` errors, then one that counts the rest (an :class:`ErrorList`)."""
     encoding: str | None = None
     format: str | None = None
     """The record format the games were read as (``'PGN'``, ``'DhtmlXQ (UBB)'`` …), when known."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.errors, ErrorList):
+            self.errors = ErrorList(self.errors)
 
     @property
     def damaged_game_numbers(self) -> set[int]:
@@ -176,6 +236,9 @@ def _read_pieces(pieces: list[tuple[int, int, bytes]], encoding: str, parse: Tex
         part = parse(text, source, line_offset=first_line - 1) if takes_offset else parse(text, source)
         result.games.extend(part.games)
         for error in part.errors:
+            if isinstance(error, ErrorsNotListed):  # counted as they are, with no game to renumber
+                result.errors.append(error)
+                continue
             number = error.game_number + games_before if error.game_number != WHOLE_FILE else WHOLE_FILE
             result.errors.append(GameReadError(source, number, error.where, error.text, error.reason))
         if bad_byte is not None:

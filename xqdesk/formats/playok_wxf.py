@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
+from xqdesk.formats.game_file import GameFile, GameReadError, file_error, read_text_records
 from xqdesk.formats.pgn import parse_pgn
 
 # Spaces and tabs only (no newlines) around the words: a run of blank lines is not searched again
@@ -39,7 +39,8 @@ def looks_like_playok_wxf(text: str) -> bool:
 
 def parse_playok_wxf(text: str, source: str = "<wxf>") -> GameFile:
     """Every game of a PlayOK WXF text. Linear in the text's length: each game's line number is
-    counted on from the previous game's."""
+    counted on from the previous game's. A ``FORMAT WXF`` block with no moves is an error of the
+    file at its line, not a game: errors name the games by their place among the games read."""
     starts = [match.start() for match in _FORMAT_LINE.finditer(text)] or [0]
     result = GameFile(source)
     line_offset = 0
@@ -48,10 +49,11 @@ def parse_playok_wxf(text: str, source: str = "<wxf>") -> GameFile:
         chunk = text[start:end]
         line_offset += text.count("\n", starts[index - 2] if index > 1 else 0, start)
         moves = _MOVES.search(chunk)
-        if moves is None:
-            result.errors.append(GameReadError(source, index, f"line {line_offset + 1}", "",
-                                               "no moves between 'START{' and '}END'"))
+        if moves is None:  # no game here: the games read are numbered on without it
+            result.errors.append(file_error(source, f"line {line_offset + 1}",
+                                            "a 'FORMAT WXF' block with no moves between 'START{' and '}END'"))
             continue
+        number = len(result.games) + 1  # this game's place among the games read
         tags = {"Format": "WXF"}
         for line in chunk[:moves.start()].splitlines():
             header = _HEADER.match(line)
@@ -73,7 +75,7 @@ def parse_playok_wxf(text: str, source: str = "<wxf>") -> GameFile:
         moves_line = line_offset + chunk.count("\n", 0, moves.start(1)) + 1  # where 'START{' stands
         part = parse_pgn(pgn + moves.group(1), source, line_offset=moves_line - len(tags) - 1)
         result.games.extend(part.games)
-        result.errors.extend(GameReadError(source, index, error.where, error.text, error.reason)
+        result.errors.extend(GameReadError(source, number, error.where, error.text, error.reason)
                              for error in part.errors)
     return result
 

@@ -118,6 +118,8 @@ class ProcessLog:
 
 _live_groups: set[int] = set()
 _live_lock = threading.Lock()
+_children: weakref.WeakValueDictionary[int, subprocess.Popen[bytes]] = weakref.WeakValueDictionary()
+"""pid -> the ``Popen`` of every engine process started here whose object is alive."""
 
 SHIELD = Path(__file__).with_name("shield.py")
 """The script every engine runs under on Linux (see :mod:`xqdesk.engines.transport.shield`)."""
@@ -185,13 +187,20 @@ def _close_and_kill(closed: threading.Event, pid: int) -> None:
     _kill_group(pid)
 
 
-def _kill_all_at_exit() -> None:
+def end_all_engines() -> None:
+    """Kill every engine started here and not killed yet, each with its whole tree (at exit too)."""
     with _live_lock:
         groups = list(_live_groups)
     _kill_groups(groups)
 
 
-atexit.register(_kill_all_at_exit)
+atexit.register(end_all_engines)
+
+
+def started_here(pid: int) -> bool:
+    """Whether ``pid`` is an engine process started here and not reaped yet (its pid is still its)."""
+    popen = _children.get(pid)
+    return popen is not None and popen.returncode is None
 
 
 def live_process_groups() -> set[int]:
@@ -247,6 +256,7 @@ class LineProcess:
         self.pid = self._popen.pid
         with _live_lock:
             _live_groups.add(self.pid)
+            _children[self.pid] = self._popen
         self._closed = threading.Event()  # set when killed: nobody reads on, the pumps stop waiting
         self._finalizer = weakref.finalize(self, _close_and_kill, self._closed, self.pid)
         self._lines: queue.Queue[Optional[str]] = queue.Queue(maxsize=UNREAD_LINES)

@@ -72,7 +72,7 @@ def descendants(root: int) -> list[int]:
     return found
 
 
-def _is_descendant(pid: int, root: int) -> bool:
+def is_descendant(pid: int, root: int) -> bool:
     seen = 0
     while pid > 1 and seen < 4096:
         if pid == root:
@@ -168,7 +168,7 @@ def main(argv: list[str]) -> None:
         if info.si_signo == signal.SIGCHLD:
             _reap(child, status)
         elif info.si_signo in _ENDING:
-            if info.si_pid and _is_descendant(info.si_pid, me):
+            if info.si_pid and is_descendant(info.si_pid, me):
                 name = signal.Signals(info.si_signo).name
                 print(f"engine shield: ignored {name} from process {info.si_pid} of the engine itself", file=sys.stderr)
                 continue
