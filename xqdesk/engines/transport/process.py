@@ -120,6 +120,9 @@ _live_groups: set[int] = set()
 _live_lock = threading.Lock()
 _children: weakref.WeakValueDictionary[int, subprocess.Popen[bytes]] = weakref.WeakValueDictionary()
 """pid -> the ``Popen`` of every engine process started here whose object is alive."""
+STARTING = threading.Lock()
+"""Held while an engine process is started and recorded in :func:`started_here`: a process seen
+between its fork and its record would look like one that came from nowhere."""
 
 SHIELD = Path(__file__).with_name("shield.py")
 """The script every engine runs under on Linux (see :mod:`xqdesk.engines.transport.shield`)."""
@@ -246,17 +249,18 @@ class LineProcess:
         if SHIELDED:
             _check_executable(self.command[0], cwd)
             launched = [sys.executable, "-I", "-S", str(SHIELD), "--", *self.command]
-        try:
-            self._popen = subprocess.Popen(
-                launched, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=cwd, env=None if env is None else dict(env), start_new_session=True,
-                preexec_fn=lambda: _limit_memory(limit))
-        except OSError as error:
-            raise EngineStartError(f"cannot start engine {self.command!r}: {error.strerror or error}") from None
-        self.pid = self._popen.pid
-        with _live_lock:
-            _live_groups.add(self.pid)
-            _children[self.pid] = self._popen
+        with STARTING:
+            try:
+                self._popen = subprocess.Popen(
+                    launched, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    cwd=cwd, env=None if env is None else dict(env), start_new_session=True,
+                    preexec_fn=lambda: _limit_memory(limit))
+            except OSError as error:
+                raise EngineStartError(f"cannot start engine {self.command!r}: {error.strerror or error}") from None
+            self.pid = self._popen.pid
+            with _live_lock:
+                _live_groups.add(self.pid)
+                _children[self.pid] = self._popen
         self._closed = threading.Event()  # set when killed: nobody reads on, the pumps stop waiting
         self._finalizer = weakref.finalize(self, _close_and_kill, self._closed, self.pid)
         self._lines: queue.Queue[Optional[str]] = queue.Queue(maxsize=UNREAD_LINES)

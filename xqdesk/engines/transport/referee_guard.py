@@ -20,9 +20,10 @@ and ``xqdesk play`` run inside it):
 What stays possible: SIGKILL and SIGSTOP cannot be caught, so an engine can still end the referee
 (its engines then end within half a second: each shield watches its parent) or freeze it;
 other processes in the referee's group (``xqdesk match | tee log``: the ``tee``) are not guarded;
-a sender that has already exited when its signal is looked at cannot be told from the person's
-shell and is obeyed; and a process that escapes and SIGKILLs the referee before the next sweep
-is reparented to init. This is no sandbox: run code you do not trust in a container.
+a sender gone when its signal is looked at, and seen below the referee neither at the guard's last
+two looks (a quarter of a second apart) nor as the sender of an earlier signal in the last
+:data:`SENDERS_KEPT_SECONDS`, cannot be told from the person's shell and is obeyed; and a process
+that escapes and SIGKILLs the referee before the next sweep is reparented to init. This is no sandbox: run code you do not trust in a container.
 """
 from __future__ import annotations
 
@@ -32,10 +33,11 @@ import os
 import signal
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from typing import Iterator
 
-from xqdesk.engines.transport.process import started_here
+from xqdesk.engines.transport.process import STARTING, started_here
 from xqdesk.engines.transport.shield import PR_SET_CHILD_SUBREAPER, descendants, is_descendant
 
 GUARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
@@ -49,9 +51,21 @@ def guard_supported() -> bool:
     return sys.platform.startswith("linux") and hasattr(signal, "sigtimedwait") and os.path.isdir("/proc/self/task")
 
 
+PR_GET_CHILD_SUBREAPER = 37
+
+
 def _become_subreaper(on: bool) -> bool:
     try:
         return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _is_subreaper() -> bool:
+    try:
+        state = ctypes.c_int(0)
+        done = ctypes.CDLL(None, use_errno=True).prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(state), 0, 0, 0)
+        return done == 0 and state.value != 0
     except (OSError, AttributeError):
         return False
 
@@ -85,14 +99,37 @@ def escaped_children() -> list[int]:
     processes started here (until reaped) are not counted."""
     my_session = os.getsid(0)
     found = []
-    for pid in sorted(_children()):
-        if started_here(pid):
-            continue
+    with STARTING:  # an engine forked but not yet recorded is not an escaped one
+        for pid in sorted(_children()):
+            if started_here(pid):
+                continue
+            try:
+                if os.getsid(pid) != my_session:
+                    found.append(pid)
+            except OSError:  # gone already
+                continue
+    return found
+
+
+def _below(pid: int) -> set[int]:
+    """The live processes below ``pid``, walked down ``/proc/PID/task/*/children`` (only the tree
+    is read, not all of ``/proc``)."""
+    found: set[int] = set()
+    queue = [pid]
+    while queue:
+        parent = queue.pop()
         try:
-            if os.getsid(pid) != my_session:
-                found.append(pid)
-        except OSError:  # gone already
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
             continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children", "rb") as handle:
+                    children = {int(child) for child in handle.read().split()} - found
+            except (OSError, ValueError):
+                continue
+            found |= children
+            queue.extend(children)
     return found
 
 
@@ -127,17 +164,32 @@ def _honour(number: int) -> None:
     os.kill(os.getpid(), number)
 
 
+SENDERS_KEPT_SECONDS = 10.0
+"""How long the guard remembers an engine's process that signalled the referee."""
+
+
 def _watch(stopping: threading.Event) -> None:
     me = os.getpid()
+    # A signal is often looked at after its sender has ended (an engine that signals the referee
+    # and then moves illegally is killed at once), so what was below the referee is remembered:
+    # the processes at the last two looks, and for a while the senders already found below it.
+    seen_below: set[int] = set()
+    senders: dict[int, float] = {}
     while not stopping.is_set():
+        now = time.monotonic()
+        senders = {pid: when for pid, when in senders.items() if now - when < SENDERS_KEPT_SECONDS}
+        now_below = _below(me)
+        seen_below, recent = now_below, seen_below | now_below
         info = signal.sigtimedwait(GUARDED, SWEEP_SECONDS)
-        if info is not None:
+        while info is not None:  # every signal waiting, before anything else
             sender = info.si_pid
-            if sender and sender != me and is_descendant(sender, me):
+            if sender and sender != me and (sender in recent or sender in senders or is_descendant(sender, me)):
+                senders[sender] = time.monotonic()
                 print(f"xqdesk: ignored {signal.Signals(info.si_signo).name} from process {sender}, one of the "
                       f"engines' processes", file=sys.stderr, flush=True)
             else:
                 _honour(info.si_signo)
+            info = signal.sigtimedwait(GUARDED, 0)
         for pid in sweep_escaped():
             print(f"xqdesk: killed process {pid}, which escaped its engine's tree", file=sys.stderr, flush=True)
 
@@ -150,6 +202,7 @@ def guard_referee() -> Iterator[bool]:
     if not guard_supported() or threading.current_thread() is not threading.main_thread():
         yield False
         return
+    was_reaping = _is_subreaper()
     reaping = _become_subreaper(True)
     previous_mask = signal.pthread_sigmask(signal.SIG_BLOCK, GUARDED)
     stopping = threading.Event()
@@ -161,9 +214,9 @@ def guard_referee() -> Iterator[bool]:
         stopping.set()
         watcher.join()
         sweep_escaped()
-        if reaping:
+        if reaping and not was_reaping:
             _become_subreaper(False)
         signal.pthread_sigmask(signal.SIG_SETMASK, previous_mask)  # a signal that waits is delivered now
 
 
-__all__ = ["GUARDED", "SWEEP_SECONDS", "escaped_children", "guard_referee", "guard_supported", "sweep_escaped"]
+__all__ = ["GUARDED", "SENDERS_KEPT_SECONDS", "SWEEP_SECONDS", "escaped_children", "guard_referee", "guard_supported", "sweep_escaped"]
