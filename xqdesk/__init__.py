@@ -11,7 +11,7 @@ from xqdesk.pieces import (ADVISOR, BLACK, CANNON, CHARIOT, ELEPHANT, HORSE, KIN
 from xqdesk.ruleset import COURSE, Ruleset
 from xqdesk.score import MATE_GIVEN, Cp, Mate, PovScore, Score
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Board", "LegalMoves", "Move", "Outcome", "Termination", "Piece", "Color", "RED", "BLACK",
