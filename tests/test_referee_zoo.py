@@ -13,7 +13,7 @@ import pytest
 
 from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.transport.process import live_process_groups
+from xqdesk.engines.transport.process import Direction, LineProcess, live_process_groups
 from xqdesk.engines.play.referee import play_game
 from xqdesk.engines.spec import EngineSpec, parse_spec
 from xqdesk.outcome import Termination
@@ -165,7 +165,18 @@ def test_garbage_on_the_protocol_loses_with_the_reason():
     assert seconds < CLOCK + MARGIN
 
 
-def test_engine_crash_loses_with_its_last_words():
+@pytest.mark.parametrize("stderr_lag", [0.0, 0.4])
+def test_engine_crash_loses_with_its_last_words(monkeypatch, stderr_lag):
+    """Also when its stderr is read only after its exit is seen (``stderr_lag``: what a busy machine
+    did once, and the verdict came without the traceback)."""
+    pump = LineProcess._pump
+
+    def lagging_pump(stream, sink, log, direction):
+        if direction is Direction.STDERR:
+            time.sleep(stderr_lag)
+        pump(stream, sink, log, direction)
+
+    monkeypatch.setattr(LineProcess, "_pump", staticmethod(lagging_pump))
     record, _ = play(seat("random"), script_engine("crash_engine"))
     assert record.outcome.text.startswith("Black moves illegally, Red wins! (engine 'Crasher' exited with code 1")
     assert "RuntimeError: segment of imagination" in record.outcome.text

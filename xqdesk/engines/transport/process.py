@@ -275,9 +275,10 @@ class LineProcess:
                          args=(self._popen.stdout, lambda line: _offer(lines, closed, line), self._log,
                                Direction.RECEIVED),
                          name=f"engine-{self.pid}-stdout", daemon=True).start()
-        threading.Thread(target=self._pump,
-                         args=(self._popen.stderr, self._stderr_tail.append, self._log, Direction.STDERR),
-                         name=f"engine-{self.pid}-stderr", daemon=True).start()
+        self._stderr_pump = threading.Thread(
+            target=self._pump, args=(self._popen.stderr, self._stderr_tail.append, self._log, Direction.STDERR),
+            name=f"engine-{self.pid}-stderr", daemon=True)
+        self._stderr_pump.start()
 
     @staticmethod
     def _pump(stream: Optional[IO[bytes]], sink: Callable[[Optional[str]], None], log: ProcessLog,
@@ -353,8 +354,12 @@ class LineProcess:
     def is_alive(self) -> bool:
         return self._popen.poll() is None
 
-    def stderr_tail(self) -> str:
-        """The last lines the process wrote to stderr (for error messages)."""
+    def stderr_tail(self, wait: float = 0.0) -> str:
+        """The last lines the process wrote to stderr (for error messages). ``wait``: at most so
+        many seconds for the end of its stderr first, so that the last words of a process that has
+        ended are all read (on a busy machine they can lag behind its exit)."""
+        if wait > 0:
+            self._stderr_pump.join(wait)
         return "\n".join(self._stderr_tail)
 
     def wait(self, timeout: float) -> Optional[int]:

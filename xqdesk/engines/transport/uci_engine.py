@@ -414,7 +414,7 @@ class UciEngine:
     def _crashed(self, when: str) -> EngineCrashedError:
         process = self._process
         code = process.wait(2.0) if process is not None else None
-        tail = process.stderr_tail() if process is not None else ""
+        tail = process.stderr_tail(wait=1.0 if code is not None else 0.0) if process is not None else ""
         self.kill()
         what = "ended" if code is None else (f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
         message = f"engine {self.identity.name or self.command!r} {what} {when}"
