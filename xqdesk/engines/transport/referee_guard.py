@@ -23,7 +23,8 @@ other processes in the referee's group (``xqdesk match | tee log``: the ``tee``)
 a sender gone when its signal is looked at, and seen below the referee neither at the guard's last
 two looks (a quarter of a second apart) nor as the sender of an earlier signal in the last
 :data:`SENDERS_KEPT_SECONDS`, cannot be told from the person's shell and is obeyed; and a process
-that escapes and SIGKILLs the referee before the next sweep is reparented to init. This is no sandbox: run code you do not trust in a container.
+that escapes and SIGKILLs the referee before the next sweep is reparented to init. This is no
+sandbox: run code you do not trust in a container.
 """
 from __future__ import annotations
 
@@ -52,36 +53,44 @@ def guard_supported() -> bool:
 
 
 PR_GET_CHILD_SUBREAPER = 37
+"""``prctl`` option: whether this process is a child subreaper (see ``PR_SET_CHILD_SUBREAPER``)."""
+
+
+def _prctl(option: int, argument: object) -> bool:
+    """``prctl(option, argument)``; whether it succeeded (False where there is no ``prctl``)."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(option, argument, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def _become_subreaper(on: bool) -> bool:
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
+    return _prctl(PR_SET_CHILD_SUBREAPER, int(on))
 
 
 def _is_subreaper() -> bool:
-    try:
-        state = ctypes.c_int(0)
-        done = ctypes.CDLL(None, use_errno=True).prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(state), 0, 0, 0)
-        return done == 0 and state.value != 0
-    except (OSError, AttributeError):
-        return False
+    state = ctypes.c_int(0)
+    return _prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(state)) and state.value != 0
+
+
+def _children_of(pid: int | str) -> set[int]:
+    """The children of process ``pid`` (any of its threads'), from ``/proc/PID/task/*/children``;
+    OSError or ValueError when the process is gone or the kernel has no such file."""
+    found: set[int] = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children", "rb") as handle:
+            found.update(int(child) for child in handle.read().split())
+    return found
 
 
 def _children() -> set[int]:
-    """This process's children (any thread's), from ``/proc/self/task/*/children`` (or a scan of
-    ``/proc`` where the kernel has no such file)."""
-    found: set[int] = set()
+    """This process's children (any thread's), or a scan of ``/proc`` where the kernel has no
+    ``children`` files."""
     try:
-        for task in os.listdir("/proc/self/task"):
-            with open(f"/proc/self/task/{task}/children", "rb") as handle:
-                found.update(int(pid) for pid in handle.read().split())
+        return _children_of("self")
     except (OSError, ValueError):
         me = os.getpid()
         return {pid for pid in descendants(me) if _parent(pid) == me}
-    return found
 
 
 def _parent(pid: int) -> int:
@@ -112,24 +121,20 @@ def escaped_children() -> list[int]:
 
 
 def _below(pid: int) -> set[int]:
-    """The live processes below ``pid``, walked down ``/proc/PID/task/*/children`` (only the tree
-    is read, not all of ``/proc``)."""
-    found: set[int] = set()
-    queue = [pid]
+    """The live processes below ``pid``: only its tree is read, down the ``children`` files (all of
+    ``/proc`` where the kernel has none)."""
+    try:
+        found = _children_of(pid)
+    except (OSError, ValueError):
+        return set(descendants(pid))
+    queue = list(found)
     while queue:
-        parent = queue.pop()
         try:
-            tasks = os.listdir(f"/proc/{parent}/task")
-        except OSError:
+            children = _children_of(queue.pop()) - found
+        except (OSError, ValueError):  # ended meanwhile
             continue
-        for task in tasks:
-            try:
-                with open(f"/proc/{parent}/task/{task}/children", "rb") as handle:
-                    children = {int(child) for child in handle.read().split()} - found
-            except (OSError, ValueError):
-                continue
-            found |= children
-            queue.extend(children)
+        found |= children
+        queue.extend(children)
     return found
 
 
@@ -219,4 +224,5 @@ def guard_referee() -> Iterator[bool]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous_mask)  # a signal that waits is delivered now
 
 
-__all__ = ["GUARDED", "SENDERS_KEPT_SECONDS", "SWEEP_SECONDS", "escaped_children", "guard_referee", "guard_supported", "sweep_escaped"]
+__all__ = ["GUARDED", "SENDERS_KEPT_SECONDS", "SWEEP_SECONDS", "escaped_children", "guard_referee", "guard_supported",
+           "sweep_escaped"]
