@@ -116,7 +116,7 @@ def report(names: list[str], results: list[dict[str, Any]], elapsed: float) -> d
                      "plies": sum(plies[name]) / max(len(plies[name]), 1),
                      "ms_per_move": 1000 * sum(times[name]) / max(len(times[name]), 1)})
     rows.sort(key=lambda row: -row["elo"])
-    print(f"\n| agent | Elo | 95% interval | games | score | avg plies | avg time per move |")
+    print("\n| agent | Elo | 95% interval | games | score | avg plies | avg time per move |")
     print("|---|---:|---|---:|---:|---:|---:|")
     for row in rows:
         print(f"| {row['agent']} | {row['elo']:+.0f} | {row['low']:+.0f} .. {row['high']:+.0f} | {row['games']} "

@@ -107,7 +107,7 @@ def main() -> int:
     print()
     print("| rung | games (W-D-L) | score | passed |")
     print("|---|---|---|---|")
-    for rung, wins, draws, losses, points, passed, faults, _ in rows:
+    for rung, wins, draws, losses, points, passed, _faults, _ in rows:
         print(f"| {rung} | {wins}-{draws}-{losses} | {points:g} | {'yes' if passed else 'no'} |")
     climbed = [row[0] for row in rows]
     passed_in_order = []

@@ -119,7 +119,7 @@ def measure_engine_game(window, meter: StallMeter) -> tuple[float, int]:
         move = sorted(board.legal_moves, key=lambda m: m.iccs())[0]
         controller.play_move(move)
         target = controller.length() + 1
-        run_until(lambda: controller.length() >= target or controller.outcome() is not None, 15)
+        run_until(lambda: controller.length() >= target or controller.outcome() is not None, 15)  # noqa: B023 (called within this iteration)
         if controller.outcome() is not None or controller.board().turn != RED:
             break
     return meter.stop(), controller.length()

@@ -51,3 +51,28 @@ def test_only_the_ui_imports_qt():
             if any(name == "PySide6" or name.startswith("PySide6.") for name in names):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert offenders == []
+
+
+def test_the_import_graph_has_no_circle():
+    """No module imports, directly or through others, a module that imports it (imports made
+    only for type checking aside): every room can be read, tested and moved from the bottom up."""
+    import grimp
+
+    graph = grimp.build_graph("xqdesk", exclude_type_checking_imports=True)
+    circles = sorted({(module, imported) for module in graph.modules
+                      for imported in graph.find_modules_directly_imported_by(module)
+                      if imported.startswith("xqdesk") and imported != module
+                      and module in graph.find_upstream_modules(imported)})
+    assert not circles, f"imports that close a circle (module, imported): {circles}"
+
+
+def test_every_engine_room_is_in_the_layers_contract():
+    """Each module and package directly under ``xqdesk.engines`` stands in a layer, so a new room
+    cannot import upwards unnoticed."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contract = next(contract for contract in config["tool"]["importlinter"]["contracts"]
+                    if contract.get("containers") == ["xqdesk.engines"])
+    layered = {name.strip() for layer in contract["layers"] for name in layer.split(":")}
+    rooms = {path.stem if path.suffix == ".py" else path.name for path in (ROOT / "xqdesk" / "engines").iterdir()
+             if (path.suffix == ".py" or (path / "__init__.py").exists()) and path.stem != "__init__"}
+    assert rooms <= layered, f"add to the engines' layers contract in pyproject.toml: {sorted(rooms - layered)}"

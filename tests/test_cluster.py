@@ -67,7 +67,7 @@ def test_tournament_course_match_and_annotate_on_ray_match_plain_runs(tmp_path):
         return [line for line in text.splitlines() if line.lstrip().startswith(("Rank", "1 ", "2 "))]
 
     assert standings(plain[0].stdout) and standings(plain[0].stdout) == standings(on_ray.stdout.split("=== tournament")[0])
-    for kind, path in (("tournament", "tournament/tournament.pgn"), ("match", "match/games.pgn"),
+    for _kind, path in (("tournament", "tournament/tournament.pgn"), ("match", "match/games.pgn"),
                        ("match", "match/Player 1 VS Player 2/summary.txt")):
         assert (tmp_path / "ray" / path).read_bytes() == (tmp_path / "plain" / path).read_bytes(), path
     ray_annotated = (tmp_path / "ray" / "annotated.pgn").read_text()

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from xqdesk.engines import compiled_code
-from xqdesk.engines.compiled_code import (Progress, compile_lock, is_ready, kinds_needed, locked_warm_up,
+from xqdesk.engines import compile_state
+from xqdesk.engines.compiled_code import (Progress, _ProgressTracker, compile_lock, is_ready, kinds_needed, locked_warm_up,
                                           parse_progress_line, progress_line)
 from xqdesk.engines.spec import host_command
 from hang_guard import HANG_GUARD
@@ -26,13 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def _lock_holder(released: Path, package_folder: str = "") -> subprocess.Popen:
     """A process that holds the compile lock (of the installation in ``package_folder``, this one by
     default) until it reads a line, then writes ``released`` and lets go."""
-    pretend = f"compiled_code._package_folder = lambda: Path({package_folder!r})\n" if package_folder else ""
+    pretend = f"compile_state._package_folder = lambda: Path({package_folder!r})\n" if package_folder else ""
     holder = subprocess.Popen([sys.executable, "-c",
                                "import sys\n"
                                "from pathlib import Path\n"
-                               "from xqdesk.engines import compiled_code\n"
+                               "from xqdesk.engines import compile_state\n"
                                + pretend +
-                               "with compiled_code.compile_lock():\n"
+                               "with compile_state.compile_lock():\n"
                                "    print('holding', flush=True)\n"
                                "    sys.stdin.readline()\n"
                                f"    Path({str(released)!r}).touch()\n"],
@@ -74,7 +74,7 @@ def test_a_progress_line_reads_back_and_bad_lines_are_not_progress():
 
 def test_the_time_left_stays_honest_while_a_compilation_is_slower_than_usual(monkeypatch):
     reports: list[Progress] = []
-    tracker = compiled_code._ProgressTracker("builtin", reports.append)
+    tracker = _ProgressTracker("builtin", reports.append)
     cpu = [1.0]
     monkeypatch.setattr(tracker, "_cpu", lambda: cpu[0])
     tracker.started -= 100.0  # 100 s on the clock, so the share of a core is the CPU time over 100 s
@@ -114,7 +114,7 @@ def test_a_warm_up_stamps_its_code_ready_and_waits_for_a_compilation_elsewhere(f
 def test_another_installation_compiles_without_waiting_for_this_one(first_start):
     holder = _lock_holder(first_start.parent / "released", package_folder=str(first_start.parent / "elsewhere"))
     try:  # this installation's lock is free while the other one's is held
-        with FileLock(str(compiled_code.cache_folder() / compiled_code._lock_name()), timeout=0):
+        with FileLock(str(compile_state.cache_folder() / compile_state._lock_name()), timeout=0):
             pass
     finally:
         holder.communicate("release\n", timeout=HANG_GUARD)
@@ -123,7 +123,7 @@ def test_another_installation_compiles_without_waiting_for_this_one(first_start)
 def test_a_changed_engine_file_makes_the_code_not_ready(first_start, monkeypatch):
     locked_warm_up("builtin", lambda: None)
     assert is_ready("builtin")
-    monkeypatch.setattr(compiled_code, "_source_stamp", lambda: "another-build")
+    monkeypatch.setattr(compile_state, "_source_stamp", lambda: "another-build")
     assert not is_ready("builtin")
 
 

@@ -12,7 +12,7 @@ from xqdesk.board import Board
 from xqdesk.engines.builtin.eval_features import (FEATURE_COUNT, HALF_FILES, features, phased_weights_from_vector,
                                                   phased_weights_vector, reachable, slot, weights_vector)
 from xqdesk.engines.builtin.eval_tables import (FULL_MATERIAL, SHIPPED_PARAMS, WEIGHTS, ParamsByPhase,
-                                                PhasedWeights, build_params, midgame_share, phase_material,
+                                                build_params, midgame_share, phase_material,
                                                 read_weights)
 from xqdesk.engines.builtin.position import Position
 from xqdesk.errors import XqdeskError

@@ -111,7 +111,7 @@ def test_an_unusable_encoding_name_is_a_usage_error(name: str, capsys) -> None:
     with pytest.raises(SystemExit) as stopped:
         main(["replay", "--encoding", name, str(FIFTEEN_CHINESE)])
     assert stopped.value.code == EXIT_USAGE
-    assert f"argument --encoding: " in capsys.readouterr().err
+    assert "argument --encoding: " in capsys.readouterr().err
 
 
 def test_convert_to_a_missing_folder_or_a_full_disk_exits_3(tmp_path: Path, capsys) -> None:

@@ -49,9 +49,9 @@ def test_middlegame_perft_matches_the_oracle(fen):
 def test_random_games_agree_with_the_oracle_move_by_move():
     rng = random.Random(2024)
     positions = 0
-    for game in range(20):
+    for _game in range(20):
         board = Board()
-        for ply in range(150):
+        for _ply in range(150):
             fen = board.fen()
             ours = {m.iccs() for m in Board(fen).legal_moves}  # no history: the course's perpetual rule is off
             assert ours == oracle_moves(fen), fen

@@ -25,7 +25,8 @@ def test_pov_scores_are_equal_when_they_say_the_same_for_red():
 
 
 def test_negation_turns_a_score_to_the_other_side_and_back():
-    assert -Cp(120) == Cp(-120) and -(-Cp(120)) == Cp(120)
+    negated = -Cp(120)
+    assert negated == Cp(-120) and -negated == Cp(120)
     assert -Mate(3) == Mate(-3) and -Mate(-3) == Mate(3)
     assert -Mate(0) == MATE_GIVEN and -MATE_GIVEN == Mate(0)
     assert +Cp(5) == Cp(5)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-import pytest
 from PIL import Image
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog

@@ -46,7 +46,7 @@ def test_a_person_plays_a_fog_game_against_pbsa_in_the_window(window, qtbot):
         played = len(fog.moves())
         click(qtbot, board_view, move.from_square)
         click(qtbot, board_view, move.to_square)
-        qtbot.waitUntil(lambda: len(fog.moves()) > played or fog.outcome() is not None, timeout=GAME_TIMEOUT_MS)
+        qtbot.waitUntil(lambda: len(fog.moves()) > played or fog.outcome() is not None, timeout=GAME_TIMEOUT_MS)  # noqa: B023 (waited for within this iteration)
     qtbot.waitUntil(lambda: fog.outcome() is not None, timeout=GAME_TIMEOUT_MS)
     outcome = fog.outcome()
     assert outcome.winner is not None or "draw" in outcome.text

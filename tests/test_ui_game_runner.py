@@ -13,7 +13,6 @@ from PySide6.QtCore import Qt
 from xqdesk.cli import main as cli_main
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
-from xqdesk.squares import parse_square
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import EngineKind, EngineProfile

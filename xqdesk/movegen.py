@@ -32,7 +32,7 @@ def _build_rays() -> tuple[list[tuple[tuple[int, ...], ...]], list[tuple[tuple[i
     file_rays: list[tuple[tuple[int, ...], ...]] = []
     rank_rays: list[tuple[tuple[int, ...], ...]] = []
     for sq in range(SQUARE_COUNT):
-        f, r = sq % FILES, sq // FILES
+        r = sq // FILES
         file_rays.append((tuple(range(sq + FILES, SQUARE_COUNT, FILES)), tuple(range(sq - FILES, -1, -FILES))))
         rank_rays.append((tuple(range(sq + 1, r * FILES + FILES)), tuple(range(sq - 1, r * FILES - 1, -1))))
     return file_rays, rank_rays

@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "window (on FILE); 'xqdesk COMMAND …' runs a command:")
     parser.add_argument("--version", action="version", version=f"xqdesk {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (module, help_text) in COMMANDS.items():
+    for name, (_module, help_text) in COMMANDS.items():
         commands.add_parser(name, help=help_text, description=help_text)
     return parser
 

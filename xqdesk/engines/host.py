@@ -18,7 +18,7 @@ import threading
 from typing import Callable, Optional, Sequence, TextIO
 
 from xqdesk.board import Board
-from xqdesk.engines.compiled_code import locked_warm_up
+from xqdesk.engines.compile_state import locked_warm_up
 from xqdesk.engines.errors import EngineProtocolError, EngineStartError
 from xqdesk.engines.hosted.in_process import InProcessEngine, apply_option
 from xqdesk.engines.search_types import SearchInfo, SearchLimits

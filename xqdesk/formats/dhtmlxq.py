@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterable
 
 from xqdesk.board import Board
-from xqdesk.errors import InvalidFenError, RecordFormatError
+from xqdesk.errors import InvalidFenError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.game_file import GameFile, GameReadError, file_error, read_text_records
 from xqdesk.formats.outcome_text import outcome_from_result
@@ -75,7 +75,7 @@ def parse_dhtmlxq(text: str, source: str = "<dhtmlxq>") -> GameFile:
         text = html.unescape(_HTML_TAG.sub("\n", text))
     blocks = [match.group(1) for match in _BLOCK.finditer(text)] or [text]
     result = GameFile(source)
-    for number, block in enumerate(blocks, start=1):
+    for block in blocks:
         fields = _field_values(block)
         if not any(name == "movelist" or name == "binit" or _BRANCH.fullmatch(name) for name in fields):
             continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from xqdesk.formats.game_file import GameFile, GameReadError, file_error, read_text_records
+from xqdesk.formats.game_file import GameFile, file_error, read_text_records
 from xqdesk.formats.pgn import parse_pgn
 
 _HEADER = re.compile(r"^\s*([\u4e00-\u9fff]{2,5})\s*[:：]\s*(.*?)\s*$")

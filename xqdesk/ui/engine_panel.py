@@ -338,4 +338,4 @@ class EnginePanel(QWidget):
         self.analysis_changed.emit(self.is_analysing())
 
 
-__all__ = ["EnginePanel", "EngineView", "ShownPosition", "score_text", "count_text", "pv_text"]
+__all__ = ["EnginePanel", "EngineView", "ShownPosition"]
