@@ -185,6 +185,31 @@ def read_setup(args: argparse.Namespace) -> MatchSetup:
     return MatchSetup(openings, adjudication)
 
 
+def time_control_tag(args: argparse.Namespace) -> str:
+    """The PGN ``TimeControl`` tag of the games, as cutechess-cli writes it: ``1/move`` (the
+    seconds each engine is told per move: ``--movetime``, or the referee's clock under ``--nodes``
+    or ``--depth`` alone), ``900+5`` (``--tc 15m+5s``: main time and increment), ``1200|30``
+    (main time, then byo-yomi), ``inf`` (no clock at all)."""
+    control = args.tc
+    if control is None:
+        clock = args.clock if args.clock is not None else ruleset_of(args).move_time_limit
+        seconds = clock if getattr(args, "nodes", None) else args.movetime
+        return "inf" if seconds is None else f"{seconds:g}/move"
+    if control.is_unlimited:
+        return "inf"
+    if control.main_time is None:
+        return f"{control.move_time:g}/move"
+    text = f"{control.main_time:g}"
+    if control.byoyomi is not None:
+        return f"{text}|{control.byoyomi:g}"
+    return f"{text}+{control.increment:g}" if control.increment else text
+
+
+def record_headers(args: argparse.Namespace) -> dict[str, str]:
+    """Tags every game's record gets from the options (besides the ones the runner writes)."""
+    return {"TimeControl": time_control_tag(args)}
+
+
 def pgn_appender(args: argparse.Namespace, event: str, name: str = "games.pgn") -> Optional[PgnAppender]:
     """The PGN file under ``--out`` that games are appended to as they end (None without ``--out``)."""
     if args.out is None:
@@ -219,11 +244,12 @@ def _run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, 
             from xqdesk.engines.contests.cluster import RayMatchRunner
             runner = RayMatchRunner(contestants, args.cluster, move_time_limit=args.clock, time_control=args.tc,
                                     on_game=report.on_game, ruleset=ruleset_of(args),
-                                    adjudication=setup.adjudication)
+                                    adjudication=setup.adjudication, headers=record_headers(args))
         else:
             runner = MatchRunner(contestants, concurrency=args.concurrency, move_time_limit=args.clock,
                                  time_control=args.tc, on_game=report.on_game, ruleset=ruleset_of(args),
-                                 adjudication=setup.adjudication, on_move=report.on_move)
+                                 adjudication=setup.adjudication, on_move=report.on_move,
+                                 headers=record_headers(args))
     except EngineStartError as error:
         print(f"xqdesk: {error}", file=sys.stderr)
         return 2
