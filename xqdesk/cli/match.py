@@ -14,8 +14,10 @@ or a name from an engines file.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import random
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +46,9 @@ SPEC_HELP = """SPEC is one of:
   ucci:PATH[:OPTIONS]    a UCCI engine (ElephantEye and most Chinese engines)
   engine:PATH[:OPTIONS]  either: UCI is tried, then UCCI
   NAME                   an entry of the engines file (--engines)
-OPTIONS are Name=value pairs joined by commas, e.g. uci:/usr/games/fairy-stockfish:Hash=16,Skill Level=3"""
+OPTIONS are Name=value pairs joined by commas, e.g. uci:/usr/games/fairy-stockfish:Hash=16,Skill Level=3
+name=NAME among them (or after a colon) names the engine in the games, standings and PGN:
+  builtin:Level=3,name=weak   player:students/p1:name=Ann   steady:name=old"""
 
 
 def time_control_argument(text: str) -> TimeControl:
@@ -120,6 +124,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_engine_arguments(parser)
 
 
+_DISPLAY_NAME = re.compile(r"(?P<lead>[:,])name=(?P<name>[^,:]*)(?P<trail>,?)(?=[^,:]*=|$)")
+
+
+def split_display_name(text: str) -> tuple[str, Optional[str]]:
+    """A SPEC without its ``name=NAME`` word (cutechess-cli's ``name=``: what the engine is called
+    in the games, the standings and the PGN), and that name (None when not given):
+    ``builtin:Level=3,name=weak`` -> ``('builtin:Level=3', 'weak')``; ``player:p1:name=Ann`` ->
+    ``('player:p1', 'Ann')``. UsageError for an empty name."""
+    found = None
+    for found in _DISPLAY_NAME.finditer(text):
+        pass
+    if found is None:
+        return text, None
+    name = found.group("name").strip()
+    if not name:
+        raise UsageError(f"{text!r}: name= needs a name, e.g. builtin:Level=3,name=weak")
+    keep = found.group("lead") if found.group("trail") else ""
+    return text[:found.start()] + keep + text[found.end():], name
+
+
 def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
     """Contestants for ``specs``; EngineStartError for a spec that names nothing runnable."""
     from xqdesk.engines.play.engine_player import EnginePlayer
@@ -136,8 +160,11 @@ def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
     memory = args.memory_limit if args.memory_limit is not None else DEFAULT_MEMORY_LIMIT_MB
     contestants = []
     fog = getattr(args, "variant", "course") == "fog"
-    for text in specs:
+    for given in specs:
+        text, display_name = split_display_name(given)
         spec = engine_spec(text, args.engines)
+        if display_name is not None:
+            spec = dataclasses.replace(spec, name=display_name)
         if fog != text.startswith(FOG_PREFIX):
             raise EngineStartError(f"{text!r}: fog-of-war games are played by fog agents (fog-random, fog-greedy, "
                                    "fog-ubsa, fog-pbsa) and only in them" if fog else
