@@ -18,12 +18,11 @@ import dataclasses
 import functools
 import random
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from xqdesk.cli import EXIT_INTERRUPTED
+from xqdesk.cli import EXIT_INTERRUPTED, report_error
 from xqdesk.cli.match_options import OpeningChoice, UsageError, endless
 from xqdesk.cli.match_report import MatchReport, PgnAppender, plural, stop_on_signals
 from xqdesk.cli.protocol_log import add_log_argument
@@ -278,14 +277,14 @@ def _run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, 
                                  adjudication=setup.adjudication, on_move=report.on_move,
                                  headers=record_headers(args))
     except EngineStartError as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         return 2
     report.runner = runner
     with runner, stop_on_signals(runner) as signals:
         try:
             runner.check()
         except EngineStartError as error:
-            print(f"xqdesk: {error}", file=sys.stderr)
+            report_error(str(error))
             return 2
         try:
             with report:
@@ -298,8 +297,8 @@ def _run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, 
     summarise()
     if not signals:
         return 0
-    print(f"xqdesk: interrupted; {plural(len(report.finished), 'finished game')} kept"
-          + (f" in {report.pgn.path}" if report.pgn is not None else ""), file=sys.stderr)
+    report_error(f"interrupted; {plural(len(report.finished), 'finished game')} kept"
+                 + (f" in {report.pgn.path}" if report.pgn is not None else ""))
     return EXIT_INTERRUPTED
 
 
@@ -353,10 +352,10 @@ def run(args: argparse.Namespace) -> int:
     from xqdesk.cli.match_options import parse_sprt
 
     if args.course and args.variant == "fog":
-        print("xqdesk: --course plays the course's rules; fog of war plays --games N", file=sys.stderr)
+        print("xqdesk: --course plays the course's rules; fog of war plays --games N")
         return 2
     if args.games is not None and args.games < 1:
-        print(f"xqdesk: --games must be at least 1, got {args.games}", file=sys.stderr)
+        report_error(f"--games must be at least 1, got {args.games}")
         return 2
     try:
         setup = read_setup(args)
@@ -369,10 +368,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--sprt with --cluster needs --games N (the most games to play)")
         contestants = make_contestants([args.red, args.black], args)
     except UsageError as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         return 2
     except EngineStartError as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         return 2
     names = [contestant.name for contestant in contestants]
     games = 6 if args.course else args.games if args.games is not None else (None if sprt else 2)
@@ -381,7 +380,7 @@ def run(args: argparse.Namespace) -> int:
         report = MatchReport(names, total=games, quiet=args.quiet, sprt=sprt, pentanomial=pentanomial,
                              pgn=pgn_appender(args, f"{names[0]} vs {names[1]}"))
     except OSError as error:
-        print(f"xqdesk: cannot write under {args.out!r}: {error.strerror or error}", file=sys.stderr)
+        report_error(f"cannot write under {args.out!r}: {error.strerror or error}")
         return 3
     if not args.quiet and (setup.openings is not None or sprt is not None):
         described = setup.openings.described if setup.openings else "from the start position"

@@ -9,8 +9,9 @@ verdict."""
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import replace
+
+from xqdesk.cli import report_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
                                                     round_robin_schedule, standings, unique_names)
 
     if len(args.specs) < 2:
-        print("xqdesk: a tournament needs at least two engines", file=sys.stderr)
+        report_error("a tournament needs at least two engines")
         return 2
     try:
         setup = read_setup(args)
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--sprt in a tournament plays on this machine (drop --cluster)")
         contestants = make_contestants(args.specs, args)
     except (UsageError, EngineStartError) as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         return 2
     names = unique_names([contestant.name for contestant in contestants])
     contestants = [replace(contestant, name=name) for contestant, name in zip(contestants, names)]
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         report = MatchReport(names, total=len(schedule), quiet=args.quiet, after_game=after_game,
                              pgn=pgn_appender(args, "xqdesk tournament", "tournament.pgn"))
     except OSError as error:
-        print(f"xqdesk: cannot write under {args.out!r}: {error.strerror or error}", file=sys.stderr)
+        report_error(f"cannot write under {args.out!r}: {error.strerror or error}")
         return 3
 
     def play(runner) -> None:  # noqa: ANN001 - a GamesRunner
@@ -129,7 +130,7 @@ def _run_knockout(args, contestants, names, setup, games_per_pair, openings, rep
         report = MatchReport(names, total=None, quiet=args.quiet,
                              pgn=pgn_appender(args, "xqdesk knockout", "tournament.pgn"))
     except OSError as error:
-        print(f"xqdesk: cannot write under {args.out!r}: {error.strerror or error}", file=sys.stderr)
+        report_error(f"cannot write under {args.out!r}: {error.strerror or error}")
         return 3
 
     def show(round_number: int, match: KnockoutMatch) -> None:

@@ -10,6 +10,7 @@ searches running are cut short, no further game starts, and the unfinished games
 from __future__ import annotations
 
 import datetime
+import logging
 import pickle
 import queue
 import random
@@ -33,6 +34,8 @@ from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.ruleset import COURSE, FOG, Ruleset
 from xqdesk.score import PovScore
 from xqdesk.time_control import TimeControl
+
+LOG = logging.getLogger(__name__)
 
 STOPPED_TEXT = "Game stopped before its end (the match was interrupted)"
 """The outcome text of a game cut short by :meth:`MatchRunner.stop` (its result is ``*``)."""
@@ -191,6 +194,7 @@ class MatchRunner:
     def _seat(self, seats: dict[int, GamePlayer], index: int) -> GamePlayer:
         if index not in seats:
             player = self.contestants[index].make_player()
+            LOG.info("starting %s", self.contestants[index].name)
             player.start()
             seats[index] = player
         return seats[index]
@@ -251,12 +255,16 @@ class MatchRunner:
         seats = self._seat_sets.get()
         evaluations: dict[int, MoveEvaluation] = {}
         started = datetime.date.today()
+        LOG.info("game %d begins: %s (red) vs %s (black)%s", game.number, self.contestants[game.red].name,
+                 self.contestants[game.black].name, f" from {game.opening.label}" if game.opening else "")
         try:
             record = self._play_with(seats, game, evaluations)
         finally:
             self._seat_sets.put(seats)
         if self._abandoned and record.outcome.termination is not Termination.ABORTED:
             record.game.outcome = Outcome.aborted(STOPPED_TEXT)
+        LOG.info("game %d ends after %d plies: %s %s", game.number, len(record.game.mainline()),
+                 record.outcome.result(), record.outcome.text)
         record.game.headers.update(self.headers)
         record.game.headers.setdefault("Date", started.strftime("%Y.%m.%d"))
         played = PlayedGame(game, record, evaluations)
