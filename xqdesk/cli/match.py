@@ -198,10 +198,10 @@ def read_setup(args: argparse.Namespace) -> MatchSetup:
     from xqdesk.cli.match_options import parse_adjudication, parse_openings
 
     openings = parse_openings(args.openings, args.fen, args.repeat)
-    adjudication = parse_adjudication(args.draw, args.resign)
+    adjudication = parse_adjudication(args.draw, args.resign, args.tb)
     if args.variant == "fog" and (openings is not None or adjudication):
         raise UsageError("fog-of-war games start from the start position and are not adjudicated: "
-                         "drop --openings, --fen, --draw and --resign")
+                         "drop --openings, --fen, --draw, --resign and --tb")
     if args.cluster and args.variant == "fog":
         raise UsageError("--cluster plays the course's rules")
     clock = args.clock if args.clock is not None else ruleset_of(args).move_time_limit
