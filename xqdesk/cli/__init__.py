@@ -52,10 +52,12 @@ GUI_OPTIONS = ("--screenshot", "--language", "--ply", "--theme", "--analyse", "-
 """Options that, before any command, mean "start the window" (``xqdesk --screenshot out.png``)."""
 
 
-def report_error(message: str) -> None:
-    """A command's message to its user on stderr, ``xqdesk: MESSAGE`` (what went wrong and what to
-    do): the one way commands report what is not their output; internals log through ``logging``."""
-    print(f"xqdesk: {message}", file=sys.stderr, flush=True)
+def report_error(message: str, command: str = "", *, label: Optional[str] = None) -> None:
+    """A command's message to its user on stderr, ``xqdesk[ COMMAND]: MESSAGE`` (what went wrong
+    and what to do), or ``LABEL: MESSAGE`` (``error: …`` for each problem met in a record file):
+    the one way commands report what is not their output; internals log through ``logging``."""
+    head = label if label is not None else f"xqdesk {command}" if command else "xqdesk"
+    print(f"{head}: {message}", file=sys.stderr, flush=True)
 
 
 def plural(count: int, word: str, words: Optional[str] = None) -> str:
