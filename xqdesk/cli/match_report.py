@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 from xqdesk.board import Board
-from xqdesk.cli import plural
+from xqdesk.cli import plural, report_error
 from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.contests.match import GamesRunner, PlayedGame, ScheduledGame, game_score, to_game
 from xqdesk.engines.contests.sprt import PairedResults, Sprt, SprtStatus, Verdict
@@ -259,8 +259,7 @@ def stop_on_signals(runner: GamesRunner) -> Iterator[list[int]]:
         if len(received) > 1:
             raise KeyboardInterrupt
         runner.stop()
-        print(f"xqdesk: {signal.Signals(number).name}: stopping after the current move "
-              "(again to stop at once)", file=sys.stderr, flush=True)
+        report_error(f"{signal.Signals(number).name}: stopping after the current move (again to stop at once)")
 
     previous = {number: signal.signal(number, handle) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
