@@ -15,7 +15,7 @@ from xqdesk.ui.score_graph import red_view_pawns
 
 def test_a_match_game_opens_with_its_engines_scores_on_the_graph(qtbot, window, tmp_path):
     done = subprocess.run([sys.executable, "-m", "xqdesk", "match", "--red", "builtin", "--black", "builtin:name=other",
-                           "--depth", "2", "--movetime", "0.2", "--games", "1", "--quiet", "--out", str(tmp_path)],
+                           "--depth", "2", "--movetime", "5", "--games", "1", "--quiet", "--out", str(tmp_path)],
                           capture_output=True, text=True, timeout=300, cwd=Path(__file__).parent.parent)
     assert done.returncode == 0, done.stderr
     path = tmp_path / "games.pgn"
