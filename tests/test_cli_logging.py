@@ -13,12 +13,9 @@ def xqdesk(*args: str) -> subprocess.CompletedProcess:
 MATCH = ("match", "--red", "greedy:Seed=1", "--black", "random:Seed=2", "--games", "1", "--movetime", "0.05")
 
 
-def test_a_match_says_nothing_on_stderr_unless_asked():
-    done = xqdesk(*MATCH)
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-
-
-def test_verbose_shows_the_steps_of_a_match():
+def test_verbose_shows_the_steps_of_a_match_which_says_nothing_on_stderr_unless_asked():
+    quiet = xqdesk(*MATCH)
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
     done = xqdesk(*MATCH, "-v")
     assert done.returncode == 0, done.stderr
     assert "INFO xqdesk.engines.contests.match: starting greedy:Seed=1" in done.stderr
