@@ -178,6 +178,25 @@ def test_a_second_writer_of_the_same_folder_is_refused_until_the_first_closes(tm
     ShardWriter(tmp_path, settings).close()
 
 
+def test_the_folder_lock_works_where_the_platform_has_no_fcntl(tmp_path):
+    # Windows has no fcntl: the shards' one locking library (filelock) picks the platform's lock.
+    script = (
+        "import sys; sys.modules['fcntl'] = None\n"
+        "from xqdesk.engines.training.shards import DataSetError, ShardWriter\n"
+        "first = ShardWriter(sys.argv[1], {'teacher': 't'})\n"
+        "try:\n"
+        "    ShardWriter(sys.argv[1], {'teacher': 't'})\n"
+        "except DataSetError as error:\n"
+        "    print('refused:', error)\n"
+        "first.close()\n"
+        "ShardWriter(sys.argv[1], {'teacher': 't'}).close()\n"
+        "print('reopened')\n")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True,
+                          timeout=HANG_GUARD, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "refused: " in done.stdout and "being written by another run" in done.stdout and "reopened" in done.stdout
+
+
 @pytest.mark.skipif(FAIRY is None, reason="Fairy-Stockfish is not installed (Debian: apt install fairy-stockfish)")
 def test_an_interrupted_run_keeps_every_finished_task_and_leaves_nothing_running(tmp_path):
     import os

@@ -20,7 +20,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "perft": ("xqdesk.cli.perft", "count the leaves of the legal move tree (move generator check)"),
@@ -50,6 +50,14 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool whose r
 GUI_OPTIONS = ("--screenshot", "--language", "--ply", "--theme", "--analyse", "--multipv", "--size", "--wait",
                "--install-desktop-entry", "--remove-desktop-entry")
 """Options that, before any command, mean "start the window" (``xqdesk --screenshot out.png``)."""
+
+
+def report_error(message: str, command: str = "", *, label: Optional[str] = None) -> None:
+    """A command's message to its user on stderr, ``xqdesk[ COMMAND]: MESSAGE`` (what went wrong
+    and what to do), or ``LABEL: MESSAGE`` (``error: …`` for each problem met in a record file):
+    the one way commands report what is not their output; internals log through ``logging``."""
+    head = label if label is not None else f"xqdesk {command}" if command else "xqdesk"
+    print(f"{head}: {message}", file=sys.stderr, flush=True)
 
 
 def plural(count: int, word: str, words: Optional[str] = None) -> str:
@@ -140,7 +148,18 @@ def _run(argv: Optional[Sequence[str]]) -> int:
     module = importlib.import_module(COMMANDS[name][0])
     sub = argparse.ArgumentParser(prog=f"xqdesk {name}", description=COMMANDS[name][1])
     module.add_arguments(sub)
+    from xqdesk.cli.log_level import add_log_level_arguments, configure_logging, remove_logging
+
+    add_log_level_arguments(sub)
     args = sub.parse_args(args_list[1:])
+    logged = configure_logging(args)
+    try:
+        return _run_command(name, module, args)
+    finally:
+        remove_logging(logged)
+
+
+def _run_command(name: str, module: Any, args: argparse.Namespace) -> int:
     from xqdesk.cli.protocol_log import ProtocolLog
 
     try:

@@ -7,10 +7,9 @@ Resumable: games already annotated in OUT are skipped, so an interrupted run is 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from xqdesk.cli import plural, positive_float, positive_int
+from xqdesk.cli import plural, positive_float, positive_int, report_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,19 +48,19 @@ def run(args: argparse.Namespace) -> int:
         limits = review_limits(args.movetime, args.depth)
         spec = engine_spec(args.engine, args.engines)
     except (ValueError, EngineStartError) as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         return 2
     if args.concurrency < 1:
-        print(f"xqdesk: --concurrency must be at least 1, got {args.concurrency}", file=sys.stderr)
+        report_error(f"--concurrency must be at least 1, got {args.concurrency}")
         return 2
     source, target = Path(args.source), Path(args.target)
     if source.is_dir() and target.is_file():
-        print(f"xqdesk: {source} is a folder, so OUT must be a folder, but {target} is a file", file=sys.stderr)
+        report_error(f"{source} is a folder, so OUT must be a folder, but {target} is a file")
         return 2
     sides = {"both": (RED, BLACK), "red": (RED,), "black": (BLACK,)}[args.sides]
     work = plan(source, target, spec, limits, sides)
     for problem in work.problems:
-        print(f"xqdesk: {problem}", file=sys.stderr)
+        report_error(f"{problem}")
     if work.skipped:
         print(f"{plural(work.skipped, 'game')} already annotated in {target}: skipped")
     outputs = OutputFiles()
@@ -86,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 annotate_local(work.jobs, args.concurrency, on_result)
         except EngineStartError as error:
-            print(f"xqdesk: {error}", file=sys.stderr)
+            report_error(str(error))
             return 2
     print(f"annotated {plural(len(finished), 'game')}, {len(failures)} failed; written to {target}")
     _print_summary(target, summarise)

@@ -8,12 +8,12 @@ the engine registry. See :mod:`xqdesk.engines.compiled_code`.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 
+from xqdesk.cli import report_error
 from xqdesk.engines.compiled_code import Progress as CompileProgress
 from xqdesk.engines.compiled_code import TYPICAL_CPU_SECONDS, engine_label, is_ready, kinds_needed, prepare_in_child
 
@@ -51,7 +51,7 @@ def prepare_engines(command: str, args: argparse.Namespace) -> None:
 
         problem = prepare_in_child(waiting, report)
     if problem:
-        print(f"xqdesk: could not prepare {names} ahead ({problem}); it compiles as it starts", file=sys.stderr)
+        report_error(f"could not prepare {names} ahead ({problem}); it compiles as it starts")
     else:
         console.print(f"Ready after {sum(seconds.values()):.0f} s.", highlight=False)
 

@@ -7,7 +7,6 @@ value for the side to move: ``win in N``, ``loss in N`` (plies to mate) or ``dra
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from xqdesk.board import Board
@@ -16,6 +15,7 @@ from xqdesk.egtb.fileformat import TableFileError
 from xqdesk.egtb.generate import LONG_MATE_PLIES
 from xqdesk.egtb.signature import all_signatures
 from xqdesk.errors import InvalidFenError
+from xqdesk.cli import report_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,17 +48,17 @@ def run(args: argparse.Namespace) -> int:
         try:
             signatures = [Signature.parse(text) for text in args.signatures]
         except SignatureError as error:
-            print(f"xqdesk egtb build: {error}", file=sys.stderr)
+            report_error(str(error), "egtb build")
             return 2
         if args.all is not None:
             signatures += all_signatures(args.all)
         if not signatures:
-            print("xqdesk egtb build: name at least one signature (or --all N)", file=sys.stderr)
+            report_error("name at least one signature (or --all N)", "egtb build")
             return 2
         try:
             build(signatures, Path(args.out), rebuild=args.rebuild, progress=_print_report)
         except (ValueError, OSError) as error:
-            print(f"xqdesk egtb build: {error}", file=sys.stderr)
+            report_error(str(error), "egtb build")
             return 2
         return 0
     try:
@@ -67,12 +67,11 @@ def run(args: argparse.Namespace) -> int:
         value = tablebase.probe(board)
         moves = tablebase.best_moves(board)
     except (InvalidFenError, FileNotFoundError, MissingTableError, TableFileError, ValueError) as error:
-        print(f"xqdesk egtb probe: {error}", file=sys.stderr)
+        report_error(str(error), "egtb probe")
         return 2
     for move, move_value in moves:
         print(f"{move.iccs()} {move_value}")
     if value.dtm is not None and value.dtm >= LONG_MATE_PLIES:
-        print(f"note: a mate of {value.dtm} plies; the 120-ply capture-free rule may draw it first",
-              file=sys.stderr)
+        report_error(f"a mate of {value.dtm} plies; the 120-ply capture-free rule may draw it first", label="note")
     print(value)
     return 0

@@ -10,8 +10,9 @@ and the window's engine menus list the same engines.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+
+from xqdesk.cli import report_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         engines = load_registry(path)
         if args.action == "list":
             if args.name or args.spec:
-                print("xqdesk: 'engines list' takes no NAME or SPEC", file=sys.stderr)
+                report_error("'engines list' takes no NAME or SPEC")
                 return 2
             print(f"Engine registry: {path}" + ("" if path.is_file() else " (no file yet)"))
             for profile in engines:
@@ -74,29 +75,29 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if not args.name or (args.action == "add") != bool(args.spec):
             usage = "add NAME SPEC" if args.action == "add" else "remove NAME"
-            print(f"xqdesk: usage: xqdesk engines {usage}", file=sys.stderr)
+            report_error(f"usage: xqdesk engines {usage}")
             return 2
         if args.action == "add":
             if any(profile.name == args.name for profile in engines):
-                print(f"xqdesk: the registry already has an engine named {args.name!r}", file=sys.stderr)
+                report_error(f"the registry already has an engine named {args.name!r}")
                 return 2
             engines.append(profile_from_spec(args.name, args.spec))
         else:
             kept = [profile for profile in engines if profile.name != args.name]
             if len(kept) == len(engines):
                 names = ", ".join(profile.name for profile in engines) or "none"
-                print(f"xqdesk: no engine named {args.name!r} in {path} (there: {names})", file=sys.stderr)
+                report_error(f"no engine named {args.name!r} in {path} (there: {names})")
                 return 1
             engines = kept
         save_registry(engines, path)
     except EngineStartError as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         return 2
     except ValueError as error:  # e.g. Level=high
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         return 2
     except OSError as error:
-        print(f"xqdesk: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+        report_error(f"cannot write {path}: {error.strerror or error}")
         return 3
     print(f"{'added' if args.action == 'add' else 'removed'} {args.name!r} ({path})")
     return 0

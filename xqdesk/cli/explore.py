@@ -8,13 +8,13 @@ count in the games only.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from xqdesk.board import Board
 from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.notation import parse_line
 from xqdesk.position_index import open_index
+from xqdesk.cli import report_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,14 +32,14 @@ def run(args: argparse.Namespace) -> int:
             board.push(move)
         index = open_index(args.db)
     except XqdeskError as error:
-        print(f"xqdesk explore: {error}", file=sys.stderr)
+        report_error(str(error), "explore")
         return 2
     try:
         with index:
             stats = index.moves(board)
             games = index.games(board, args.games) if args.games > 0 else []
     except XqdeskError as error:  # a damaged index: the message says how to build it again
-        print(f"xqdesk explore: {error}", file=sys.stderr)
+        report_error(str(error), "explore")
         return 2
     print(f"{'move':<6}{'games':>8}{'red':>8}{'draw':>8}{'black':>8}")
     for stat in stats:

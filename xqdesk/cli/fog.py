@@ -6,12 +6,12 @@ own pieces and every square one of them could move to — in ICCS, sorted, space
 from __future__ import annotations
 
 import argparse
-import sys
 
 from xqdesk.errors import InvalidFenError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.pieces import parse_color
 from xqdesk.variants.fog import diagram, observe, seen_square_names, start_board
+from xqdesk.cli import report_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,12 +26,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         board = start_board(args.fen)
     except InvalidFenError as error:
-        print(f"xqdesk fog see: {error}", file=sys.stderr)
+        report_error(str(error), "fog see")
         return 2
     try:
         side = board.turn if args.side is None else parse_color(args.side)
     except ValueError as error:
-        print(f"xqdesk fog see: --side: {error}", file=sys.stderr)
+        report_error(f"--side: {error}", "fog see")
         return 2
     observation = observe(board, side)
     print(diagram(observation))

@@ -5,12 +5,12 @@ animated GIF — one frame per position (plies + 1 frames), ``--delay`` seconds 
 from __future__ import annotations
 
 import argparse
-import sys
 
 from xqdesk.cli.image import add_picture_arguments, load_game
 from xqdesk.cli.progress import CommandProgress
 from xqdesk.errors import XqdeskError
 from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, ensure_gui_application, line_scenes, save_gif
+from xqdesk.cli import report_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         with CommandProgress(f"drawing {args.out}", len(scenes)) as progress:
             path = save_gif(scenes, args.out, args.width, args.delay, on_frame=progress.advance)
     except (XqdeskError, OSError) as error:
-        print(f"xqdesk gif: {error}", file=sys.stderr)
+        report_error(str(error), "gif")
         return 2
     print(f"wrote {path} ({len(scenes)} frames, {args.delay:g} s each)")
     return 0

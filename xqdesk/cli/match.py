@@ -14,14 +14,15 @@ or a name from an engines file.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import random
-import sys
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from xqdesk.cli import EXIT_INTERRUPTED
+from xqdesk.cli import EXIT_INTERRUPTED, report_error
 from xqdesk.cli.match_options import OpeningChoice, UsageError, endless
 from xqdesk.cli.match_report import MatchReport, PgnAppender, plural, stop_on_signals
 from xqdesk.cli.protocol_log import add_log_argument
@@ -44,7 +45,9 @@ SPEC_HELP = """SPEC is one of:
   ucci:PATH[:OPTIONS]    a UCCI engine (ElephantEye and most Chinese engines)
   engine:PATH[:OPTIONS]  either: UCI is tried, then UCCI
   NAME                   an entry of the engines file (--engines)
-OPTIONS are Name=value pairs joined by commas, e.g. uci:/usr/games/fairy-stockfish:Hash=16,Skill Level=3"""
+OPTIONS are Name=value pairs joined by commas, e.g. uci:/usr/games/fairy-stockfish:Hash=16,Skill Level=3
+name=NAME among them (or after a colon) names the engine in the games, standings and PGN:
+  builtin:Level=3,name=weak   player:students/p1:name=Ann   steady:name=old"""
 
 
 def time_control_argument(text: str) -> TimeControl:
@@ -120,6 +123,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_engine_arguments(parser)
 
 
+_DISPLAY_NAME = re.compile(r"(?P<lead>[:,])name=(?P<name>[^,:]*)(?P<trail>,?)(?=[^,:]*=|$)")
+
+
+def split_display_name(text: str) -> tuple[str, Optional[str]]:
+    """A SPEC without its ``name=NAME`` word (cutechess-cli's ``name=``: what the engine is called
+    in the games, the standings and the PGN), and that name (None when not given):
+    ``builtin:Level=3,name=weak`` -> ``('builtin:Level=3', 'weak')``; ``player:p1:name=Ann`` ->
+    ``('player:p1', 'Ann')``. UsageError for an empty name."""
+    found = None
+    for found in _DISPLAY_NAME.finditer(text):
+        pass
+    if found is None:
+        return text, None
+    name = found.group("name").strip()
+    if not name:
+        raise UsageError(f"{text!r}: name= needs a name, e.g. builtin:Level=3,name=weak")
+    keep = found.group("lead") if found.group("trail") else ""
+    return text[:found.start()] + keep + text[found.end():], name
+
+
 def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
     """Contestants for ``specs``; EngineStartError for a spec that names nothing runnable."""
     from xqdesk.engines.play.engine_player import EnginePlayer
@@ -136,8 +159,11 @@ def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
     memory = args.memory_limit if args.memory_limit is not None else DEFAULT_MEMORY_LIMIT_MB
     contestants = []
     fog = getattr(args, "variant", "course") == "fog"
-    for text in specs:
+    for given in specs:
+        text, display_name = split_display_name(given)
         spec = engine_spec(text, args.engines)
+        if display_name is not None:
+            spec = dataclasses.replace(spec, name=display_name)
         if fog != text.startswith(FOG_PREFIX):
             raise EngineStartError(f"{text!r}: fog-of-war games are played by fog agents (fog-random, fog-greedy, "
                                    "fog-ubsa, fog-pbsa) and only in them" if fog else
@@ -172,10 +198,10 @@ def read_setup(args: argparse.Namespace) -> MatchSetup:
     from xqdesk.cli.match_options import parse_adjudication, parse_openings
 
     openings = parse_openings(args.openings, args.fen, args.repeat)
-    adjudication = parse_adjudication(args.draw, args.resign)
+    adjudication = parse_adjudication(args.draw, args.resign, args.tb)
     if args.variant == "fog" and (openings is not None or adjudication):
         raise UsageError("fog-of-war games start from the start position and are not adjudicated: "
-                         "drop --openings, --fen, --draw and --resign")
+                         "drop --openings, --fen, --draw, --resign and --tb")
     if args.cluster and args.variant == "fog":
         raise UsageError("--cluster plays the course's rules")
     clock = args.clock if args.clock is not None else ruleset_of(args).move_time_limit
@@ -183,6 +209,31 @@ def read_setup(args: argparse.Namespace) -> MatchSetup:
         raise UsageError(f"--movetime {args.movetime:g} is not below the referee's move clock ({clock:g} s): every "
                          "move would lose on time; raise --clock or lower --movetime")
     return MatchSetup(openings, adjudication)
+
+
+def time_control_tag(args: argparse.Namespace) -> str:
+    """The PGN ``TimeControl`` tag of the games, as cutechess-cli writes it: ``1/move`` (the
+    seconds each engine is told per move: ``--movetime``, or the referee's clock under ``--nodes``
+    or ``--depth`` alone), ``900+5`` (``--tc 15m+5s``: main time and increment), ``1200|30``
+    (main time, then byo-yomi), ``inf`` (no clock at all)."""
+    control = args.tc
+    if control is None:
+        clock = args.clock if args.clock is not None else ruleset_of(args).move_time_limit
+        seconds = clock if getattr(args, "nodes", None) else args.movetime
+        return "inf" if seconds is None else f"{seconds:g}/move"
+    if control.is_unlimited:
+        return "inf"
+    if control.main_time is None:
+        return f"{control.move_time:g}/move"
+    text = f"{control.main_time:g}"
+    if control.byoyomi is not None:
+        return f"{text}|{control.byoyomi:g}"
+    return f"{text}+{control.increment:g}" if control.increment else text
+
+
+def record_headers(args: argparse.Namespace) -> dict[str, str]:
+    """Tags every game's record gets from the options (besides the ones the runner writes)."""
+    return {"TimeControl": time_control_tag(args)}
 
 
 def pgn_appender(args: argparse.Namespace, event: str, name: str = "games.pgn") -> Optional[PgnAppender]:
@@ -219,20 +270,21 @@ def _run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, 
             from xqdesk.engines.contests.cluster import RayMatchRunner
             runner = RayMatchRunner(contestants, args.cluster, move_time_limit=args.clock, time_control=args.tc,
                                     on_game=report.on_game, ruleset=ruleset_of(args),
-                                    adjudication=setup.adjudication)
+                                    adjudication=setup.adjudication, headers=record_headers(args))
         else:
             runner = MatchRunner(contestants, concurrency=args.concurrency, move_time_limit=args.clock,
                                  time_control=args.tc, on_game=report.on_game, ruleset=ruleset_of(args),
-                                 adjudication=setup.adjudication, on_move=report.on_move)
+                                 adjudication=setup.adjudication, on_move=report.on_move,
+                                 headers=record_headers(args))
     except EngineStartError as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         return 2
     report.runner = runner
     with runner, stop_on_signals(runner) as signals:
         try:
             runner.check()
         except EngineStartError as error:
-            print(f"xqdesk: {error}", file=sys.stderr)
+            report_error(str(error))
             return 2
         try:
             with report:
@@ -245,8 +297,8 @@ def _run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, 
     summarise()
     if not signals:
         return 0
-    print(f"xqdesk: interrupted; {plural(len(report.finished), 'finished game')} kept"
-          + (f" in {report.pgn.path}" if report.pgn is not None else ""), file=sys.stderr)
+    report_error(f"interrupted; {plural(len(report.finished), 'finished game')} kept"
+                 + (f" in {report.pgn.path}" if report.pgn is not None else ""))
     return EXIT_INTERRUPTED
 
 
@@ -300,10 +352,10 @@ def run(args: argparse.Namespace) -> int:
     from xqdesk.cli.match_options import parse_sprt
 
     if args.course and args.variant == "fog":
-        print("xqdesk: --course plays the course's rules; fog of war plays --games N", file=sys.stderr)
+        print("xqdesk: --course plays the course's rules; fog of war plays --games N")
         return 2
     if args.games is not None and args.games < 1:
-        print(f"xqdesk: --games must be at least 1, got {args.games}", file=sys.stderr)
+        report_error(f"--games must be at least 1, got {args.games}")
         return 2
     try:
         setup = read_setup(args)
@@ -316,10 +368,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--sprt with --cluster needs --games N (the most games to play)")
         contestants = make_contestants([args.red, args.black], args)
     except UsageError as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         return 2
     except EngineStartError as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         return 2
     names = [contestant.name for contestant in contestants]
     games = 6 if args.course else args.games if args.games is not None else (None if sprt else 2)
@@ -328,7 +380,7 @@ def run(args: argparse.Namespace) -> int:
         report = MatchReport(names, total=games, quiet=args.quiet, sprt=sprt, pentanomial=pentanomial,
                              pgn=pgn_appender(args, f"{names[0]} vs {names[1]}"))
     except OSError as error:
-        print(f"xqdesk: cannot write under {args.out!r}: {error.strerror or error}", file=sys.stderr)
+        report_error(f"cannot write under {args.out!r}: {error.strerror or error}")
         return 3
     if not args.quiet and (setup.openings is not None or sprt is not None):
         described = setup.openings.described if setup.openings else "from the start position"

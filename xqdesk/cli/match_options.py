@@ -8,6 +8,7 @@ cutechess-cli writes grouped settings as ``key=value`` words after the option
     --fen FEN                   every game from this position
     --draw movenumber=N movecount=M score=S
     --resign movecount=M score=S [twosided=true]
+    --tb DIR                    tablebase adjudication (xqdesk's own tables)
     --sprt elo0=E0 elo1=E1 [alpha=A] [beta=B]
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ import argparse
 import itertools
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from xqdesk.engines.contests.adjudication import AdjudicationRules, DrawRule, ResignRule
@@ -65,9 +67,22 @@ def parse_sprt(words: Sequence[str]) -> Sprt:
         raise UsageError(f"--sprt: {error}") from None
 
 
-def parse_adjudication(draw: Optional[Sequence[str]], resign: Optional[Sequence[str]]) -> AdjudicationRules:
-    """``--draw movenumber=N movecount=M score=S`` and ``--resign movecount=M score=S [twosided=true]``."""
+def parse_adjudication(draw: Optional[Sequence[str]], resign: Optional[Sequence[str]],
+                       tablebase: Optional[str] = None) -> AdjudicationRules:
+    """``--draw movenumber=N movecount=M score=S``, ``--resign movecount=M score=S [twosided=true]``
+    and ``--tb DIR`` (a directory holding tables: UsageError saying what is wrong otherwise)."""
     draw_rule = resign_rule = None
+    tables = None
+    if tablebase is not None:
+        from xqdesk.egtb.fileformat import SUFFIX as TABLE_SUFFIX
+
+        folder = Path(tablebase).expanduser()
+        if not folder.is_dir():
+            raise UsageError(f"--tb: {tablebase!r} is not a folder (build tables with 'xqdesk egtb build')")
+        if not any(folder.glob(f"*{TABLE_SUFFIX}")):
+            raise UsageError(f"--tb: {tablebase!r} holds no tables (*{TABLE_SUFFIX}; build them with "
+                             "'xqdesk egtb build')")
+        tables = str(folder.resolve())
     try:
         if draw is not None:
             values = key_values("--draw", draw, {"movenumber": int, "movecount": int, "score": int},
@@ -81,7 +96,7 @@ def parse_adjudication(draw: Optional[Sequence[str]], resign: Optional[Sequence[
         raise
     except ValueError as error:  # a rule's own check (e.g. movecount=0)
         raise UsageError(f"{'--draw' if draw_rule is None and draw is not None else '--resign'}: {error}") from None
-    return AdjudicationRules(draw_rule, resign_rule)
+    return AdjudicationRules(draw_rule, resign_rule, tables)
 
 
 @dataclass(frozen=True)
@@ -146,7 +161,7 @@ def parse_openings(openings: Optional[Sequence[str]], fen: Optional[str], repeat
 
 
 def add_start_and_adjudication_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--openings``, ``--fen``, ``--repeat``, ``--seed``, ``--draw``, ``--resign``."""
+    """``--openings``, ``--fen``, ``--repeat``, ``--seed``, ``--draw``, ``--resign``, ``--tb``."""
     parser.add_argument("--openings", nargs="+", default=None, metavar="FILE [KEY=VALUE",
                         help="start the games from the positions in FILE: .fen/.epd (one position a line) or "
                              "game records (.pgn …: each game's moves); keys order=sequential|random, plies=N "
@@ -161,6 +176,9 @@ def add_start_and_adjudication_arguments(parser: argparse.ArgumentParser) -> Non
     parser.add_argument("--resign", nargs="+", default=None, metavar="KEY=VALUE",
                         help="resign adjudication: movecount=M score=S [twosided=true] - a side whose own score "
                              "stayed S centipawns or more below 0 for M moves loses")
+    parser.add_argument("--tb", default=None, metavar="DIR",
+                        help="tablebase adjudication: a game that reaches a position the tables in DIR cover ends "
+                             "with their verdict (tables from 'xqdesk egtb build')")
 
 
 def endless(opening: Opening) -> Iterable[Opening]:

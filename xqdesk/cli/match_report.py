@@ -18,10 +18,10 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 from xqdesk.board import Board
-from xqdesk.cli import plural
+from xqdesk.cli import plural, report_error
 from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.contests.match import GamesRunner, PlayedGame, ScheduledGame, game_score, to_game
 from xqdesk.engines.contests.sprt import PairedResults, Sprt, SprtStatus, Verdict
@@ -101,12 +101,13 @@ class MatchReport:
     """Reports the games of one match or tournament as they end (see the module docstring).
 
     ``names``: the contestants; ``total``: games scheduled (None: until a test decides); ``sprt``:
-    the test of contestant 0 against contestant 1, counted by pairs when ``pentanomial``.
+    the test of contestant 0 against contestant 1, counted by pairs when ``pentanomial``;
+    ``after_game`` is told of each finished game after it is counted and shown.
     """
 
     def __init__(self, names: Sequence[str], *, total: Optional[int], quiet: bool = False,
                  pgn: Optional[PgnAppender] = None, sprt: Optional[Sprt] = None, pentanomial: bool = False,
-                 live: Optional[bool] = None) -> None:
+                 live: Optional[bool] = None, after_game: Optional[Callable[[PlayedGame], None]] = None) -> None:
         self.names = list(names)
         self.total = total
         self.quiet = quiet
@@ -121,6 +122,7 @@ class MatchReport:
         self.started = time.monotonic()
         self._running: dict[int, _Running] = {}
         self._lock = threading.Lock()
+        self.after_game = after_game
         self.live = (sys.stderr.isatty() and not quiet) if live is None else live
         self._live_display: Any = None
 
@@ -150,6 +152,8 @@ class MatchReport:
         self._count(played)
         if not self.quiet:
             self._print_game(played)
+        if self.after_game is not None:
+            self.after_game(played)
         if self.sprt_status is not None and self.sprt_status.verdict is not Verdict.CONTINUE and self.runner:
             self.runner.stop()
 
@@ -255,8 +259,7 @@ def stop_on_signals(runner: GamesRunner) -> Iterator[list[int]]:
         if len(received) > 1:
             raise KeyboardInterrupt
         runner.stop()
-        print(f"xqdesk: {signal.Signals(number).name}: stopping after the current move "
-              "(again to stop at once)", file=sys.stderr, flush=True)
+        report_error(f"{signal.Signals(number).name}: stopping after the current move (again to stop at once)")
 
     previous = {number: signal.signal(number, handle) for number in (signal.SIGINT, signal.SIGTERM)}
     try:

@@ -9,6 +9,7 @@ import sys
 import time
 
 from xqdesk.board import Board
+from xqdesk.cli import report_error
 from xqdesk.errors import InvalidFenError
 from xqdesk.fen import STARTING_FEN
 
@@ -21,12 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.depth < 1:
-        print(f"xqdesk perft: --depth must be 1 or more, got {args.depth}", file=sys.stderr)
+        report_error(f"--depth must be 1 or more, got {args.depth}", "perft")
         return 2
     try:
         board = Board(args.fen)
     except InvalidFenError as error:
-        print(f"xqdesk perft: {error}", file=sys.stderr)
+        report_error(str(error), "perft")
         return 2
     started = time.perf_counter()
     if args.divide:

@@ -18,6 +18,7 @@ from xqdesk.engines.play.person_seat import PersonSeat
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.pieces import BLACK, RED, Color, side_name
 from xqdesk.time_control import TimeControl
+from xqdesk.cli import report_error
 
 PERSON = "person"
 POLL_SECONDS = 0.05
@@ -58,7 +59,7 @@ def _play(args: argparse.Namespace) -> int:
     try:
         board = Board(args.fen) if args.fen else Board()
     except ValueError as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         return 2
     notation = Notation(args.notation)
     seats: dict[Color, GamePlayer] = {}
@@ -76,7 +77,7 @@ def _play(args: argparse.Namespace) -> int:
         for seat in seats.values():
             seat.start()
     except (EngineError, ValueError) as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        report_error(str(error))
         for seat in seats.values():
             seat.close()
         return 2

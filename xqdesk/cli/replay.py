@@ -16,6 +16,7 @@ from xqdesk.cli import encoding_argument, plural
 from xqdesk.cli.progress import CommandProgress
 from xqdesk.game import Game
 from xqdesk.notation import Notation, format_line
+from xqdesk.cli import report_error
 
 _NOTATIONS = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE}
 
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
                                         number in damaged))
             progress.advance()
     for error in game_file.errors:
-        print(f"error: {error}", file=sys.stderr)
+        report_error(str(error), label="error")
     if args.check:
         agree, differ, illegal = (verdicts.count(kind) for kind in ("agree", "differ", "illegal"))
         unread = len(game_file.errors)

@@ -21,8 +21,9 @@ xqdesk[train]``).
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+
+from xqdesk.cli import report_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import torch
     except ImportError:
-        print("xqdesk train: torch is not installed (pip install 'xqdesk[train]')", file=sys.stderr)
+        report_error("torch is not installed (pip install 'xqdesk[train]')", "train")
         return 2
     torch.set_num_threads(max(1, args.threads))
     if args.mode == "nnue":
@@ -127,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         run_selfplay(Path(args.net), Path(args.out_dir), args.iterations, config, report=print)
     except (XqdeskError, ValueError, OSError) as error:
-        print(f"xqdesk train selfplay: {error}", file=sys.stderr)
+        report_error(str(error), "train selfplay")
         return 1
     return 0
 
@@ -139,12 +140,12 @@ def _nnue(args: argparse.Namespace) -> int:
     from xqdesk.errors import XqdeskError
 
     if args.device.startswith("cuda") and not torch.cuda.is_available():
-        print(f"xqdesk train nnue: --device {args.device}, but torch sees no GPU here", file=sys.stderr)
+        report_error(f"--device {args.device}, but torch sees no GPU here", "train nnue")
         return 2
     try:
         scale = None if args.scale == "fit" else float(args.scale)
     except ValueError:
-        print(f"xqdesk train nnue: --scale takes a number of centipawns or 'fit', got {args.scale!r}", file=sys.stderr)
+        report_error(f"--scale takes a number of centipawns or 'fit', got {args.scale!r}", "train nnue")
         return 2
     try:
         config = TrainingConfig(accumulator=args.accumulator, hidden=args.hidden, epochs=args.epochs,
@@ -152,7 +153,7 @@ def _nnue(args: argparse.Namespace) -> int:
                                 score_weight=args.score_weight, scale=scale, seed=args.seed, device=args.device)
         train_network(args.data, args.out, config, init=args.init, report=lambda line: print(line, flush=True))
     except XqdeskError as error:
-        print(f"xqdesk train nnue: {error}", file=sys.stderr)
+        report_error(str(error), "train nnue")
         return 1
     print(f"wrote {args.out}")
     return 0
@@ -166,8 +167,7 @@ def _zero(args: argparse.Namespace) -> int:
 
     if min(args.epochs, args.channels, args.blocks, args.hidden, args.batch) < 1 or args.policy_temperature <= 0 \
             or not 0 <= args.master_weight <= 1 or not 0 <= args.score_weight <= 1:
-        print("xqdesk train zero: sizes must be positive, the temperature above 0, the weights within [0, 1]",
-              file=sys.stderr)
+        report_error("sizes must be positive, the temperature above 0, the weights within [0, 1]", "train zero")
         return 2
     try:
         if args.init is None:
@@ -181,7 +181,7 @@ def _zero(args: argparse.Namespace) -> int:
                           seed=args.seed, max_positions=args.max_positions,
                           report=lambda entry: print(entry.line(), flush=True))
     except (XqdeskError, OSError, ValueError) as error:
-        print(f"xqdesk train zero: {error}", file=sys.stderr)
+        report_error(str(error), "train zero")
         return 1
     print(f"wrote {args.out}")
     return 0
@@ -200,11 +200,11 @@ def _data(args: argparse.Namespace) -> int:
     from xqdesk.errors import XqdeskError
 
     if args.depth < 1 or args.multipv < 1 or args.teacher_games < 0 or args.holdout < 0 or args.shard_size < 1:
-        print("xqdesk train data: --depth, --multipv and --shard-size must be positive, "
-              "--teacher-games and --holdout not negative", file=sys.stderr)
+        report_error("--depth, --multipv and --shard-size must be positive, --teacher-games and --holdout not "
+                     "negative", "train data")
         return 2
     if not args.records and not args.teacher_games:
-        print("xqdesk train data: nothing to label: give --records FILE… and/or --teacher-games N", file=sys.stderr)
+        report_error("nothing to label: give --records FILE… and/or --teacher-games N", "train data")
         return 2
     settings = LabelSettings(args.teacher or default_teacher(), args.depth, args.multipv)
     plan = DataPlan(settings, tuple(args.records), args.teacher_games, holdout=args.holdout, seed=args.seed,
@@ -226,7 +226,7 @@ def _data(args: argparse.Namespace) -> int:
             summary = make_data(plan, args.out, jobs, args.cluster, report=lambda line: console.print(line),
                                 on_progress=progress)
     except (XqdeskError, EngineError, OSError) as error:
-        print(f"xqdesk train data: {error}", file=sys.stderr)
+        report_error(str(error), "train data")
         return 1
     print(f"{summary.positions_added} new positions in {time.perf_counter() - started:.0f} s "
           f"({summary.tasks_done} tasks, {summary.tasks_skipped} done before); the set holds "

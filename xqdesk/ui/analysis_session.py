@@ -8,6 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDialog, QFileDialog, QWidget
 
+from xqdesk.engine_comment import engine_scores
 from xqdesk.game import Game
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.score import PovScore, Score
@@ -150,7 +151,8 @@ class AnalysisSession(QObject):
 
     def _on_game_changed(self) -> None:
         """The graph spans the game's moves; a game replacing another clears the other's scores
-        and the names of the engines that drew them."""
+        and the names of the engines that drew them, and draws the scores its record holds (a
+        match's move comments, ``{+0.35/12 0.98s}``: one series per side's engine)."""
         game, graph = self._controller.game(), self.panel.graph
         replaced, self._graphed_game = game is not self._graphed_game, game
         graph.set_ply_count(self._controller.length() + 1)
@@ -158,6 +160,17 @@ class AnalysisSession(QObject):
             graph.clear()
         if replaced:
             graph.set_series_names([])
+            self._show_recorded_scores(game)
+
+    def _show_recorded_scores(self, game: Game) -> None:
+        recorded = engine_scores(game)
+        if not recorded:
+            return
+        graph = self.panel.graph
+        graph.set_series_names([f"{side_word(color)}: {game.headers.get(tag) or '?'}"
+                                for color, tag in ((RED, "Red"), (BLACK, "Black"))])
+        for ply, score in recorded.items():
+            graph.set_score(ply, red_view_pawns(score), 0 if score.turn == RED else 1)
 
     def _on_engine_scored(self, ply: int, score: PovScore, mover: Color) -> None:
         """An engine seat's score: each seated engine draws its own series (the engine panel's

@@ -12,13 +12,21 @@ After each move, the score the mover's engine reported for it (from its own view
 
 A move without a score (an engine that reports none, a course player) resets the counts, as a
 book move does in cutechess. Mate scores count as very large scores.
+
+- **tablebase** (cutechess-cli's ``-tb``): once a move reaches a position that a table in the
+  directory covers, the table's verdict ends the game (a win for the side it wins for, else a
+  draw). The tables (``xqdesk egtb build``) are xqdesk's own; they judge by mate only, so a
+  table's win that the course's sixty-round rule would turn into a draw is still adjudicated a win.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Optional
 
 from xqdesk.board import Board
+from xqdesk.egtb import MissingTableError, Tablebase
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color, color_name
 from xqdesk.score import PovScore
@@ -57,13 +65,45 @@ class ResignRule:
 
 @dataclass(frozen=True)
 class AdjudicationRules:
-    """The adjudication a match applies (either rule may be absent)."""
+    """The adjudication a match applies (any rule may be absent); ``tablebase`` the directory of
+    the endgame tables that end a game they cover (a path, so the rules cross to a worker)."""
 
     draw: Optional[DrawRule] = None
     resign: Optional[ResignRule] = None
+    tablebase: Optional[str] = None
 
     def __bool__(self) -> bool:
-        return self.draw is not None or self.resign is not None
+        return self.draw is not None or self.resign is not None or self.tablebase is not None
+
+
+_TABLEBASES: dict[str, Tablebase] = {}
+_TABLEBASES_GUARD = threading.Lock()
+
+
+def open_tablebase(directory: str) -> Tablebase:
+    """The tables of ``directory``, opened once per process (each table is read on first use and
+    shared by every game; :class:`~xqdesk.egtb.Tablebase` is thread-safe)."""
+    with _TABLEBASES_GUARD:
+        tablebase = _TABLEBASES.get(directory)
+        if tablebase is None:
+            tablebase = _TABLEBASES[directory] = Tablebase(Path(directory))
+        return tablebase
+
+
+def tablebase_verdict(tablebase: Tablebase, board: Board) -> Optional[Outcome]:
+    """The adjudicated outcome of ``board`` by the tables (None when no table covers it, or the
+    game is over there by the rules)."""
+    if board.outcome() is not None or not tablebase.covers(board):
+        return None
+    try:
+        value = tablebase.probe(board)
+    except (MissingTableError, ValueError):
+        return None
+    if value.is_draw:
+        return Outcome.adjudicated(None, "the endgame tablebase says draw")
+    winner: Color = board.turn if value.is_win else (not board.turn)
+    return Outcome.adjudicated(winner, f"the endgame tablebase says {color_name(winner)} mates in "
+                                       f"{value.dtm} plies")
 
 
 class Adjudicator:
@@ -71,6 +111,7 @@ class Adjudicator:
 
     def __init__(self, rules: AdjudicationRules) -> None:
         self.rules = rules
+        self._tablebase = open_tablebase(rules.tablebase) if rules.tablebase is not None else None
         self._draw_count = 0
         self._losing = {RED: 0, BLACK: 0}
         self._winning = {RED: 0, BLACK: 0}
@@ -79,6 +120,10 @@ class Adjudicator:
         """The board after a move, and the mover's score for it (None: it gave none); the
         adjudicated outcome when the game is decided now, else None."""
         mover: Color = not board.turn
+        if self._tablebase is not None:
+            verdict = tablebase_verdict(self._tablebase, board)
+            if verdict is not None:
+                return verdict
         if score is None:
             self._draw_count = 0
             self._losing[mover] = self._winning[mover] = 0
@@ -111,4 +156,5 @@ class Adjudicator:
         return None
 
 
-__all__ = ["AdjudicationRules", "Adjudicator", "DrawRule", "ResignRule", "MATE_CENTIPAWNS"]
+__all__ = ["AdjudicationRules", "Adjudicator", "DrawRule", "ResignRule", "MATE_CENTIPAWNS", "open_tablebase",
+           "tablebase_verdict"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable, Iterable, Optional, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, TypeVar
 
 from xqdesk.engines.contests.adjudication import AdjudicationRules
 from xqdesk.engines.errors import EngineStartError
@@ -81,19 +81,21 @@ class _GameJob:
 
     def __init__(self, contestants: Sequence[Contestant], ruleset: Ruleset, move_time_limit: Optional[float],
                  time_control: Optional[TimeControl], game: ScheduledGame,
-                 adjudication: AdjudicationRules = AdjudicationRules()) -> None:
+                 adjudication: AdjudicationRules = AdjudicationRules(),
+                 headers: Optional[Mapping[str, str]] = None) -> None:
         self.contestants = list(contestants)
         self.adjudication = adjudication
         self.ruleset = ruleset
         self.move_time_limit = move_time_limit
         self.time_control = time_control
         self.game = game
+        self.headers = dict(headers or {})
 
 
 def _play_job(job: _GameJob) -> PlayedGame:
     """Runs on a worker: start the two engines there, play the game, close them."""
     with MatchRunner(job.contestants, ruleset=job.ruleset, move_time_limit=job.move_time_limit,
-                     time_control=job.time_control, adjudication=job.adjudication) as runner:
+                     time_control=job.time_control, adjudication=job.adjudication, headers=job.headers) as runner:
         return runner.play([job.game])[0]
 
 
@@ -114,8 +116,10 @@ class RayMatchRunner:
     def __init__(self, contestants: Sequence[Contestant], address: str, *, ruleset: Ruleset = COURSE,
                  move_time_limit: Optional[float] = None, time_control: Optional[TimeControl] = None,
                  on_game: Optional[Callable[[PlayedGame], None]] = None,
-                 adjudication: AdjudicationRules = AdjudicationRules()) -> None:
+                 adjudication: AdjudicationRules = AdjudicationRules(),
+                 headers: Optional[Mapping[str, str]] = None) -> None:
         self.contestants = list(contestants)
+        self.headers = dict(headers or {})
         self.adjudication = adjudication
         self.ruleset = ruleset
         self.move_time_limit = move_time_limit
@@ -143,7 +147,7 @@ class RayMatchRunner:
     def play(self, games: Iterable[ScheduledGame]) -> list[PlayedGame]:
         """Play ``games`` (a finite schedule) as Ray tasks and return them in schedule order."""
         jobs = [_GameJob(self.contestants, self.ruleset, self.move_time_limit, self.time_control, game,
-                         self.adjudication) for game in games]
+                         self.adjudication, self.headers) for game in games]
 
         def report(_index: int, played: PlayedGame) -> None:
             if self.on_game is not None:

@@ -9,14 +9,18 @@ searches running are cut short, no further game starts, and the unfinished games
 """
 from __future__ import annotations
 
+import datetime
+import logging
+import pickle
 import queue
 import random
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Optional, Protocol, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping, Optional, Protocol, Sequence
 
 from xqdesk.board import Board
+from xqdesk.engine_comment import BOOK_COMMENT, format_engine_comment
 from xqdesk.engines.contests.adjudication import AdjudicationRules, Adjudicator
 from xqdesk.engines.contests.elo import Tally
 from xqdesk.engines.errors import EngineError
@@ -28,7 +32,10 @@ from xqdesk.game import Game
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.ruleset import COURSE, FOG, Ruleset
+from xqdesk.score import PovScore
 from xqdesk.time_control import TimeControl
+
+LOG = logging.getLogger(__name__)
 
 STOPPED_TEXT = "Game stopped before its end (the match was interrupted)"
 """The outcome text of a game cut short by :meth:`MatchRunner.stop` (its result is ``*``)."""
@@ -58,11 +65,23 @@ class ScheduledGame:
 
 
 @dataclass(frozen=True)
+class MoveEvaluation:
+    """What the mover's engine said of a move it played: its score (None: it gave none) and the
+    depth of the search that gave it (None: not reported)."""
+
+    score: Optional[PovScore]
+    depth: Optional[int]
+
+
+@dataclass(frozen=True)
 class PlayedGame:
-    """A game as it ended: its ``record`` (the opening's moves first) and the schedule entry."""
+    """A game as it ended: its ``record`` (the opening's moves first) and the schedule entry;
+    ``evaluations[ply]`` what the engine that played the main line's move number ``ply`` (1: the
+    first move of the record, the opening's included) said of it, for each move an engine played."""
 
     scheduled: ScheduledGame
     record: GameRecord
+    evaluations: Mapping[int, MoveEvaluation] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -132,7 +151,8 @@ class MatchRunner:
     """Plays scheduled games, ``concurrency`` at a time. Use as a context manager (it closes every
     engine process it started).
 
-    ``adjudication``: the draw and resign rules applied from the engines' scores. ``on_game`` is
+    ``adjudication``: the draw and resign rules applied from the engines' scores. ``headers``: tags
+    every game's record gets (e.g. ``TimeControl``), besides ``Date`` (the day it started). ``on_game`` is
     told of each game as it ends (finished or stopped), ``on_move(game, board_after, reply)`` of
     each move; both are called from the worker threads.
     """
@@ -141,7 +161,8 @@ class MatchRunner:
                  move_time_limit: Optional[float] = None, time_control: Optional[TimeControl] = None,
                  on_game: Optional[Callable[[PlayedGame], None]] = None,
                  adjudication: AdjudicationRules = AdjudicationRules(),
-                 on_move: Optional[Callable[[ScheduledGame, Board, MoveReply], None]] = None) -> None:
+                 on_move: Optional[Callable[[ScheduledGame, Board, MoveReply], None]] = None,
+                 headers: Optional[Mapping[str, str]] = None) -> None:
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency!r}")
         self.contestants = list(contestants)
@@ -152,6 +173,7 @@ class MatchRunner:
         self.on_game = on_game
         self.on_move = on_move
         self.adjudication = adjudication
+        self.headers = dict(headers or {})
         self._seat_sets: queue.Queue[dict[int, GamePlayer]] = queue.Queue()
         self._all_sets: list[dict[int, GamePlayer]] = []
         for _ in range(concurrency):
@@ -172,6 +194,7 @@ class MatchRunner:
     def _seat(self, seats: dict[int, GamePlayer], index: int) -> GamePlayer:
         if index not in seats:
             player = self.contestants[index].make_player()
+            LOG.info("starting %s", self.contestants[index].name)
             player.start()
             seats[index] = player
         return seats[index]
@@ -230,19 +253,28 @@ class MatchRunner:
 
     def _play_one(self, game: ScheduledGame) -> PlayedGame:
         seats = self._seat_sets.get()
+        evaluations: dict[int, MoveEvaluation] = {}
+        started = datetime.date.today()
+        LOG.info("game %d begins: %s (red) vs %s (black)%s", game.number, self.contestants[game.red].name,
+                 self.contestants[game.black].name, f" from {game.opening.label}" if game.opening else "")
         try:
-            record = self._play_with(seats, game)
+            record = self._play_with(seats, game, evaluations)
         finally:
             self._seat_sets.put(seats)
         if self._abandoned and record.outcome.termination is not Termination.ABORTED:
             record.game.outcome = Outcome.aborted(STOPPED_TEXT)
-        played = PlayedGame(game, record)
+        LOG.info("game %d ends after %d plies: %s %s", game.number, len(record.game.mainline()),
+                 record.outcome.result(), record.outcome.text)
+        record.game.headers.update(self.headers)
+        record.game.headers.setdefault("Date", started.strftime("%Y.%m.%d"))
+        played = PlayedGame(game, record, evaluations)
         if self.on_game is not None:
             with self._report_lock:
                 self.on_game(played)
         return played
 
-    def _play_with(self, seats: dict[int, GamePlayer], game: ScheduledGame) -> GameRecord:
+    def _play_with(self, seats: dict[int, GamePlayer], game: ScheduledGame,
+                   evaluations: dict[int, MoveEvaluation]) -> GameRecord:
         names = (self.contestants[game.red].name, self.contestants[game.black].name)
         opening = game.opening or Opening()
         players = []
@@ -263,9 +295,12 @@ class MatchRunner:
                 self.on_move(game, board, reply)
             return adjudicator.observe(board, reply.score) if adjudicator is not None else None
 
+        def note_reply(board: Board, reply: MoveReply) -> None:
+            evaluations[len(board.move_stack)] = MoveEvaluation(reply.score, reply.depth)
+
         record = play_game(players[0], players[1], ruleset=self.ruleset, move_time_limit=self.move_time_limit,
                            time_controls=controls, board=opening.board(self.ruleset), stop=self._stop,
-                           judge_move=judge_move)
+                           judge_move=judge_move, on_reply=note_reply)
         if record.outcome.termination is Termination.ABORTED:
             record.game.outcome = Outcome.aborted(STOPPED_TEXT)
         return replace(record, red=names[0], black=names[1], first_ply=0)  # the opening's moves are the game's
@@ -315,12 +350,27 @@ def play_course_match(runner: GamesRunner, id_i: int, id_j: int, *,
 
 
 def to_game(played: PlayedGame, event: str, ruleset: Optional[Ruleset] = None) -> Game:
-    """A played game's record as its runner wrote it (what a seat said besides a move is that
-    move's comment, the course's text the termination), with the headers Event, Round, Red and
-    Black, under ``ruleset`` (default the course's)."""
+    """A played game's record, to be written as cutechess-cli writes one: a copy of the record its
+    runner wrote (the course's text is the termination) with the headers Event, Round, Red, Black
+    and PlyCount besides the runner's (Date, TimeControl …), under ``ruleset`` (default the
+    course's), and each move's comment the engine's score, depth and time
+    (:mod:`xqdesk.engine_comment`: ``+0.35/12 0.98s``; ``book`` for the opening's moves) followed
+    by what its seat said besides the move. The record itself is left as it is."""
     record = played.record
-    game = record.game
+    game: Game = pickle.loads(pickle.dumps(record.game))  # flat, however long the game
     game.headers.update({"Event": event, "Round": str(played.scheduled.number), "Red": record.red,
                          "Black": record.black})
     game.ruleset = ruleset or COURSE
+    nodes = game.mainline()
+    game.headers["PlyCount"] = str(len(nodes))
+    mover = game.start_board().turn
+    for ply, node in enumerate(nodes, start=1):
+        said = played.evaluations.get(ply)
+        if said is not None or node.seconds is not None:
+            score = said.score.pov(mover) if said is not None and said.score is not None else None
+            engine_text = format_engine_comment(score, said.depth if said is not None else None, node.seconds or 0.0)
+        else:
+            engine_text = BOOK_COMMENT
+        node.comment = f"{engine_text} {node.comment}".strip()
+        mover = not mover
     return game

@@ -151,13 +151,14 @@ def reply_from_search(name: str, result: SearchResult) -> MoveReply:
     besides: a draw offer, a resignation wish, as text and as a word), or why it gave none; with
     its last main-line score."""
     score = final_score(result)
+    depth = final_depth(result)
     if result.move is None:
         answer = "nobestmove" if result.best.text == "nobestmove" else f"bestmove {result.best.text!r}"
         reason = result.error or f"engine {name!r} answered {answer}" + (
             " (also when asked again without the history)" if result.asked_again else "")
-        return MoveReply(error=reason, elapsed=result.elapsed, score=score)
+        return MoveReply(error=reason, elapsed=result.elapsed, score=score, depth=depth)
     return MoveReply(move=result.move, elapsed=result.elapsed, remark=search_remark(name, result),
-                     offer=result.best.offer, score=score)
+                     offer=result.best.offer, score=score, depth=depth)
 
 
 def final_score(result: SearchResult) -> Optional[PovScore]:
@@ -165,6 +166,14 @@ def final_score(result: SearchResult) -> Optional[PovScore]:
     for info in reversed(result.infos):
         if info.score is not None and info.multipv == 1:
             return info.score
+    return None
+
+
+def final_depth(result: SearchResult) -> Optional[int]:
+    """The depth of the last main-line report that gave a depth (None when none did)."""
+    for info in reversed(result.infos):
+        if info.depth is not None and info.multipv == 1:
+            return info.depth
     return None
 
 

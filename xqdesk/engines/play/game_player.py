@@ -36,6 +36,8 @@ class MoveReply:
     remark: Optional[str] = None
     offer: Optional[str] = None
     score: Optional[PovScore] = None
+    depth: Optional[int] = None
+    """The depth of the search that gave ``score`` (None when the seat reported none)."""
 
 
 class GamePlayer(Protocol):

@@ -86,7 +86,8 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
               stop: Optional[threading.Event] = None,
               time_controls: Optional[Mapping[Color, TimeControl]] = None,
               on_position: Optional[Callable[[Board], None]] = None,
-              judge_move: Optional[Callable[[Board, MoveReply], Optional[Outcome]]] = None) -> GameRecord:
+              judge_move: Optional[Callable[[Board, MoveReply], Optional[Outcome]]] = None,
+              on_reply: Optional[Callable[[Board, MoveReply], None]] = None) -> GameRecord:
     """Play one game through a :class:`~xqdesk.engines.play.game_runner.GameRunner` and return its
     record. The seats must be started.
 
@@ -98,7 +99,8 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
     too; setting ``stop`` aborts the game before the next move (a reply that comes after it is set
     is not played). ``judge_move(board_after, reply)`` sees each legal move that leaves the game
     going, with the seat's reply (its score included); an outcome it returns ends the game there
-    (adjudication).
+    (adjudication). ``on_reply(board_after, reply)`` sees every move played, the last one too, with
+    the seat's reply (its score and depth: what a match writes in its record).
     """
     if time_controls is None:
         limit = ruleset.move_time_limit if move_time_limit is None else move_time_limit
@@ -130,6 +132,8 @@ def play_game(red: GamePlayer, black: GamePlayer, *, ruleset: Ruleset = COURSE,
                 on_position(after)
             if on_move is not None:
                 on_move(after, after.move_stack[-1], reply.elapsed)
+            if on_reply is not None:
+                on_reply(after, reply)
             verdict = judge_move(after, reply) if judge_move is not None and runner.outcome is None else None
             if verdict is not None:
                 runner.finish(verdict, 0.0)

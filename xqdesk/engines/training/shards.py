@@ -32,16 +32,16 @@ streams them (:class:`ShardReader`) instead of loading the set whole.
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 import numpy as np
+from filelock import FileLock, Timeout
 
 from xqdesk.errors import InputError
 
@@ -199,7 +199,7 @@ class ShardWriter:
 
     def close(self) -> None:
         """Let another writer open the folder."""
-        self._lock.close()
+        self._lock.release()
 
     def _open_manifest(self, settings: dict[str, Any]) -> dict[str, Any]:
         path = self.folder / MANIFEST
@@ -269,16 +269,16 @@ class ShardWriter:
         os.replace(partial, path)
 
 
-def _lock_folder(folder: Path) -> IO[bytes]:
-    """An exclusive lock on ``folder`` held while the returned file is open; DataSetError when
-    another process holds it."""
-    handle = open(folder / LOCK, "ab")
+def _lock_folder(folder: Path) -> FileLock:
+    """An exclusive lock on ``folder``, held until it is released (filelock: an OS lock where the
+    platform has one, released by the OS when the process ends); DataSetError when another
+    writer holds it."""
+    lock = FileLock(str(folder / LOCK))
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
+        lock.acquire(timeout=0)
+    except Timeout:
         raise DataSetError(f"{str(folder)!r} is being written by another run; wait for it to finish or stop it") from None
-    return handle
+    return lock
 
 
 def read_manifest(folder: str | Path) -> dict[str, Any]:

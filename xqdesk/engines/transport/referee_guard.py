@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import _thread
 import ctypes
+import logging
 import os
 import signal
 import sys
@@ -40,6 +41,8 @@ from typing import Iterator
 
 from xqdesk.engines.transport.process import STARTING, started_here
 from xqdesk.engines.transport.shield import PR_SET_CHILD_SUBREAPER, descendants, is_descendant
+
+LOG = logging.getLogger(__name__)
 
 GUARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 """The signals the guard looks at the sender of."""
@@ -190,13 +193,13 @@ def _watch(stopping: threading.Event) -> None:
             sender = info.si_pid
             if sender and sender != me and (sender in recent or sender in senders or is_descendant(sender, me)):
                 senders[sender] = time.monotonic()
-                print(f"xqdesk: ignored {signal.Signals(info.si_signo).name} from process {sender}, one of the "
-                      f"engines' processes", file=sys.stderr, flush=True)
+                LOG.warning("ignored %s from process %d, one of the engines' processes",
+                            signal.Signals(info.si_signo).name, sender)
             else:
                 _honour(info.si_signo)
             info = signal.sigtimedwait(GUARDED, 0)
         for pid in sweep_escaped():
-            print(f"xqdesk: killed process {pid}, which escaped its engine's tree", file=sys.stderr, flush=True)
+            LOG.warning("killed process %d, which escaped its engine's tree", pid)
 
 
 @contextmanager
