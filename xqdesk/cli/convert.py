@@ -22,6 +22,7 @@ from xqdesk.errors import XqdeskError
 from xqdesk.formats import GameFile, read_games, read_games_text, write_games
 from xqdesk.notation import Notation
 from xqdesk.notation.normalize import has_cjk
+from xqdesk.terminal_text import printable
 
 _NOTATIONS = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE, "san": Notation.SAN}
 
@@ -48,19 +49,20 @@ def run(args: argparse.Namespace) -> int:
     with CommandProgress(f"reading {args.source if len(args.source) <= 60 else 'the text'}"):
         game_file = _read(args.source, args.encoding)
     for error in game_file.errors:
-        print(f"error: {error}", file=sys.stderr)
+        print(printable(f"error: {error}"), file=sys.stderr)
     if not game_file.games:
-        print(f"xqdesk convert: no game could be read from {game_file.source}", file=sys.stderr)
+        print(printable(f"xqdesk convert: no game could be read from {game_file.source}"), file=sys.stderr)
         return 1
     try:
         with CommandProgress(f"writing {plural(len(game_file.games), 'game')} to {args.target}"):
             written = write_games(args.target, game_file.games, _NOTATIONS[args.notation])
     except XqdeskError as error:
-        print(f"xqdesk convert: {error}", file=sys.stderr)
+        print(printable(f"xqdesk convert: {error}"), file=sys.stderr)
         return 1
     except OSError as error:
         print(f"xqdesk convert: cannot write {args.target}: {error.strerror or error}", file=sys.stderr)
         return 3
     detected = f" ({game_file.format})" if game_file.format else ""
-    print(f"wrote {plural(len(game_file.games), 'game')} from {game_file.source}{detected} to {written.name}")
+    print(printable(f"wrote {plural(len(game_file.games), 'game')} from {game_file.source}{detected} "
+                    f"to {written.name}"))
     return 1 if game_file.errors else 0

@@ -15,6 +15,7 @@ from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.notation import parse_line
 from xqdesk.position_index import open_index
+from xqdesk.terminal_text import printable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,19 +33,19 @@ def run(args: argparse.Namespace) -> int:
             board.push(move)
         index = open_index(args.db)
     except XqdeskError as error:
-        print(f"xqdesk explore: {error}", file=sys.stderr)
+        print(printable(f"xqdesk explore: {error}"), file=sys.stderr)
         return 2
     try:
         with index:
             stats = index.moves(board)
             games = index.games(board, args.games) if args.games > 0 else []
     except XqdeskError as error:  # a damaged index: the message says how to build it again
-        print(f"xqdesk explore: {error}", file=sys.stderr)
+        print(printable(f"xqdesk explore: {error}"), file=sys.stderr)
         return 2
     print(f"{'move':<6}{'games':>8}{'red':>8}{'draw':>8}{'black':>8}")
     for stat in stats:
         print(f"{stat.move.iccs():<6}{stat.games:>8}{stat.red_wins:>8}{stat.draws:>8}{stat.black_wins:>8}")
     for game in games:
-        print(f"{game.result_text():>4}  {game.red} – {game.black}  {game.event} {game.date}  "
-              f"(ply {game.ply}, {game.path} #{game.number + 1})")
+        print(f"{game.result_text():>4}  {printable(game.red)} – {printable(game.black)}  {printable(game.event)} "
+              f"{printable(game.date)}  (ply {game.ply}, {printable(game.path)} #{game.number + 1})")
     return 0

@@ -27,6 +27,7 @@ from xqdesk.cli.match_report import MatchReport, PgnAppender, plural, stop_on_si
 from xqdesk.cli.protocol_log import add_log_argument
 from xqdesk.engines.contests.adjudication import AdjudicationRules
 from xqdesk.time_control import TimeControl
+from xqdesk.terminal_text import printable
 
 FOG_PREFIX = "fog-"
 
@@ -225,14 +226,14 @@ def _run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, 
                                  time_control=args.tc, on_game=report.on_game, ruleset=ruleset_of(args),
                                  adjudication=setup.adjudication, on_move=report.on_move)
     except EngineStartError as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        print(printable(f"xqdesk: {error}", keep_newlines=True), file=sys.stderr)
         return 2
     report.runner = runner
     with runner, stop_on_signals(runner) as signals:
         try:
             runner.check()
         except EngineStartError as error:
-            print(f"xqdesk: {error}", file=sys.stderr)
+            print(printable(f"xqdesk: {error}", keep_newlines=True), file=sys.stderr)
             return 2
         try:
             with report:
@@ -269,7 +270,7 @@ def print_summary(report: MatchReport, args: argparse.Namespace) -> None:
     from xqdesk.engines.contests.elo import elo_difference, performance_rating
     from xqdesk.engines.contests.sprt import Verdict, likelihood_of_superiority
 
-    names, results = report.names, report.results
+    names, results = [printable(name) for name in report.names], report.results
     games, points = results.tally.games, results.tally.points
     print(f"{names[0]} vs {names[1]}: {results.tally} ({points:g}/{games})")
     elo = elo_difference(results.wins, results.draws, results.losses)
@@ -316,10 +317,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--sprt with --cluster needs --games N (the most games to play)")
         contestants = make_contestants([args.red, args.black], args)
     except UsageError as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        print(printable(f"xqdesk: {error}", keep_newlines=True), file=sys.stderr)
         return 2
     except EngineStartError as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        print(printable(f"xqdesk: {error}", keep_newlines=True), file=sys.stderr)
         return 2
     names = [contestant.name for contestant in contestants]
     games = 6 if args.course else args.games if args.games is not None else (None if sprt else 2)
@@ -333,14 +334,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet and (setup.openings is not None or sprt is not None):
         described = setup.openings.described if setup.openings else "from the start position"
         cap = "until a verdict" if games is None else plural(games, "game") + " at most" if sprt else plural(games, "game")
-        print(f"{names[0]} vs {names[1]}: {cap}, {described}", flush=True)
+        print(printable(f"{names[0]} vs {names[1]}: {cap}, {described}"), flush=True)
 
     def play(runner) -> None:
         if args.course:
             from xqdesk.formats.course_match import write_course_match
             match, _ = play_course_match(runner, args.ids[0], args.ids[1], rng=random.Random(args.seed))
             if not runner.stopped:
-                print(match.summary_text().replace("\r\n", "\n"))
+                print(printable(match.summary_text().replace("\r\n", "\n"), keep_newlines=True))
                 if args.out:
                     folder = write_course_match(args.out, match)
                     print(f"match folder: {folder}")

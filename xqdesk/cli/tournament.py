@@ -9,6 +9,8 @@ import argparse
 import sys
 from dataclasses import replace
 
+from xqdesk.terminal_text import printable
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from xqdesk.cli.match import add_engine_arguments
@@ -34,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         setup = read_setup(args)
         contestants = make_contestants(args.specs, args)
     except (UsageError, EngineStartError) as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        print(printable(f"xqdesk: {error}", keep_newlines=True), file=sys.stderr)
         return 2
     names = unique_names([contestant.name for contestant in contestants])
     contestants = [replace(contestant, name=name) for contestant, name in zip(contestants, names)]
@@ -51,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     def summarise() -> None:
         if report.stopped or len(report.finished) < len(schedule):
             print(f"Standings after {plural(len(report.finished), 'finished game')} of {len(schedule)}:")
-        print(format_standings(standings(names, report.finished)))
+        print(printable(format_standings(standings(names, report.finished)), keep_newlines=True))
         if report.pgn is not None:
             print(f"PGN: {report.pgn.path} ({plural(report.pgn.written, 'game')})")
 
