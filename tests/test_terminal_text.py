@@ -113,3 +113,11 @@ def test_annotate_summary_prints_hostile_player_names_inert(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     assert_inert(done.stdout)
     assert "Alice\\u202eecilA\\x1b[1A" in done.stdout
+
+
+def test_analyse_prints_an_engines_hostile_name_inert() -> None:
+    engine = PLAYERS / "uci_scripts" / "hostile_name_engine.py"
+    done = xqdesk("analyse", "--engine", f"uci:{engine}", "--depth", "1")
+    assert done.returncode == 0, done.stderr
+    assert_inert(done.stdout)
+    assert "Engine: Evil\\x1b]0;PWNED\\x07" in done.stdout and "Best move" in done.stdout
