@@ -24,6 +24,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from xqdesk.terminal_text import printable
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     modes = parser.add_subparsers(dest="mode", metavar="MODE", required=True)
@@ -223,10 +225,11 @@ def _data(args: argparse.Namespace) -> int:
             def progress(done: int, total: int, positions: int) -> None:
                 bar.update(task, completed=done, total=total, positions=positions)
 
-            summary = make_data(plan, args.out, jobs, args.cluster, report=lambda line: console.print(line),
+            summary = make_data(plan, args.out, jobs, args.cluster,  # lines may quote the records: inert, no markup
+                                report=lambda line: console.print(printable(line), markup=False, highlight=False),
                                 on_progress=progress)
     except (XqdeskError, EngineError, OSError) as error:
-        print(f"xqdesk train data: {error}", file=sys.stderr)
+        print(printable(f"xqdesk train data: {error}"), file=sys.stderr)
         return 1
     print(f"{summary.positions_added} new positions in {time.perf_counter() - started:.0f} s "
           f"({summary.tasks_done} tasks, {summary.tasks_skipped} done before); the set holds "
