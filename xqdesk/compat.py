@@ -72,19 +72,21 @@ def play_game(red: Any, black: Any, delta_time: float = 1) -> None:
     """Watch two course ``Player`` instances play in the window, at least ``delta_time`` seconds
     between moves; returns when the window is closed. Each player's class runs in its own process
     (a fresh ``Player(side)`` made from its file), judged under the course's 10-second clock."""
-    from xqdesk.ui.app import run_window, watch_game_window
+    from xqdesk.ui.app import run_window, watch_game_window, window_guard
 
-    run_window(watch_game_window(red, black, delta_time))
+    with window_guard():  # a player that signals the window, or escapes its shield, cannot harm it
+        run_window(watch_game_window(red, black, delta_time))
 
 
 def play_pve_game(side: str = "red", player: Any = None) -> None:
     """Play ``side`` ("red"/"black") against ``player`` (made for the other side) in the window;
     returns when the window is closed."""
-    from xqdesk.ui.app import pve_window, run_window
+    from xqdesk.ui.app import pve_window, run_window, window_guard
 
     if player is None:
         raise ValueError("play_pve_game needs a Player instance to play against, got None")
-    run_window(pve_window(side, player))
+    with window_guard():
+        run_window(pve_window(side, player))
 
 
 def replay_history_game(history: Sequence[Sequence[int]], delta_time: float = 1) -> None:

@@ -56,8 +56,10 @@ def report_error(message: str, command: str = "", *, label: Optional[str] = None
     """A command's message to its user on stderr, ``xqdesk[ COMMAND]: MESSAGE`` (what went wrong
     and what to do), or ``LABEL: MESSAGE`` (``error: …`` for each problem met in a record file):
     the one way commands report what is not their output; internals log through ``logging``."""
+    from xqdesk.terminal_text import printable  # record and engine text in it is made inert
+
     head = label if label is not None else f"xqdesk {command}" if command else "xqdesk"
-    print(f"{head}: {message}", file=sys.stderr, flush=True)
+    print(printable(f"{head}: {message}", keep_newlines=True), file=sys.stderr, flush=True)
 
 
 def plural(count: int, word: str, words: Optional[str] = None) -> str:

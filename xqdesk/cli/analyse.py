@@ -8,6 +8,7 @@ import time
 
 from xqdesk.cli import positive_float, positive_int
 from xqdesk.cli.protocol_log import add_log_argument
+from xqdesk.terminal_text import printable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         spec = engine_spec(args.engine, args.engines)
         engine = spec.open(memory_limit_mb=args.memory_limit or DEFAULT_MEMORY_LIMIT_MB)
         identity = engine.identity
-        print(f"Engine: {identity.name or spec.name} ({identity.protocol_name})  Position: {board.fen()}")
+        print(f"Engine: {printable(identity.name or spec.name)} ({identity.protocol_name})  Position: {board.fen()}")
         if args.multipv > 1:
             if any(name.lower() == "multipv" for name in identity.options):
                 engine.set_option("MultiPV", str(args.multipv))
@@ -86,13 +87,13 @@ def run(args: argparse.Namespace) -> int:
         budget = (args.movetime if not args.depth else 600.0) + 5.0
         result = engine.search(board.start_fen, board.move_stack, limits, time.monotonic() + budget, show)
     except (EngineError, ValueError) as error:
-        print(f"xqdesk: {error}", file=sys.stderr)
+        print(printable(f"xqdesk: {error}", keep_newlines=True), file=sys.stderr)
         return 2
     finally:
         if engine is not None:
             engine.quit()
     if result.move is None:
-        print(f"No best move ({result.best.text!r}){': ' + result.error if result.error else ''}")
+        print(printable(f"No best move ({result.best.text!r}){': ' + result.error if result.error else ''}"))
         return 1
     if result.asked_again:
         print("The engine answered nobestmove (it judged the position drawn); asked again without the history")

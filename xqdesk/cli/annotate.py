@@ -10,6 +10,7 @@ import argparse
 from pathlib import Path
 
 from xqdesk.cli import plural, positive_float, positive_int, report_error
+from xqdesk.terminal_text import printable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             outputs.append(result)
             if result.error:
                 failures.append(result.error)
-                bar.console.print(f"xqdesk: {result.error}")
+                bar.console.print(printable(f"xqdesk: {result.error}"), markup=False, highlight=False)
             else:
                 finished.append(result)
             bar.advance(task)
@@ -98,6 +99,7 @@ def _print_summary(target: Path, summarise) -> None:  # noqa: ANN001 - summarise
     """The per-player table over every annotated game now in OUT."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from xqdesk.formats import read_games
     from xqdesk.review import MoveClass
@@ -110,7 +112,7 @@ def _print_summary(target: Path, summarise) -> None:  # noqa: ANN001 - summarise
     players = summarise(games)
     for name in sorted(players, key=lambda player: (-(players[player].accuracy or 0.0), player)):
         row = players[name]
-        table.add_row(name, str(row.games), f"{row.accuracy:.1f}" if row.accuracy is not None else "-",
+        table.add_row(Text(printable(name)), str(row.games), f"{row.accuracy:.1f}" if row.accuracy is not None else "-",
                       str(row.counts[MoveClass.INACCURACY]), str(row.counts[MoveClass.MISTAKE]),
                       str(row.counts[MoveClass.BLUNDER]))
     Console(width=100).print(table)

@@ -23,6 +23,7 @@ from xqdesk.formats import GameFile, read_games, read_games_text, write_games
 from xqdesk.notation import Notation
 from xqdesk.notation.normalize import has_cjk
 from xqdesk.cli import report_error
+from xqdesk.terminal_text import printable
 
 _NOTATIONS = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE, "san": Notation.SAN}
 
@@ -63,5 +64,6 @@ def run(args: argparse.Namespace) -> int:
         report_error(f"cannot write {args.target}: {error.strerror or error}", "convert")
         return 3
     detected = f" ({game_file.format})" if game_file.format else ""
-    print(f"wrote {plural(len(game_file.games), 'game')} from {game_file.source}{detected} to {written.name}")
+    print(printable(f"wrote {plural(len(game_file.games), 'game')} from {game_file.source}{detected} "
+                    f"to {written.name}"))
     return 1 if game_file.errors else 0

@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 
 from xqdesk.cli import report_error
+from xqdesk.terminal_text import printable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
             for profile in engines:
                 where = profile.path or (f"level {profile.level}" if profile.kind.value == "builtin" else "")
                 options = ", ".join(f"{key}={value}" for key, value in profile.options)
-                print(f"  {profile.name}: {profile.kind.value} {where}".rstrip() + (f" ({options})" if options else ""))
+                line = f"  {profile.name}: {profile.kind.value} {where}".rstrip() + (f" ({options})" if options else "")
+                print(printable(line))
             if not engines:
                 print("  (none: add one with 'xqdesk engines add NAME SPEC' or in the window's engines dialog)")
             return 0

@@ -15,6 +15,7 @@ from xqdesk.fen import STARTING_FEN
 from xqdesk.notation import parse_line
 from xqdesk.position_index import open_index
 from xqdesk.cli import report_error
+from xqdesk.terminal_text import printable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +46,6 @@ def run(args: argparse.Namespace) -> int:
     for stat in stats:
         print(f"{stat.move.iccs():<6}{stat.games:>8}{stat.red_wins:>8}{stat.draws:>8}{stat.black_wins:>8}")
     for game in games:
-        print(f"{game.result_text():>4}  {game.red} – {game.black}  {game.event} {game.date}  "
-              f"(ply {game.ply}, {game.path} #{game.number + 1})")
+        print(f"{game.result_text():>4}  {printable(game.red)} – {printable(game.black)}  {printable(game.event)} "
+              f"{printable(game.date)}  (ply {game.ply}, {printable(game.path)} #{game.number + 1})")
     return 0

@@ -12,6 +12,7 @@ import time
 
 from xqdesk.cli import plural
 from xqdesk.position_index import PositionIndex, PositionIndexError
+from xqdesk.terminal_text import printable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,17 +26,17 @@ def run(args: argparse.Namespace) -> int:
 
     def report(name: str, games: int) -> None:
         if not args.quiet:
-            print(f"{name}: {plural(games, 'game')}", flush=True)
+            print(f"{printable(name)}: {plural(games, 'game')}", flush=True)
 
     try:
         with PositionIndex(args.db) as index:
             result = index.add(args.files, progress=report)
             total_games, total_files = index.game_count(), index.file_count()
     except PositionIndexError as error:
-        print(f"xqdesk index: {error}", file=sys.stderr)
+        print(printable(f"xqdesk index: {error}"), file=sys.stderr)
         return 2
     for problem in result.errors:
-        print(f"error: {problem}", file=sys.stderr)
+        print(printable(f"error: {problem}"), file=sys.stderr)
     elapsed = time.perf_counter() - started
     print(f"indexed {plural(result.files_added, 'file')} ({plural(result.games, 'game')}, "
           f"{plural(result.positions, 'position')}) in {elapsed:.1f} s, skipped {result.files_skipped} unchanged; "

@@ -28,6 +28,7 @@ from xqdesk.cli.match_report import MatchReport, PgnAppender, plural, stop_on_si
 from xqdesk.cli.protocol_log import add_log_argument
 from xqdesk.engines.contests.adjudication import AdjudicationRules
 from xqdesk.time_control import TimeControl
+from xqdesk.terminal_text import printable
 
 FOG_PREFIX = "fog-"
 
@@ -321,7 +322,7 @@ def print_summary(report: MatchReport, args: argparse.Namespace) -> None:
     from xqdesk.engines.contests.elo import elo_difference, performance_rating
     from xqdesk.engines.contests.sprt import Verdict, likelihood_of_superiority
 
-    names, results = report.names, report.results
+    names, results = [printable(name) for name in report.names], report.results
     games, points = results.tally.games, results.tally.points
     print(f"{names[0]} vs {names[1]}: {results.tally} ({points:g}/{games})")
     elo = elo_difference(results.wins, results.draws, results.losses)
@@ -385,14 +386,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet and (setup.openings is not None or sprt is not None):
         described = setup.openings.described if setup.openings else "from the start position"
         cap = "until a verdict" if games is None else plural(games, "game") + " at most" if sprt else plural(games, "game")
-        print(f"{names[0]} vs {names[1]}: {cap}, {described}", flush=True)
+        print(printable(f"{names[0]} vs {names[1]}: {cap}, {described}"), flush=True)
 
     def play(runner) -> None:
         if args.course:
             from xqdesk.formats.course_match import write_course_match
             match, _ = play_course_match(runner, args.ids[0], args.ids[1], rng=random.Random(args.seed))
             if not runner.stopped:
-                print(match.summary_text().replace("\r\n", "\n"))
+                print(printable(match.summary_text().replace("\r\n", "\n"), keep_newlines=True))
                 if args.out:
                     folder = write_course_match(args.out, match)
                     print(f"match folder: {folder}")

@@ -28,6 +28,7 @@ from xqdesk.engines.contests.sprt import PairedResults, Sprt, SprtStatus, Verdic
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ruleset import Ruleset
 from xqdesk.score import PovScore
+from xqdesk.terminal_text import printable
 
 
 @dataclass
@@ -174,10 +175,10 @@ class MatchReport:
         verdict = f"{winner} wins" if winner else "draw"
         opening = played.scheduled.opening
         where = f" from {opening.label}" if opening is not None and opening.label != "start position" else ""
-        print(f"Game {played.scheduled.number}: {record.red} (red) vs {record.black} (black){where}, "
-              f"{plural(len(record.moves), 'ply', 'plies')}: {verdict}: {record.outcome.text}", flush=True)
-        for line in fold_remarks(record.remarks):
-            print(f"  {line}", flush=True)
+        print(printable(f"Game {played.scheduled.number}: {record.red} (red) vs {record.black} (black){where}, "
+                        f"{plural(len(record.moves), 'ply', 'plies')}: {verdict}: {record.outcome.text}"), flush=True)
+        for line in fold_remarks(record.remarks):  # an engine's words (its stderr when it crashed) among them
+            print(f"  {printable(line)}", flush=True)
         if len(self.names) == 2:
             print(self.score_line(), flush=True)
             if self.sprt_status is not None:
@@ -186,8 +187,8 @@ class MatchReport:
     def score_line(self) -> str:
         """cutechess-cli's ``Score of A vs B: W - L - D  [score] games``."""
         tally = self.results.tally
-        return (f"Score of {self.names[0]} vs {self.names[1]}: {tally.wins} - {tally.losses} - "
-                f"{tally.draws}  [{tally.share:.3f}] {tally.games}")
+        return printable(f"Score of {self.names[0]} vs {self.names[1]}: {tally.wins} - {tally.losses} - "
+                         f"{tally.draws}  [{tally.share:.3f}] {tally.games}")
 
     # --- the live panel ---------------------------------------------------------------------------
     def _panel(self) -> Any:
@@ -213,7 +214,7 @@ class MatchReport:
             scores = f"{_score(item.red_score)} / {_score(item.black_score)}"
             lines.append(f"  Game {item.game.number}: {red} vs {black}, ply {item.ply}, "
                          f"eval red / black (Red's view) {scores}, {_clock(now - item.started)}")
-        return Text("\n".join(lines))
+        return Text("\n".join(printable(line) for line in lines))
 
     def __enter__(self) -> MatchReport:
         if self.live:

@@ -17,6 +17,7 @@ from xqdesk.cli.protocol_log import add_log_argument
 from xqdesk.engines.play.person_seat import PersonSeat
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.pieces import BLACK, RED, Color, side_name
+from xqdesk.terminal_text import printable
 from xqdesk.time_control import TimeControl
 from xqdesk.cli import report_error
 
@@ -97,7 +98,7 @@ def _play(args: argparse.Namespace) -> int:
         done.set()
         for seat in seats.values():
             seat.close()
-    print(("\n" if people else "") + record.outcome.text, flush=True)  # a prompt may be waiting
+    print(("\n" if people else "") + printable(record.outcome.text), flush=True)  # a prompt may be waiting
     return 0
 
 
@@ -127,4 +128,4 @@ def _prompt_people(people: dict[Color, PersonSeat], notation: Notation, source: 
             try:
                 seat.offer(parse_move(board, text))
             except ValueError as error:
-                print(f"not a move here: {error}", file=out, flush=True)
+                print(printable(f"not a move here: {error}"), file=out, flush=True)

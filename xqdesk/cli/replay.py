@@ -17,6 +17,7 @@ from xqdesk.cli.progress import CommandProgress
 from xqdesk.game import Game
 from xqdesk.notation import Notation, format_line
 from xqdesk.cli import report_error
+from xqdesk.terminal_text import printable
 
 _NOTATIONS = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE}
 
@@ -46,21 +47,24 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         agree, differ, illegal = (verdicts.count(kind) for kind in ("agree", "differ", "illegal"))
         unread = len(game_file.errors)
-        print(f"checked {plural(len(game_file.games), 'game')} of {game_file.source}: {agree} agree, {differ} differ, "
+        print(f"checked {plural(len(game_file.games), 'game')} of {printable(game_file.source)}: "
+              f"{agree} agree, {differ} differ, "
               f"{illegal} with illegal or damaged moves, {plural(unread, 'read error')}")
         return 0 if differ == 0 and illegal == 0 and unread == 0 else 1
     return 1 if game_file.errors else 0
 
 
 def _replay_one(game: Game, title: str, notation: Notation, check: bool, damaged: bool) -> str:
-    """Print one game and, when ``check``, its verdict: ``agree``, ``differ``, ``illegal`` (or ``shown``)."""
-    print(title)
+    """Print one game and, when ``check``, its verdict: ``agree``, ``differ``, ``illegal`` (or ``shown``).
+    Every text that comes from the record goes out through :func:`printable`."""
+    print(printable(title))
     for tag, value in game.sorted_headers():
-        print(f"  {tag}: {value}")
+        print(f"  {printable(tag)}: {printable(value)}")
     if game.start_fen != Game().start_fen:
-        print(f"  Start: {game.start_fen}")
-    print(f"  Moves: {_movetext(game, notation)}")
-    print(f"  Outcome: {game.outcome.text + ' (' + game.outcome.result() + ')' if game.outcome else 'none recorded'}")
+        print(f"  Start: {printable(game.start_fen)}")
+    print(f"  Moves: {printable(_movetext(game, notation))}")
+    outcome = f"{game.outcome.text} ({game.outcome.result()})" if game.outcome else "none recorded"
+    print(f"  Outcome: {printable(outcome)}")
     if not check:
         return "shown"
     if damaged:
@@ -69,12 +73,12 @@ def _replay_one(game: Game, title: str, notation: Notation, check: bool, damaged
     try:
         verdict = game.check_outcome()
     except XqdeskError as illegal_move:
-        print(f"  Check: ILLEGAL: {illegal_move}")
+        print(f"  Check: ILLEGAL: {printable(str(illegal_move))}")
         return "illegal"
     if verdict.agrees:
-        print(f"  Check: agrees: {verdict.detail}")
+        print(f"  Check: agrees: {printable(verdict.detail)}")
         return "agree"
-    print(f"  Check: DIFFERS: {verdict.detail}")
+    print(f"  Check: DIFFERS: {printable(verdict.detail)}")
     return "differ"
 
 

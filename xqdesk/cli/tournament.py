@@ -12,6 +12,7 @@ import argparse
 from dataclasses import replace
 
 from xqdesk.cli import report_error
+from xqdesk.terminal_text import printable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         status = tests.add(played) if tests is not None else None
         if status is not None and not args.quiet:
             first, second = sorted((played.scheduled.red, played.scheduled.black))
-            print(f"SPRT {names[first]} vs {names[second]}: {status}", flush=True)
+            print(printable(f"SPRT {names[first]} vs {names[second]}: {status}"), flush=True)
 
     try:
         report = MatchReport(names, total=len(schedule), quiet=args.quiet, after_game=after_game,
@@ -97,9 +98,9 @@ def run(args: argparse.Namespace) -> int:
                   f"{games_per_pair}, fewer once its test has a verdict):")
         elif report.stopped or len(report.finished) < len(schedule):
             print(f"Standings after {plural(len(report.finished), 'finished game')} of {len(schedule)}:")
-        print(format_standings(standings(names, report.finished)))
+        print(printable(format_standings(standings(names, report.finished)), keep_newlines=True))
         if tests is not None:
-            print(format_pair_tests(tests, names))
+            print(printable(format_pair_tests(tests, names), keep_newlines=True))
         if report.pgn is not None:
             print(f"PGN: {report.pgn.path} ({plural(report.pgn.written, 'game')})")
 
@@ -135,7 +136,7 @@ def _run_knockout(args, contestants, names, setup, games_per_pair, openings, rep
 
     def show(round_number: int, match: KnockoutMatch) -> None:
         if not args.quiet:
-            print(knockout_line(round_number, match, names), flush=True)
+            print(printable(knockout_line(round_number, match, names)), flush=True)
 
     def play(runner) -> None:  # noqa: ANN001 - a GamesRunner
         rounds.extend(play_knockout(runner, len(contestants), games_per_pair, openings, repeat, on_match=show))
@@ -144,7 +145,7 @@ def _run_knockout(args, contestants, names, setup, games_per_pair, openings, rep
         print("Knockout:")
         for number, matches in enumerate(rounds, start=1):
             for match in matches:
-                print("  " + knockout_line(number, match, names))
+                print(printable("  " + knockout_line(number, match, names)))
         if rounds and len(rounds[-1]) == 1 and not report.stopped:
             print(f"Winner: {names[rounds[-1][0].winner]}")
         else:

@@ -24,6 +24,7 @@ import argparse
 from pathlib import Path
 
 from xqdesk.cli import report_error
+from xqdesk.terminal_text import printable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -223,7 +224,8 @@ def _data(args: argparse.Namespace) -> int:
             def progress(done: int, total: int, positions: int) -> None:
                 bar.update(task, completed=done, total=total, positions=positions)
 
-            summary = make_data(plan, args.out, jobs, args.cluster, report=lambda line: console.print(line),
+            summary = make_data(plan, args.out, jobs, args.cluster,  # lines may quote the records: inert, no markup
+                                report=lambda line: console.print(printable(line), markup=False, highlight=False),
                                 on_progress=progress)
     except (XqdeskError, EngineError, OSError) as error:
         report_error(str(error), "train data")

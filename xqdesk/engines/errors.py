@@ -1,8 +1,8 @@
 """Errors raised while starting, talking to or supervising an engine process.
 
 All are :class:`xqdesk.errors.XqdeskError` subclasses, apart from the input errors: an engine's
-failure is not a ``ValueError``. The two that are about what was given to an engine (an option
-value, a position) are :class:`~xqdesk.errors.InputError` too.
+failure is not a ``ValueError``. Those about what was given to an engine (an option value, a
+position, a network file) are :class:`~xqdesk.errors.InputError` too.
 """
 from __future__ import annotations
 
@@ -39,3 +39,10 @@ class EngineTimeoutError(EngineError):
 class EnginePositionError(EngineError, InputError):
     """A position the engine cannot be given (an impossible position for an engine that refuses
     them); nothing was sent."""
+
+
+class NetworkFileError(InputError):
+    """A network file (the built-in engine's ``EvalFile``, the ``zero`` engine's ``Network``) that
+    cannot be read or does not hold a usable network of its format: the message names the file and
+    what is wrong (missing, not an ``.npz``, an array of the wrong shape or type, values that are
+    not finite …)."""

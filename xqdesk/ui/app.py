@@ -11,7 +11,8 @@ import os
 import shlex
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from typing import TYPE_CHECKING
@@ -21,6 +22,7 @@ from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QApplication
 
 from xqdesk import __version__
+from xqdesk.engines.transport.referee_guard import guard_referee
 from xqdesk.pieces import RED, parse_color
 from xqdesk.resource_files import read_resource
 from xqdesk.ui.engine_preparation import EnginePreparation
@@ -33,6 +35,26 @@ if TYPE_CHECKING:
     from xqdesk.ui.main_window import MainWindow
 
 SCREENSHOT_SIZE = (1280, 900)
+
+
+@contextmanager
+def window_guard() -> Iterator[bool]:
+    """The referee's guard (:mod:`xqdesk.engines.transport.referee_guard`) around a window's life,
+    as ``xqdesk match`` has it around a match: an engine of a window game that signals the window
+    (its shield's parent) is ignored, and one that kills its shield, or anything it detached, is
+    swept within a quarter of a second and at the latest when the window closes, so no engine can
+    kill the window or outlive it. Signals from anyone else do what they did before.
+
+    The guard's own thread decides (it waits for the guarded signals with ``sigtimedwait``), so
+    the Qt event loop needs nothing of it; but every thread must block those signals, so the guard
+    is entered only while this process has no QApplication yet (Qt's threads, and the engine
+    workers' threads, then start with them blocked). Yields whether the window is guarded: not
+    where an application already runs, off Linux, or outside the main thread."""
+    if QApplication.instance() is not None:
+        yield False
+        return
+    with guard_referee() as guarded:
+        yield guarded
 
 
 def ensure_application(argv: Sequence[str] = ()) -> QApplication:
@@ -136,12 +158,17 @@ def change_desktop_entry(install: bool) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Start the window; returns the exit code."""
+    """Start the window (under :func:`window_guard`); returns the exit code."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.install_desktop_entry or args.remove_desktop_entry:
         return change_desktop_entry(install=args.install_desktop_entry)
     if args.screenshot and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    with window_guard():
+        return _run_window(args)
+
+
+def _run_window(args: argparse.Namespace) -> int:
     app = ensure_application()
     from xqdesk.ui.main_window import MainWindow  # after the QApplication: widgets need it
 

@@ -245,10 +245,12 @@ class BuiltinEngine:
 
     def _set_evaluation(self, evaluation: str, eval_file: str) -> None:
         """Use ``evaluation`` (:data:`EVAL_CLASSIC` or :data:`EVAL_NETWORK`) with the network
-        file ``eval_file`` ('' for the shipped one). The network is read when it is to be used;
-        EngineOptionError when it cannot be (the previous settings are then kept)."""
+        file ``eval_file`` ('' for the shipped one). A named file is read at once, whatever the
+        evaluation (so a file that cannot be used is refused where it is given, never passed over);
+        the shipped network when it is to be used. EngineOptionError when the network cannot be
+        read (the previous settings are then kept)."""
         network = self._network if eval_file == self._eval_file else None
-        if evaluation == EVAL_NETWORK and network is None:
+        if (evaluation == EVAL_NETWORK or eval_file) and network is None:
             try:
                 network = Network.load(eval_file) if eval_file else Network.load_shipped()
             except NetworkFileError as error:

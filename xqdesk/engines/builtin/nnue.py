@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from xqdesk.errors import XqdeskError
+from xqdesk.engines.errors import NetworkFileError
 from xqdesk.resource_files import resource
 
 FORMAT = "xqdesk-nnue"
@@ -60,10 +60,6 @@ INT16_MAX = 32767
 
 SHIPPED_NETWORK = "networks/builtin_nnue.npz"
 """The network xqdesk ships (a resource, see :mod:`xqdesk.resource_files`)."""
-
-
-class NetworkFileError(XqdeskError):
-    """A network file that cannot be read, or does not hold a valid network of this format."""
 
 
 def mirrored_square(square: int) -> int:
@@ -147,7 +143,8 @@ class Network:
         except OSError as error:
             raise NetworkFileError(f"cannot read {where}: {error.strerror or error}") from None
         except (ValueError, EOFError, KeyError) as error:  # not a zip, a truncated or damaged one
-            raise NetworkFileError(f"{where} is not a readable .npz file ({error})") from None
+            detail = "" if "pickle" in str(error) else f" ({error})"  # numpy's advice to unpickle it is no help
+            raise NetworkFileError(f"{where} is not a readable .npz file{detail}") from None
         except Exception as error:  # zipfile.BadZipFile and zlib errors of a damaged member
             raise NetworkFileError(f"{where} is damaged ({type(error).__name__}: {error})") from None
         try:

@@ -3,8 +3,8 @@
 Each engine runs under a shield (:mod:`xqdesk.engines.transport.shield`) that holds its process tree
 and ignores termination signals from it. An engine can still look up the referee's pid through
 ``/proc`` and signal it or its process group, or SIGKILL its shield so that what it had detached
-escapes the tree. While :func:`guard_referee` is active (``xqdesk match``, ``xqdesk tournament``
-and ``xqdesk play`` run inside it):
+escapes the tree. While :func:`guard_referee` is active (``xqdesk match``, ``xqdesk tournament``,
+``xqdesk play`` and the window, see ``xqdesk.ui.app.window_guard``, run inside it):
 
 - the referee is a *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``): a process orphaned when
   its shield dies is reparented to the referee instead of init, and every

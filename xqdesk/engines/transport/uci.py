@@ -365,14 +365,20 @@ def pikafish_fen(start_fen: str, moves: Sequence[Move]) -> str:
 _NETWORK_WORDS = re.compile(r"\.nnue\b|network", re.IGNORECASE)
 
 
-def network_file_problem(lines: Iterable[str]) -> Optional[str]:
+def network_file_problem(lines: Iterable[str], options: Iterable[str] = ("EvalFile",)) -> Optional[str]:
     """The engine's own complaint that its neural network file could not be loaded (Pikafish and
-    other NNUE engines write ``info string ERROR: … network …`` and exit), or None."""
+    other NNUE engines write ``info string ERROR: … network …`` and exit), or None. The advice
+    names the option the engine declares for its network (``options``: its option names):
+    ``EvalFile`` and a ``.nnue`` file next to it (Pikafish), or ``Network`` (xqdesk's ``zero``)."""
     found = [line for line in lines if "error" in line.lower() and _NETWORK_WORDS.search(line)]
     if not found:
         return None
     line = next((line for line in found if ".nnue" in line.lower()), found[0])  # the one naming the file
     text = line.split("string", 1)[1].strip() if line.startswith("info string") else line.strip()
+    declared = {name.lower(): name for name in options}
+    if "evalfile" not in declared and "network" in declared:
+        return (f"its network file is missing or unreadable ({text}); name a good one with the "
+                f"{declared['network']} option")
     return (f"its network file is missing or unreadable ({text}); put the engine's .nnue file "
             "next to the engine (or name it with the EvalFile option)")
 

@@ -86,6 +86,11 @@ class _NoGreeting(EngineStartError):
     """While detecting the protocol: the engine did not answer this protocol's greeting."""
 
 
+class _StartRefused(EngineStartError):
+    """The engine said (``info string error: …`` before its first ``readyok``) that it cannot
+    start as asked: an option value it could not use (a network file, a book), a failed start-up."""
+
+
 class UciEngine:
     """One engine process speaking UCI or UCCI. Not thread-safe except :meth:`stop` (which only
     writes a line)."""
@@ -173,7 +178,7 @@ class UciEngine:
             self.kill()
             if detecting and not greeted and isinstance(error, (EngineCrashedError, EngineTimeoutError)):
                 raise _NoGreeting(_first_line(str(error))) from None
-            message = str(error) if isinstance(error, (EngineCrashedError, EngineTimeoutError)) \
+            message = str(error) if isinstance(error, (EngineCrashedError, EngineTimeoutError, _StartRefused)) \
                 else f"engine {self.command!r} failed to start: {error}"
             if detail and detail not in message:
                 message += f"\n{detail}"
@@ -221,12 +226,24 @@ class UciEngine:
         self.identity = identity
 
     def _configure(self) -> None:
-        """The protocol's own setup, the requested options, and the first ``isready``."""
+        """The protocol's own setup, the requested options, and the first ``isready``. An engine
+        that explains before its ``readyok`` that it cannot start as asked (``info string error:
+        …``: a network file it cannot use, a failed start-up) is refused with its words
+        (:class:`EngineStartError`), rather than left to play on some other way."""
         for line in self.identity.protocol.setup_lines(self.identity.options.values()):
             self._send(line)
         for name, value in self.requested_options.items():
             self.set_option(name, value)
-        self.wait_ready(self.ready_timeout)
+        self._send("isready")
+        deadline = time.monotonic() + self.ready_timeout
+        refusals: list[str] = []
+        while (line := self._read(deadline, "readyok").strip()) != "readyok":
+            said = line.split(None, 2)
+            if said[:2] == ["info", "string"] and len(said) == 3 and said[2].startswith(ERROR_PREFIX):
+                refusals.append(said[2][len(ERROR_PREFIX):].strip())
+        if refusals:
+            raise _StartRefused(f"engine {self.identity.name or self.command!r} cannot start as asked: "
+                                + "; ".join(refusals))
 
     def verify_xiangqi(self, timeout: float = HANDSHAKE_TIMEOUT) -> None:
         """Ask for a move in the start position and check that it is a legal Xiangqi move, so a
@@ -418,7 +435,7 @@ class UciEngine:
         self.kill()
         what = "ended" if code is None else (f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
         message = f"engine {self.identity.name or self.command!r} {what} {when}"
-        network = network_file_problem(list(self._recent) + tail.splitlines())
+        network = network_file_problem(list(self._recent) + tail.splitlines(), self.identity.options or ("EvalFile",))
         said = [line for line in self._recent if "error" in line.lower()]  # e.g. Pikafish's CRITICAL ERROR
         last = _last_meaningful_line(tail)
         if network:

@@ -18,7 +18,7 @@ import numpy as np
 
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
-from xqdesk.engines.errors import EngineStartError
+from xqdesk.engines.errors import EngineOptionError, EngineStartError
 from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
 from xqdesk.engines.mcts.tree import Node
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
@@ -114,21 +114,28 @@ class ZeroEngine:
     def _loaded_network(self) -> Network:
         if self._network is None:
             try:
-                self._network = (Network.load(Path(self.network_file).expanduser()) if self.network_file
-                                 else load_shipped_network())
+                self._network = self._read_network(self.network_file)
             except (NetworkFileError, FileNotFoundError) as error:
                 raise EngineStartError(f"zero: {error}") from None
         return self._network
+
+    @staticmethod
+    def _read_network(network_file: str) -> Network:
+        """The network in ``network_file`` ('' for the shipped one); NetworkFileError (or, for the
+        shipped one, FileNotFoundError) saying why it cannot be used."""
+        return Network.load(Path(network_file).expanduser()) if network_file else load_shipped_network()
 
     def uci_options(self) -> tuple[UciOption, ...]:
         return OPTIONS
 
     def set_option(self, name: str, value: OptionValue) -> None:
         if name == NETWORK_OPTION.name:
-            with self._network_lock:
-                self.network_file = str(value or "")
-                self._network = None
-                self._loaded_network()  # a bad file is reported now, not at the first move
+            with self._network_lock:  # a bad file is refused now (the network before it is kept), not at a move
+                try:
+                    network = self._read_network(str(value or ""))
+                except (NetworkFileError, FileNotFoundError) as error:
+                    raise EngineOptionError(f"Network: {error}") from None
+                self.network_file, self._network = str(value or ""), network
         else:
             FIELDS.apply(self, name, value)
         if name == "Seed":

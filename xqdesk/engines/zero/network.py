@@ -21,16 +21,14 @@ from typing import Any, Callable
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from xqdesk.engines.errors import NetworkFileError
 from xqdesk.engines.zero.encoding import PLANES, POLICY_SIZE
-from xqdesk.errors import InputError
 from xqdesk.squares import FILES, RANKS
 
 FORMAT = 1
 POLICY_CHANNELS = 2
-
-
-class NetworkFileError(InputError):
-    """A network file that cannot be read or does not hold a network of this format."""
+MAX_CHANNELS, MAX_BLOCKS, MAX_HIDDEN = 1024, 64, 4096
+"""The largest sizes a network file may declare (a guard against a file that asks for gigabytes)."""
 
 
 def array_shapes(channels: int, blocks: int, hidden: int) -> dict[str, tuple[int, ...]]:
@@ -77,6 +75,13 @@ def limit_blas_threads() -> None:
         _BLAS_LIMITED = True
 
 
+def _whole_number(value: np.ndarray, name: str) -> int:
+    """A size stored in a network file as one whole number; NetworkFileError otherwise."""
+    if value.shape != () or value.dtype.kind not in "iu":
+        raise NetworkFileError(f"{name!r} must be one whole number, got {value.dtype} of shape {value.shape}")
+    return int(value)
+
+
 def _relu(x: np.ndarray) -> np.ndarray:
     return np.maximum(x, 0.0, out=x)
 
@@ -85,12 +90,27 @@ class Network:
     """A loaded network: :meth:`forward` maps planes to policy logits and values."""
 
     def __init__(self, arrays: dict[str, np.ndarray], channels: int, blocks: int, hidden: int) -> None:
+        """NetworkFileError unless the sizes are in range and every array of :func:`array_shapes` is
+        there, real numbers (float or integer) of its shape, and finite (no NaN, no infinity)."""
+        for name, size, lowest, highest in (("channels", channels, 1, MAX_CHANNELS), ("blocks", blocks, 0, MAX_BLOCKS),
+                                            ("hidden", hidden, 1, MAX_HIDDEN)):
+            if not lowest <= size <= highest:
+                raise NetworkFileError(f"{name!r} must be from {lowest} to {highest}, got {size}")
         expected = array_shapes(channels, blocks, hidden)
         for name, shape in expected.items():
             if name not in arrays:
                 raise NetworkFileError(f"network has no array {name!r}")
-            if tuple(arrays[name].shape) != shape:
-                raise NetworkFileError(f"network array {name!r} has shape {arrays[name].shape}, expected {shape}")
+            array = np.asarray(arrays[name])
+            if array.dtype.kind not in "fiu":
+                raise NetworkFileError(f"network array {name!r} holds {array.dtype}, not numbers")
+            if tuple(array.shape) != shape:
+                raise NetworkFileError(f"network array {name!r} has shape {array.shape}, expected {shape}")
+            bad = int(array.size - np.count_nonzero(np.isfinite(array)))
+            if bad:
+                raise NetworkFileError(f"{bad} of the {array.size} values of network array {name!r} are not finite "
+                                       "(NaN or infinity): the network is damaged or its training diverged")
+            if array.dtype.kind == "f" and np.abs(array).max(initial=0.0) > np.finfo(np.float32).max:
+                raise NetworkFileError(f"network array {name!r} has values beyond the float32 range")
         self.arrays = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in expected}
         self.channels, self.blocks, self.hidden = channels, blocks, hidden
         self.provenance = str(arrays["provenance"]) if "provenance" in arrays else ""
@@ -100,24 +120,33 @@ class Network:
     @classmethod
     def load(cls, path: str | Path) -> Network:
         """Read a ``.npz`` network file; NetworkFileError saying what is wrong with it."""
+        where = f"network file {str(path)!r}"
         try:
             with np.load(Path(path), allow_pickle=False) as data:
+                if not hasattr(data, "files"):
+                    raise ValueError("a single array, not an .npz archive")
                 arrays = {name: data[name] for name in data.files}
+        except FileNotFoundError:
+            raise NetworkFileError(f"cannot read {where}: it does not exist") from None
         except OSError as error:
-            raise NetworkFileError(f"cannot read network file {str(path)!r}: {error.strerror or error}") from None
-        except ValueError:
-            raise NetworkFileError(f"cannot read network file {str(path)!r}: it is not a .npz network") from None
+            raise NetworkFileError(f"cannot read {where}: {error.strerror or error}") from None
+        except (ValueError, EOFError, KeyError):  # not a zip, a truncated one, a pickled object
+            raise NetworkFileError(f"cannot read {where}: it is not a .npz network") from None
+        except Exception as error:  # zipfile.BadZipFile and zlib errors of a damaged member
+            raise NetworkFileError(f"{where} is damaged ({type(error).__name__}: {error})") from None
         try:
-            if int(arrays["format"]) != FORMAT:
-                raise NetworkFileError(f"network file {str(path)!r} has format {int(arrays['format'])}, "
+            if _whole_number(arrays["format"], "format") != FORMAT:
+                raise NetworkFileError(f"{where} has format {_whole_number(arrays['format'], 'format')}, "
                                        f"this xqdesk reads {FORMAT}")
-            sizes = int(arrays["channels"]), int(arrays["blocks"]), int(arrays["hidden"])
+            sizes = tuple(_whole_number(arrays[name], name) for name in ("channels", "blocks", "hidden"))
         except KeyError as error:
-            raise NetworkFileError(f"network file {str(path)!r} lacks {error.args[0]!r}") from None
+            raise NetworkFileError(f"{where} lacks {error.args[0]!r}") from None
+        except NetworkFileError as error:
+            raise NetworkFileError(f"{where}: {error}") from None
         try:
             return cls(arrays, *sizes)
         except NetworkFileError as error:
-            raise NetworkFileError(f"network file {str(path)!r}: {error}") from None
+            raise NetworkFileError(f"{where}: {error}") from None
 
     def save(self, path: str | Path) -> None:
         contents: dict[str, Any] = {"format": np.int64(FORMAT), "channels": np.int64(self.channels),
