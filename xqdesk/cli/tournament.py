@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"Standings after {plural(len(report.finished), 'finished game')} of {len(schedule)}:")
         print(format_standings(standings(names, report.finished)))
         if report.pgn is not None:
-            print(f"PGN: {report.pgn.path} ({plural(report.pgn.written, 'game')})")
+            print(f"PGN: {report.pgn.summary()}")
 
     return run_with_runner(contestants, args, report, setup, lambda runner: runner.play(schedule), summarise)
 
