@@ -65,11 +65,18 @@ CREATE TABLE IF NOT EXISTS positions (
 
 _SQLITE_CORRUPT = 11
 """SQLite's error code for a damaged database file (a file that is no database at all is 26)."""
+_DAMAGED_CODES = frozenset({_SQLITE_CORRUPT, 26})
+_SQLITE_FULL = 13
+_SQLITE_IOERR = 10
+_SQLITE_CANTOPEN = 14
+_PERMISSION_CODES = frozenset({8, 3, 23})  # READONLY, PERM, AUTH
 
 
 class PositionIndexError(InputError):
     """A file that is not a position index (or one of a newer schema), a damaged one (the message
-    says how to build it again), or one another writer held for longer than its wait."""
+    says how to build it again), one that could not be written (a full disk, no permission: the
+    message says so, and the index keeps what it held), or one another writer held for longer
+    than its wait."""
 
 
 @dataclass(frozen=True)
@@ -258,9 +265,31 @@ class PositionIndex:
                 raise PositionIndexError(
                     f"{str(self.path)!r}: another program was writing to this index and did not finish within "
                     f"{self.writer_wait:g} s ({text}); try again when it has") from None
-            raise self._damaged(error) from None
+            raise self._problem(error) from None
         except sqlite3.DatabaseError as error:
-            raise self._damaged(error) from None
+            raise self._problem(error) from None
+
+    def _problem(self, error: sqlite3.Error) -> PositionIndexError:
+        """The error for a failure of SQLite, named by its cause: only a damaged file (SQLite's
+        CORRUPT or NOTADB) is called damaged; a full disk, a file size limit, a disk error or
+        no permission to write says so, and that the index keeps what it held before."""
+        code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+        where = str(self.path)
+        kept = "the index keeps the files indexed before this one"
+        if code in _DAMAGED_CODES:
+            return self._damaged(error)
+        if code == _SQLITE_FULL:
+            return PositionIndexError(f"{where!r} could not be written: the disk is full ({error}); {kept}: free "
+                                      f"some space and index again")
+        if code == _SQLITE_IOERR:
+            return PositionIndexError(f"{where!r} could not be written: the disk refused the write (a full disk, "
+                                      f"a file size limit or a failing disk: {error}); {kept}")
+        if code in _PERMISSION_CODES:
+            return PositionIndexError(f"{where!r} could not be written: permission denied ({error}); {kept}")
+        if code == _SQLITE_CANTOPEN:
+            return PositionIndexError(f"{where!r} could not be opened for writing ({error}): check that its "
+                                      f"folder exists and may be written")
+        return PositionIndexError(f"{where!r}: the index could not be used: {error}")
 
     def _damaged(self, error: sqlite3.Error) -> PositionIndexError:
         return PositionIndexError(

@@ -20,6 +20,7 @@ from xqdesk.cli import encoding_argument, plural
 from xqdesk.cli.progress import CommandProgress
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import GameFile, read_games, read_games_text, write_games
+from xqdesk.formats.atomic_write import FileWriteError
 from xqdesk.notation import Notation
 from xqdesk.notation.normalize import has_cjk
 from xqdesk.cli import report_error
@@ -57,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         with CommandProgress(f"writing {plural(len(game_file.games), 'game')} to {args.target}"):
             written = write_games(args.target, game_file.games, _NOTATIONS[args.notation])
+    except FileWriteError as error:  # a full disk, no permission: the old target is whole
+        print(f"xqdesk convert: {error}", file=sys.stderr)
+        return 3
     except XqdeskError as error:
         report_error(str(error), "convert")
         return 1

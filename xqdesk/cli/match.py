@@ -403,6 +403,6 @@ def run(args: argparse.Namespace) -> int:
     def summarise() -> None:
         print_summary(report, args)
         if report.pgn is not None:
-            print(f"PGN: {report.pgn.path} ({plural(report.pgn.written, 'game')})")
+            print(f"PGN: {report.pgn.summary()}")
 
     return run_with_runner(contestants, args, report, setup, play, summarise)

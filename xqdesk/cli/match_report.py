@@ -58,44 +58,101 @@ def fold_remarks(remarks: Sequence[tuple[int, str]]) -> list[str]:
 
 
 class PgnAppender:
-    """A PGN file that each finished game is appended to as it ends (the file starts empty), so
-    an interrupted run keeps every finished game; :meth:`finish` puts them in schedule order."""
+    """A PGN file that each finished game is added to as it ends, so an interrupted run keeps
+    every finished game. Games already in the file (an earlier run into the same folder, or
+    another run going on at once) are never lost: each game is appended whole, flushed and synced,
+    under a lock file beside it (``games.pgn.lock``), and nothing is truncated. :meth:`finish` puts
+    this run's games in schedule order only when no one else wrote to the file in between."""
 
     def __init__(self, path: Path, event: str, ruleset: Ruleset) -> None:
+        from filelock import FileLock
+
         self.path = path
         self.event = event
         self.ruleset = ruleset
         self._texts: dict[int, str] = {}
+        self._appended: list[int] = []  # this run's games in the file, in the order they were written
+        self._pending: list[int] = []  # games that could not be written yet (a full disk)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("", encoding="utf-8")
+        self._lock = FileLock(str(path) + ".lock")
+        with self._lock:
+            with path.open("ab"):
+                pass  # the file exists from the start (an empty one if new); what it holds stays
+            self._start = path.stat().st_size
+        self.earlier_bytes = self._start
+        """The size of what the file held before this run's first game (another run's games)."""
 
     @property
     def written(self) -> int:
-        return len(self._texts)
+        """This run's games in the file."""
+        return len(self._appended)
 
     def append(self, played: PlayedGame) -> None:
         from xqdesk.formats.pgn import format_pgn
 
-        text = format_pgn(to_game(played, self.event, self.ruleset))
-        self._texts[played.scheduled.number] = text
+        number = played.scheduled.number
+        self._texts[number] = format_pgn(to_game(played, self.event, self.ruleset))
         try:
-            with self.path.open("a", encoding="utf-8") as file:
-                file.write(text)
+            self._append(number)
         except OSError as error:  # a full disk: the match goes on, and finish() tries again
-            print(f"xqdesk: cannot append game {played.scheduled.number} to {self.path}: "
-                  f"{error.strerror or error}", file=sys.stderr, flush=True)
+            self._pending.append(number)
+            print(f"xqdesk: cannot append game {number} to {self.path}: {error.strerror or error}",
+                  file=sys.stderr, flush=True)
+
+    def _append(self, number: int) -> None:
+        """Add one game whole at the end of the file, under the lock; a failed write is cut off
+        again so the file ends with a whole game."""
+        data = self._texts[number].encode("utf-8")
+        with self._lock, self.path.open("r+b") as file:
+            end = file.seek(0, os.SEEK_END)
+            if end:
+                file.seek(end - 1)
+                if file.read(1) != b"\n":
+                    data = b"\n\n" + data  # the file ends mid-line: the game starts on its own
+            try:
+                file.write(data)
+                file.flush()
+                os.fsync(file.fileno())
+            except OSError:
+                file.truncate(end)
+                raise
+        self._appended.append(number)
 
     def finish(self) -> None:
-        """Rewrite the file with its games in schedule order (games that run at once end in any
-        order); the old file stays whole until the new one replaces it."""
-        temporary = self.path.with_name(f".{self.path.name}.sorting")
+        """Write the games that could not be appended before, then put this run's games in
+        schedule order (games that run at once end in any order) when the file's end is just
+        them, as written; the file is replaced atomically, so it stays whole."""
+        from xqdesk.formats.atomic_write import write_bytes_atomically
+
+        for number in list(self._pending):
+            try:
+                self._append(number)
+            except OSError as error:
+                print(f"xqdesk: game {number} could not be written to {self.path}: {error.strerror or error}",
+                      file=sys.stderr, flush=True)
+                continue
+            self._pending.remove(number)
+        if self._appended == sorted(self._appended):
+            return
+        ours = "".join(self._texts[number] for number in self._appended).encode("utf-8")
         try:
-            temporary.write_text("".join(self._texts[number] for number in sorted(self._texts)), encoding="utf-8")
-            os.replace(temporary, self.path)
+            with self._lock:
+                data = self.path.read_bytes()
+                if not data.endswith(ours) or len(data) - len(ours) < self._start:
+                    return  # another run wrote in between: the order of ending stays
+                ordered = "".join(self._texts[number] for number in sorted(self._appended)).encode("utf-8")
+                write_bytes_atomically(self.path, data[:len(data) - len(ours)] + ordered)
         except OSError as error:  # the appended file is whole: only its order is lost
-            temporary.unlink(missing_ok=True)
-            print(f"xqdesk: {self.path} keeps its games in the order they ended ({error.strerror or error})",
-                  file=sys.stderr)
+            print(f"xqdesk: {self.path} keeps its games in the order they ended ({error})", file=sys.stderr)
+
+    def summary(self) -> str:
+        """``PATH (N games)``, true to what this run added, and saying when the file held games before."""
+        added = plural(self.written, "game")
+        text = f"{self.path} ({added} added to the games already in it)" if self.earlier_bytes else \
+            f"{self.path} ({added})"
+        if self._pending:
+            text += f"; {plural(len(self._pending), 'game')} could not be written"
+        return text
 
 
 class MatchReport:

@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         if tests is not None:
             print(printable(format_pair_tests(tests, names), keep_newlines=True))
         if report.pgn is not None:
-            print(f"PGN: {report.pgn.path} ({plural(report.pgn.written, 'game')})")
+            print(f"PGN: {report.pgn.summary()}")
 
     return run_with_runner(contestants, args, report, setup, play, summarise)
 

@@ -13,6 +13,7 @@ from typing import Sequence
 from xqdesk.board import Board
 from xqdesk.game import Game, GameNode, move_label
 from xqdesk.errors import RecordFormatError
+from xqdesk.formats.atomic_write import write_bytes_atomically
 from xqdesk.formats.game_file import GameFile, GameReadError, file_error, source_name
 from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, read_record_bytes
 from xqdesk.move import Move
@@ -133,7 +134,7 @@ def write_course_history(path: str | Path, game: Game) -> None:
     if Board(game.start_fen).fen() != Board().fen():
         raise RecordFormatError(f"a course history starts from the start position; this game starts "
                                 f"from {game.start_fen!r}")
-    Path(path).write_bytes(format_course_history(game.course_history()).encode("ascii"))
+    write_bytes_atomically(path, format_course_history(game.course_history()).encode("ascii"))
 
 
 def _clip(text: str, size: int = 40) -> str:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Sequence
 
 from xqdesk.errors import RecordFormatError
+from xqdesk.formats.atomic_write import write_bytes_atomically
 from xqdesk.formats.course_history import (HistoryEntry, format_course_history, game_from_course_history,
                                            history_game, parse_course_history)
 from xqdesk.formats.game_file import GameFile, GameReadError, file_error
@@ -137,8 +138,9 @@ def write_course_match(parent_dir: str | Path, match: CourseMatch) -> Path:
     summary = match.summary_text()
     folder.mkdir(parents=True, exist_ok=True)
     for game in match.games:
-        (folder / f"Game {game.number}.txt").write_bytes(format_course_history(game.history).encode("ascii"))
-    (folder / SUMMARY_NAME).write_bytes(summary.encode("utf-8"))
+        write_bytes_atomically(folder / f"Game {game.number}.txt",
+                               format_course_history(game.history).encode("ascii"))
+    write_bytes_atomically(folder / SUMMARY_NAME, summary.encode("utf-8"))
     return folder
 
 

@@ -30,6 +30,7 @@ from typing import Iterable
 from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError
 from xqdesk.fen import STARTING_FEN
+from xqdesk.formats.atomic_write import atomic_text_output
 from xqdesk.formats.game_file import GameFile, GameReadError, file_error, read_text_records
 from xqdesk.formats.outcome_text import outcome_from_result
 from xqdesk.formats.piece_slots import SLOT_ORDER, slot_squares
@@ -419,5 +420,8 @@ def _comment_field(text: str) -> str:
 
 
 def write_dhtmlxq(path: str | Path, games: Iterable[Game]) -> None:
-    """Write games as DhtmlXQ blocks, one after the other (UTF-8)."""
-    Path(path).write_text("\n".join(format_dhtmlxq(game) for game in games), encoding="utf-8")
+    """Write games as DhtmlXQ blocks, one after the other (UTF-8), replacing ``path`` whole or not
+    at all (see :mod:`~xqdesk.formats.atomic_write`)."""
+    with atomic_text_output(path) as output:
+        for number, game in enumerate(games):
+            output.write(("\n" if number else "") + format_dhtmlxq(game))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from xqdesk.fen import STARTING_FEN
+from xqdesk.formats.atomic_write import atomic_text_output
 from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
 from xqdesk.formats.record_file import MAX_RECORD_BYTES
 from xqdesk.formats.pgn import parse_pgn
@@ -67,5 +68,8 @@ def format_fen_moves(game: Game) -> str:
 
 
 def write_fen_moves(path: str | Path, games: Iterable[Game]) -> None:
-    """One line per game."""
-    Path(path).write_text("".join(format_fen_moves(game) + "\n" for game in games), encoding="utf-8")
+    """One line per game (UTF-8), replacing ``path`` whole or not at all (see
+    :mod:`~xqdesk.formats.atomic_write`)."""
+    with atomic_text_output(path) as output:
+        for game in games:
+            output.write(format_fen_moves(game) + "\n")

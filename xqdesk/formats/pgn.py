@@ -28,6 +28,7 @@ from typing import Iterable
 from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError, XqdeskError
 from xqdesk.fen import STARTING_FEN
+from xqdesk.formats.atomic_write import atomic_text_output
 from xqdesk.formats.game_file import TAG_LINE_START, GameFile, GameReadError, read_text_records
 from xqdesk.formats.record_file import MAX_RECORD_BYTES
 from xqdesk.formats.outcome_text import outcome_from_result
@@ -504,8 +505,12 @@ def format_pgn(game: Game, notation: Notation = Notation.ICCS) -> str:
 
 def write_pgn(path: str | Path, games: Iterable[Game], notation: Notation = Notation.ICCS,
               encoding: str = "utf-8") -> None:
-    """Write games to a PGN file (UTF-8 unless another encoding is asked for)."""
-    Path(path).write_text("".join(format_pgn(game, notation) for game in games), encoding=encoding)
+    """Write games to a PGN file (UTF-8 unless another encoding is asked for), game by game, to a
+    temporary file that replaces ``path`` only when all are written (see
+    :mod:`~xqdesk.formats.atomic_write`: on a failure ``path`` is unchanged and FileWriteError says why)."""
+    with atomic_text_output(path, encoding) as output:
+        for game in games:
+            output.write(format_pgn(game, notation))
 
 
 def _default_text(outcome: Outcome) -> str:

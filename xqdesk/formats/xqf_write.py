@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from xqdesk.board import Board
+from xqdesk.formats.atomic_write import write_bytes_atomically
 from xqdesk.formats.piece_slots import slot_squares
 from xqdesk.formats.xqf_binary import HEADER_SIZE
 from xqdesk.game import ChildNode, Game
@@ -84,5 +85,5 @@ def format_xqf(game: Game) -> bytes:
 
 
 def write_xqf(path: str | Path, game: Game) -> None:
-    """Write one game as an XQF file."""
-    Path(path).write_bytes(format_xqf(game))
+    """Write one game as an XQF file, replacing ``path`` whole or not at all."""
+    write_bytes_atomically(path, format_xqf(game))

@@ -81,10 +81,11 @@ class Autosave(QObject):
         self._written_game = id(self._controller.game())
 
     def write_now(self) -> None:
-        """Write the current game to the autosave file (atomically: a kill mid-write loses nothing).
-        When it is another game than the one autosaved last, that one moves to the second slot
-        first, so replacing a game never loses it to the autosave within a second."""
+        """Write the current game to the autosave file (atomically: a kill or a full disk mid-write
+        loses nothing, the last autosave stays whole). When it is another game than the one
+        autosaved last, that one is copied to the second slot first, so replacing a game never loses it to the autosave within a second."""
         from xqdesk.formats import write_games
+        from xqdesk.formats.atomic_write import write_bytes_atomically
 
         self._timer.stop()
         self._deadline.stop()
@@ -93,12 +94,11 @@ class Autosave(QObject):
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.is_file() and self._written_game is not None and self._written_game != id(game):
-                target.replace(self.previous_path)
+                write_bytes_atomically(self.previous_path, target.read_bytes())
             elif target.is_file() and self._written_game is None and not self._restored:
-                target.replace(self.previous_path)  # the last run's game, not shown in this one
-            partial = target.with_name(target.name + ".partial" + target.suffix)
-            write_games(partial, [game])
-            partial.replace(target)
+                # the last run's game, not shown in this one
+                write_bytes_atomically(self.previous_path, target.read_bytes())
+            write_games(target, [game])  # atomic: a full disk leaves the last autosave whole
             self._written_game = id(game)
         except (OSError, XqdeskError) as error:
             self._report(tr("Could not save {path}: {reason}").format(path=target.name, reason=tr_reason(str(error))))

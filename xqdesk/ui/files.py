@@ -22,6 +22,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QStatusBar, QWidget
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import WRITE_EXTENSIONS
 from xqdesk.formats.game_file import GameFile
+from xqdesk.formats.replace_game import (REPLACEABLE_SUFFIXES, GameNotReplaceable, GameSpans, file_stamp,
+                                         find_game_spans, replace_game)
 from xqdesk.game import Game
 from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import GameController, Mode
@@ -108,6 +110,9 @@ class FileManager(QObject):
         self.progress_bar: JobProgressBar | None = None
         self.save_dialog: QFileDialog | None = None
         self.question: QMessageBox | None = None
+        self.record_path: Path | None = None  # the file or folder ``record`` was read from
+        self._record_stamp: tuple[int, int] | None = None  # its size and time when read
+        self._spans: GameSpans | None = None  # where its games lie, once a game was saved into it
         self._clean: tuple[int, str] | None = None  # (id of the game, its text) when last saved or opened
         self._touched = False  # a person changed the game since (a move, a comment, a variation)
         controller.seats_changed.connect(self._note_new_game)
@@ -222,7 +227,13 @@ class FileManager(QObject):
         self.current_format = None
         self._window.update_settings(recent_files=self._window.settings.with_recent_file(str(path)).recent_files,
                                      last_directory=str(path.parent))
-        return self.show_record(record, as_table=path.is_dir(), rows=rows, first_game=first_game)
+        shown = self.show_record(record, as_table=path.is_dir(), rows=rows, first_game=first_game)
+        self.record_path = path
+        try:
+            self._record_stamp = file_stamp(path) if path.is_file() else None
+        except OSError:
+            self._record_stamp = None
+        return shown
 
     def paste_game(self) -> bool:
         """*Edit → Paste game*: read the clipboard's text in whichever record format it is (PGN,
@@ -253,6 +264,9 @@ class FileManager(QObject):
         its rows when already made) with the first game on the board (``first_game`` False: the
         list only, the caller shows the game)."""
         self.record = record
+        self.record_path = None  # a file's record: set by the caller
+        self._record_stamp = None
+        self._spans = None
         if len(record.games) == 1 and not as_table:
             return self.show_game(record, 0)
         if first_game:
@@ -312,6 +326,8 @@ class FileManager(QObject):
         if notation is None:
             kept = self.current_format
             notation = kept.notation if kept is not None and kept.suffix == ".pgn" else self._window.move_list.notation()
+        if self.holds_collection(path):
+            return self._save_into_collection(notation)
         try:
             write_record(path, [self._controller.game()], notation)
         except (OSError, XqdeskError) as error:
@@ -325,14 +341,28 @@ class FileManager(QObject):
         self._window.show_status(f"{tr('Save')}: {path}")
         return True
 
+    def holds_collection(self, path: Path | None) -> bool:
+        """Whether ``path`` is the open file of several games (a *Save* there keeps all of them)."""
+        record = self.record
+        return (path is not None and record is not None and len(record.games) > 1 and self.record_path is not None
+                and path.is_file() and _same_file(path, self.record_path))
+
     def can_save_in_place(self) -> bool:
-        """Whether *Save* can write the current file as it is (a file of a type xqdesk writes)."""
+        """Whether *Save* can write the current file as it is: a file of a type xqdesk writes and,
+        for a file of several games, one whose games can be replaced one at a time (PGN, FEN and
+        moves, DhtmlXQ)."""
         path = self.current_path
-        return path is not None and path.is_file() and path.suffix.lower() in WRITABLE_SUFFIXES
+        if path is None or not path.is_file() or path.suffix.lower() not in WRITABLE_SUFFIXES:
+            return False
+        return not self.holds_collection(path) or path.suffix.lower() in REPLACEABLE_SUFFIXES
 
     def save(self) -> bool:
-        """*Save*: write the current file; a new game, or a file xqdesk cannot write (XQF, a match
-        folder), is offered *Save as…* instead. Returns whether the game was saved."""
+        """*Save*: write the current file. In a file of several games, the game on show replaces
+        its own text and every other game stays as it was (:mod:`xqdesk.formats.replace_game`);
+        where that cannot be done, *Save as…* is offered. A new game, or a file xqdesk cannot
+        write (XQF, a match folder), is offered *Save as…* too. Returns whether the game was saved."""
+        if self.holds_collection(self.current_path):
+            return self._save_into_collection()
         if self.can_save_in_place():
             assert self.current_path is not None
             return self.save_to(self.current_path)
@@ -341,6 +371,55 @@ class FileManager(QObject):
                 name=self.current_path.name), QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel)
             if answer != QMessageBox.StandardButton.Save:
                 return False
+        return self.choose_and_save()
+
+    def _record_index(self) -> int | None:
+        """Which game of the open record is on show (None: a game of no record, like a new one)."""
+        game = self._controller.game()
+        record = self.record
+        if record is None:
+            return None
+        return next((index for index, candidate in enumerate(record.games) if candidate is game), None)
+
+    def _save_into_collection(self, notation: Notation | None = None) -> bool:
+        """*Save* in a file of several games: write it back with the game on show in place of its
+        old text, every other game's bytes kept. When that cannot be done (a damaged game, a file
+        changed by another program since it was opened, a format of one game a file), or the game
+        on show is none of the file's, ask to *Save as…* instead; nothing is written meanwhile."""
+        path, record = self.current_path, self.record
+        assert path is not None and record is not None
+        index = self._record_index()
+        if index is None:
+            return self._offer_save_as(tr("The game on show is not one of the {count} games of {name}.").format(
+                count=len(record.games), name=path.name))
+        notation = notation or self._window.move_list.notation()
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+        try:
+            spans = self._spans
+            if spans is None or not _same_file(spans.path, path):
+                spans = find_game_spans(path, len(record.games), self._record_stamp)
+            self._spans = replace_game(spans, index, self._controller.game(), notation)
+        except GameNotReplaceable as error:
+            QGuiApplication.restoreOverrideCursor()
+            return self._offer_save_as(tr("xqdesk cannot save this game alone into {name}: {reason}.").format(
+                name=path.name, reason=tr_reason(str(error))))
+        except (OSError, XqdeskError) as error:
+            QGuiApplication.restoreOverrideCursor()
+            self._report(tr("Could not save {path}: {reason}").format(path=path.name, reason=tr_reason(str(error))))
+            return False
+        QGuiApplication.restoreOverrideCursor()
+        self._record_stamp = self._spans.stamp
+        self._mark_clean()
+        self._window.show_status(tr("Saved game {number} of {count} in {path}").format(
+            number=index + 1, count=len(record.games), path=path))
+        return True
+
+    def _offer_save_as(self, why: str) -> bool:
+        """Say ``why`` the file on show cannot take the game, and offer *Save as…*."""
+        answer = self.ask(why + " " + tr("Save the game as another file?"),
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Save:
+            return False
         return self.choose_and_save()
 
     def choose_and_save(self) -> bool:
@@ -469,3 +548,11 @@ class FileManager(QObject):
         self._mark_clean()
         return True
 
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    """Whether two paths name the same file (links and relative parts followed)."""
+    try:
+        return first.resolve() == second.resolve()
+    except OSError:
+        return first == second

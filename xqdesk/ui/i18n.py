@@ -179,6 +179,10 @@ CHINESE: Final[dict[str, str]] = {
     "FEN and moves": "FEN 与着法",
     "No file with several games is open": "没有打开包含多局的文件",
     "xqdesk cannot write {name} in its format. Save the game as another file?": "xqdesk 不能以原格式写入 {name}。另存为其他文件吗？",
+    "The game on show is not one of the {count} games of {name}.": "当前棋局不是 {name} 的 {count} 局棋之一。",
+    "xqdesk cannot save this game alone into {name}: {reason}.": "xqdesk 无法只把这一局存入 {name}：{reason}。",
+    "Save the game as another file?": "另存为其他文件吗？",
+    "Saved game {number} of {count} in {path}": "已保存 {path} 中 {count} 局的第 {number} 局",
     "The game has unsaved changes. Save them?": "对局有未保存的更改。要保存吗？",
     "no clock": "不计时",
     #@@WINDOW@@
