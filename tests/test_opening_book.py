@@ -166,3 +166,24 @@ def test_the_book_stays_out_of_analysis():
     stop.set()
     engine.search(Board(), SearchLimits(infinite=True), stop, infos.append)  # infinite analysis: no book
     assert not any((info.string or "").startswith("book move") for info in infos)
+
+
+def test_games_seat_the_builtin_engine_with_its_book_and_analysis_without():
+    from xqdesk.engines.registry import EngineKind, EngineProfile
+
+    builtin = EngineProfile("Built-in level 3", EngineKind.BUILTIN, level=3)
+    assert builtin.playing().to_spec().options["OwnBook"] == "true"
+    assert "OwnBook" not in builtin.to_spec().options  # analysis, hints, review: the engine's default, off
+    no_book = EngineProfile("Built-in", EngineKind.BUILTIN, options=(("OwnBook", "false"),))
+    assert no_book.playing().to_spec().options["OwnBook"] == "false"
+    other = EngineProfile("Fairy", EngineKind.UCI, path="/usr/games/fairy-stockfish")
+    assert other.playing() == other
+
+
+def test_a_book_move_reports_a_line_with_the_masters_score():
+    engine = BuiltinEngine(book_rng=random.Random(3))
+    apply_option(engine, "OwnBook", "true")
+    infos = []
+    move = engine.search(Board(), SearchLimits(depth=5), threading.Event(), infos.append)
+    line, said = infos
+    assert line.depth == 0 and line.pv == (move,) and line.score is not None and said.string.startswith("book move")

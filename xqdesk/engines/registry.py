@@ -25,7 +25,7 @@ import json
 import os
 import shlex
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
@@ -42,6 +42,8 @@ REGISTRY_ENV = "XQDESK_ENGINES"
 
 BUILTIN_LEVEL_OPTION = "Level"
 """The built-in engine's UCI option that sets its strength."""
+BOOK_OPTION = "OwnBook"
+"""The built-in engine's UCI option that plays the opening from a book."""
 
 
 class EngineKind(enum.Enum):
@@ -111,6 +113,14 @@ class EngineProfile:
             return EngineSpec(self.name, host_command(self.kind.value), options, env=host_environment())
         return EngineSpec(self.name, host_command("builtin"), {BUILTIN_LEVEL_OPTION: str(self.level), **options},
                           env=host_environment())
+
+    def playing(self) -> EngineProfile:
+        """This engine as seated to play a game: the built-in engine plays its opening from the
+        shipped master-game book (``OwnBook``, drawn by games and results, so games vary) unless
+        its options say otherwise. Analysis, hints and review use the profile as it is: no book."""
+        if self.kind is not EngineKind.BUILTIN or any(name == BOOK_OPTION for name, _value in self.options):
+            return self
+        return replace(self, options=((BOOK_OPTION, "true"), *self.options))
 
     def to_entry(self) -> dict[str, Any]:
         """The registry file's entry for this engine (see the module docstring)."""

@@ -293,7 +293,9 @@ class BuiltinEngine:
         book = self._active_book() if self._own_book and not limits.infinite else None
         if book is not None:
             book_move = book.choose(board, root)
-            if book_move is not None:
+            if book_move is not None:  # a line of depth 0 (the move and the masters' score), then what it is
+                on_info(SearchInfo(depth=0, score=PovScore(Cp(book_move.centipawns()), board.turn), nodes=0,
+                                   time_ms=round((time.perf_counter() - started) * 1000), pv=(book_move.move,)))
                 on_info(SearchInfo(string=book_move.describe()))
                 return book_move.move
         multipv = limits.multipv if limits.multipv > 1 else self._multipv

@@ -12,6 +12,7 @@ result known every move weighs by its games alone.
 """
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,11 @@ class BookMove:
     games: int
     score: float
     share: float
+
+    def centipawns(self) -> int:
+        """The mover's score as centipawns by the logistic that turns 400 points into 10:1 odds
+        (the score an engine's book move reports: the masters' results, not a search)."""
+        return round(400 * math.log10(self.score / (1 - self.score)))
 
     def describe(self) -> str:
         """The ``info string`` text an engine sends for it."""
