@@ -186,3 +186,34 @@ def test_a_cancelled_build_in_the_window_says_so(qtbot, window, tmp_path):
     builder.cancel()
     qtbot.waitUntil(lambda: "cancelled" in window.statusBar().currentMessage(), timeout=HANG_GUARD_MS)
     assert not builder.is_running() and window.settings.explorer_database.endswith("cut.xqdb")
+
+
+def test_a_fresh_profile_explores_the_masters_book_with_no_set_up(qtbot, window, index_path):
+    from xqdesk.opening_book import shipped_book
+
+    assert not window.settings.explorer_database  # a fresh profile: no index chosen
+    window.action("Opening explorer").trigger()
+    panel = window.explorer_panel
+    assert window.explorer_dock.isVisible()
+    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=HANG_GUARD_MS)
+    masters = shipped_book().moves(Board())
+    table = panel.book_model
+    assert table.rowCount() == len(masters) > 10
+    for row, stat in enumerate(masters):
+        assert [table.text(row, column) for column in range(1, table.columnCount())] == [
+            str(stat.games), str(stat.red_wins), str(stat.draws), str(stat.black_wins),
+            average_text(stat.red_wins, stat.draws, stat.black_wins)]
+    assert table.text(0, 0) == "炮二平五" and panel.book_table.isVisibleTo(panel)
+    assert "Master games: " in panel.book_label.text() and "CCPD" in panel.book_label.text()
+    assert not panel.moves_table.isVisibleTo(panel) and "No position index" in panel.summary.text()
+    _double_click(qtbot, panel.book_table, 1)  # 兵七进一, the second most played
+    assert window.controller.board().fen() == _after("c3c4").fen()
+    qtbot.waitUntil(lambda: not panel.is_looking_up() and panel.result().board.fen() == _after("c3c4").fen(),
+                    timeout=HANG_GUARD_MS)
+    assert [stat.move for stat in panel.book_moves()] == [stat.move for stat in shipped_book().moves(_after("c3c4"))]
+    # the user's own index adds its games beside the masters'
+    window.explorer.set_database(index_path)
+    qtbot.waitUntil(lambda: not panel.is_looking_up() and bool(panel.result().moves), timeout=HANG_GUARD_MS)
+    assert panel.book_model.rowCount() == len(panel.book_moves()) > 0 and panel.moves_table.isVisibleTo(panel)
+    window.set_language(Language.CHINESE)
+    assert panel.book_label.text().startswith("大师对局")

@@ -351,6 +351,9 @@ CHINESE: Final[dict[str, str]] = {
     "Choose position index…": "选择局面索引…",
     "Position indexes": "局面索引",
     "No position index chosen: View → Choose position index…": "未选择局面索引：视图 → 选择局面索引…",
+    "Master games: looking up…": "大师对局：查询中…",
+    "Master games: {games} played on from here (CCPD book, CC BY 4.0)": "大师对局：自此局面续弈 {games} 局（CCPD 开局库，CC BY 4.0）",
+    "Master games: none in the book from this position": "大师对局：开局库中没有此局面",
     "Looking up…": "查询中…",
     "Could not read the position index: {reason}": "无法读取局面索引：{reason}",
     "{index}: {games} games reached this position; Red's average result {average} over {decided} with a result":
