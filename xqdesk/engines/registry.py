@@ -24,6 +24,7 @@ import enum
 import json
 import os
 import shlex
+import shutil
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -205,6 +206,28 @@ def _readable_path(path: Path) -> Optional[Path]:
     return None
 
 
+def registry_exists(path: Optional[Path] = None) -> bool:
+    """Whether a registry (or the command line's old engines file standing in for it) is there to
+    read: False on the first start."""
+    return _readable_path(registry_path() if path is None else Path(path).expanduser()) is not None
+
+
+KNOWN_ENGINES = (("Fairy-Stockfish", "fairy-stockfish"), ("Pikafish", "pikafish"))
+"""Strong Xiangqi engines looked for on ``PATH`` at the first start: (name, program).
+Fairy-Stockfish is the Debian and Ubuntu package ``fairy-stockfish`` (installed in ``/usr/games``)."""
+
+
+def discover_engines(search_path: Optional[str] = None) -> list[EngineProfile]:
+    """The :data:`KNOWN_ENGINES` installed on ``search_path`` (default ``$PATH``), as UCI engines
+    with no options (each is checked to play Xiangqi when it first starts)."""
+    found = []
+    for name, program in KNOWN_ENGINES:
+        path = shutil.which(program, path=search_path)
+        if path is not None:
+            found.append(EngineProfile(name, EngineKind.UCI, path=str(Path(path).absolute())))
+    return found
+
+
 def load_registry(path: Optional[Path] = None) -> list[EngineProfile]:
     """The engines in the registry (default :func:`registry_path`); empty when there is no file.
     EngineStartError naming the file (and the line or entry) when it cannot be read."""
@@ -290,5 +313,5 @@ def find_engine(name: str, path: Optional[Path] = None) -> Optional[EngineProfil
 
 
 __all__ = ["BUILTIN_LEVEL_OPTION", "EngineKind", "EngineProfile", "PATHLESS_KINDS", "engine_spec", "find_engine",
-           "load_engines_file", "load_registry",
+           "load_engines_file", "load_registry", "registry_exists", "discover_engines", "KNOWN_ENGINES",
            "merge_into_registry", "registry_path", "save_registry"]

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QWidget
 
+from xqdesk.engines.registry import discover_engines
 from xqdesk.fen import STARTING_FEN
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
@@ -73,8 +74,11 @@ class GameStarts(QObject):
 
     def default_engine(self) -> EngineProfile:
         """The engine the quick-start actions seat: the user's first that can start (one whose
-        program is gone is passed over), else the built-in level 3."""
-        usable = [profile for profile in self._settings.current.engines if engine_problem(profile) is None]
+        program is gone is passed over, and so is a full-strength engine the first start found
+        installed: it is there for analysis), else the built-in level 3."""
+        found = discover_engines()
+        usable = [profile for profile in self._settings.current.engines
+                  if engine_problem(profile) is None and profile not in found]
         return usable[0] if usable else BUILTIN_PROFILES[1]
 
     def edit_position(self) -> None:
