@@ -217,3 +217,24 @@ def test_a_fresh_profile_explores_the_masters_book_with_no_set_up(qtbot, window,
     assert panel.book_model.rowCount() == len(panel.book_moves()) > 0 and panel.moves_table.isVisibleTo(panel)
     window.set_language(Language.CHINESE)
     assert panel.book_label.text().startswith("大师对局")
+
+
+def test_the_board_shows_the_book_moves_when_asked(qtbot, window):
+    from xqdesk.opening_book import shipped_book
+
+    board_view = window.board_view
+    window.explorer_panel.set_position(STARTING_FEN, ())
+    qtbot.waitUntil(lambda: not window.explorer_panel.is_looking_up(), timeout=HANG_GUARD_MS)
+    assert board_view.book_arrows() == ()  # off by default
+    window.action("Show book moves").trigger()
+    assert window.settings.show_book_moves
+    masters = shipped_book().moves(Board())
+    total = sum(stat.games for stat in masters)
+    arrows = board_view.book_arrows()
+    assert [arrow.move for arrow in arrows] == [stat.move for stat in masters[:len(arrows)]] and len(arrows) >= 3
+    assert arrows[0].book and arrows[0].label == f"{100 * masters[0].games / total:.0f}%"
+    window.controller.play_move(Move.from_iccs("h2e2"))
+    qtbot.waitUntil(lambda: bool(board_view.book_arrows()) and board_view.book_arrows()[0].move == Move.from_iccs("h9g7"),
+                    timeout=HANG_GUARD_MS)
+    window.action("Show book moves").trigger()
+    assert board_view.book_arrows() == () and not window.settings.show_book_moves

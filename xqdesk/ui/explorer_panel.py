@@ -262,6 +262,8 @@ class ExplorerPanel(QWidget):
     move_chosen = Signal(object)
     game_chosen = Signal(object, int)
     status = Signal(str)
+    book_shown = Signal(object, object)
+    """(Board, tuple[MoveStats, ...]): the masters' book moves of the position now on show."""
 
     MOVE_COLUMNS = ("Move", "Games", "Red wins", "Draws", "Black wins", "Red's average")
     GAME_COLUMNS = ("Red", "Black", "Result", "Event", "Date", "Move")
@@ -400,6 +402,7 @@ class ExplorerPanel(QWidget):
         self._pending = 0
         self._result = result
         self._show()
+        self.book_shown.emit(result.board, result.book)
 
     def _show(self) -> None:
         """The summary and both tables for the answer on show."""

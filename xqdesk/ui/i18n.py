@@ -366,6 +366,7 @@ CHINESE: Final[dict[str, str]] = {
     "Export game as GIF…": "导出对局动画（GIF）…",
     "Copy position picture": "复制局面图片",
     "Show coordinates": "显示坐标",
+    "Show book moves": "显示开局库着法",
     "Seconds between moves": "每步间隔秒数",
     "Wrote {path}": "已写入 {path}",
     "Add games to the position index…": "将棋谱加入局面索引…",

@@ -117,6 +117,7 @@ class MainWindow(QMainWindow):
         self._menus = build_menus(self.menuBar(), self._actions, self.set_language)
         self._menus["Recent files"].aboutToShow.connect(self._fill_recent_menu)
         self.view.fill_theme_menu(self._menus["Board theme"])
+        self.explorer_panel.book_shown.connect(self.view.show_book)
         self.addToolBar(build_toolbar(self._actions, self.style()))
         self.statusBar().addPermanentWidget(self.reviews.progress)
         self._connect()

@@ -50,6 +50,7 @@ class Settings:
     score_view: ScoreView = ScoreView.RED
     flip_board: bool = False
     show_coordinates: bool = True
+    show_book_moves: bool = False
     show_engine_arrows: bool = True
     engine_clock: str = "10s"
     person_clock: str = "none"
