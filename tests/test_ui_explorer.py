@@ -238,3 +238,17 @@ def test_the_board_shows_the_book_moves_when_asked(qtbot, window):
                     timeout=HANG_GUARD_MS)
     window.action("Show book moves").trigger()
     assert board_view.book_arrows() == () and not window.settings.show_book_moves
+
+
+def test_the_about_box_credits_the_opening_books_source(qtbot, window):
+    window.action("About xqdesk…").trigger()
+    box = window.about_box
+    qtbot.waitUntil(box.isVisible, timeout=HANG_GUARD_MS)
+    text = box.text()
+    assert "Yu-Han Tseng and Bo-Nian Chen (2026), Chinese Chess Practical Dataset (CCPD)" in text
+    assert "CC BY 4.0" in text and "27299 master games" in text
+    box.close()
+    window.set_language(Language.CHINESE)
+    window.action("About xqdesk…").trigger()
+    assert "大师对局" in window.about_box.text() and window.action("About xqdesk…").text() == "关于 xqdesk…"
+    window.about_box.close()

@@ -25,6 +25,7 @@ MENUS: dict[str, list[str | None]] = {
               "Play through", None, "Opening explorer", "Choose position index…",
               "Add games to the position index…", None, "Engine panel", "Board theme", "Mute sounds"],
     "&Language": [],
+    "&Help": ["About xqdesk…"],
 }
 """Menu title -> its entries (None: a separator). "Recent files" and "Board theme" are submenus."""
 
