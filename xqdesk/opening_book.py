@@ -38,8 +38,8 @@ from xqdesk.resource_files import resource
 
 BOOK_FORMAT = 1
 """The ``format`` written in a book's ``meta``; a book of a later format is refused."""
-DEFAULT_MAX_PLY = 30
-"""Positions up to this ply (15 moves each side) go in a book by default."""
+DEFAULT_MAX_PLY = 40
+"""Positions before this ply (20 moves each side) go in a book by default."""
 DEFAULT_MIN_GAMES = 2
 """A move goes in a book by default when at least this many games played it from the position."""
 SHIPPED_BOOK = "book/masters.npz"
