@@ -367,6 +367,7 @@ CHINESE: Final[dict[str, str]] = {
     "Copy position picture": "复制局面图片",
     "Show coordinates": "显示坐标",
     "Show book moves": "显示开局库着法",
+    "Opening books and position indexes": "开局库与局面索引",
     "&Help": "帮助(&H)",
     "About xqdesk…": "关于 xqdesk…",
     "About xqdesk": "关于 xqdesk",
