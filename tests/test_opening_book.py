@@ -15,6 +15,7 @@ from xqdesk.board import Board
 from xqdesk.cli import main
 from xqdesk.engines.builtin.engine import BuiltinEngine
 from xqdesk.engines.hosted.book import OpeningBook
+from xqdesk.engines.errors import EngineOptionError
 from xqdesk.engines.hosted.in_process import apply_option
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.opening_book import BookFileError, CompactBook, build_book, save_book, shipped_book
@@ -187,3 +188,19 @@ def test_a_book_move_reports_a_line_with_the_masters_score():
     move = engine.search(Board(), SearchLimits(depth=5), threading.Event(), infos.append)
     line, said = infos
     assert line.depth == 0 and line.pv == (move,) and line.score is not None and said.string.startswith("book move")
+
+
+def test_the_engine_takes_a_book_file_as_its_book(small_book):
+    engine = BuiltinEngine(book_rng=random.Random(2))
+    apply_option(engine, "OwnBook", "true")
+    apply_option(engine, "BookFile", str(small_book))
+    apply_option(engine, "BookMinGames", "4")
+    board = Board()
+    board.push_iccs("h2e2")
+    infos = []
+    move = engine.search(board, SearchLimits(depth=1), threading.Event(), infos.append)
+    assert move.iccs() in ("h9g7", "b9c7") and infos[-1].string.startswith(f"book move {move.iccs()}")
+    not_a_book = small_book.parent / "broken.npz"
+    not_a_book.write_bytes(b"PK\x03\x04" + b"\0" * 100)
+    with pytest.raises(EngineOptionError, match="broken.npz"):
+        apply_option(engine, "BookFile", str(not_a_book))

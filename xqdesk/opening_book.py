@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 import lzma
+import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,7 +178,7 @@ class CompactBook:
                 meta = json.loads(bytes(data["meta"]).decode("utf-8"))
         except FileNotFoundError:
             raise BookFileError(f"{str(source)!r}: no such opening book") from None
-        except (OSError, ValueError, KeyError, EOFError) as error:
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
             raise BookFileError(f"{label!r} is not an opening book: {error}") from None
         if not isinstance(meta, dict) or rows.dtype != ROW_TYPE:
             raise BookFileError(f"{label!r} is not an opening book (unexpected contents)")

@@ -251,7 +251,10 @@ class BuiltinEngine:
         """The ``BookFile``'s book, or the shipped master-game book when none is named (None when
         this install has none)."""
         if self._book is None and not self._book_file:
-            shipped = shipped_book()
+            try:
+                shipped = shipped_book()
+            except BookFileError:
+                return None  # a damaged install: the engine searches instead
             if shipped is not None:
                 self._book = OpeningBook(shipped, self._book_min_games, self._book_rng)
         return self._book
