@@ -204,3 +204,12 @@ def test_the_engine_takes_a_book_file_as_its_book(small_book):
     not_a_book.write_bytes(b"PK\x03\x04" + b"\0" * 100)
     with pytest.raises(EngineOptionError, match="broken.npz"):
         apply_option(engine, "BookFile", str(not_a_book))
+
+
+def test_xqdesk_play_seats_the_builtin_engine_with_its_book():
+    from xqdesk.cli.play import playing_spec
+    from xqdesk.engines.spec import parse_spec
+
+    assert playing_spec("builtin:Level=2", parse_spec("builtin:Level=2")).options == {"OwnBook": "true", "Level": "2"}
+    assert playing_spec("builtin:OwnBook=false", parse_spec("builtin:OwnBook=false")).options == {"OwnBook": "false"}
+    assert "OwnBook" not in playing_spec("random", parse_spec("random")).options
