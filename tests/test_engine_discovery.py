@@ -84,3 +84,23 @@ def test_later_starts_keep_the_users_choice(qtbot, tmp_path, fairy_on_path):
         assert win.settings.engines == () and win.analysis.engines()[0].kind is EngineKind.BUILTIN
     finally:
         _close(win)
+
+
+def test_the_quick_start_opponent_says_its_measured_strength(qtbot, window):
+    from PySide6.QtCore import Qt
+
+    from xqdesk.ui.i18n import Language
+    from xqdesk.ui.seat_dialogs import BUILTIN_PROFILES, NewGameDialog, engine_strength
+
+    opponent = window.starts.default_engine()
+    assert opponent.level == 3
+    window.action("Play Red against the engine").trigger()
+    message = window.statusBar().currentMessage()
+    assert message == engine_strength(opponent)
+    assert "Level 3 beats Fairy-Stockfish at skill level 0 and loses to skill level 5" in message
+    dialog = NewGameDialog(BUILTIN_PROFILES, "10s", "none", 0.0, can_continue=False, parent=window)
+    tips = [dialog.black_box.itemData(i, Qt.ItemDataRole.ToolTipRole) for i in range(dialog.black_box.count())]
+    assert engine_strength(opponent) in tips
+    dialog.deleteLater()
+    window.set_language(Language.CHINESE)
+    assert engine_strength(opponent).startswith("3 级胜 Fairy-Stockfish")

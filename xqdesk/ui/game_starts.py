@@ -14,7 +14,7 @@ from xqdesk.time_control import TimeControl
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.position_editor import PositionEditorDialog
 from xqdesk.ui.seat_dialogs import (BUILTIN_PROFILES, NewGameDialog, available_engines, engine_clock_setting,
-                                    engine_problem, mode_for_seats)
+                                    engine_problem, engine_strength, mode_for_seats)
 from xqdesk.ui.settings import EngineProfile, SavedSettings
 
 
@@ -45,6 +45,9 @@ class GameStarts(QObject):
         self._controller.new_game(mode, red=red, black=black, start_fen=start_fen, time_controls=time_controls)
         if mode is Mode.PERSON_VS_ENGINE:
             self._face_person(red is not None)
+            strength = engine_strength(red or black)
+            if strength:
+                self._controller.status_message.emit(strength)  # the opponent says what it is
 
     def start_asking(self, red: EngineProfile | None, black: EngineProfile | None,
                      start_fen: str = STARTING_FEN, time_controls: dict[Color, TimeControl] | None = None) -> bool:
