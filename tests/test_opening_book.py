@@ -213,3 +213,14 @@ def test_xqdesk_play_seats_the_builtin_engine_with_its_book():
     assert playing_spec("builtin:Level=2", parse_spec("builtin:Level=2")).options == {"OwnBook": "true", "Level": "2"}
     assert playing_spec("builtin:OwnBook=false", parse_spec("builtin:OwnBook=false")).options == {"OwnBook": "false"}
     assert "OwnBook" not in playing_spec("random", parse_spec("random")).options
+
+
+def test_explore_without_an_index_reads_the_masters_book(capsys):
+    assert main(["explore", "--moves", "炮二平五"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    after = Board()
+    after.push_iccs("h2e2")
+    first = shipped_book().moves(after)[0]
+    assert lines[0].split() == ["move", "games", "red", "draw", "black"]
+    assert lines[1].split() == [first.move.iccs(), str(first.games), str(first.red_wins), str(first.draws),
+                                str(first.black_wins)]
