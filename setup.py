@@ -1,5 +1,5 @@
 """The one part of the package layout that pyproject.toml cannot say: the repository's top-level
-``resources/`` folder (fonts, sounds, the ``zero`` network, icons) is shipped inside the package as
+``resources/`` folder (fonts, sounds, the ``zero`` network, icons, the opening book) is shipped inside the package as
 ``xqdesk/resources/``, where :mod:`xqdesk.resource_files` reads it through importlib.resources.
 Only its data goes in (see ``package-data`` in pyproject.toml), not the scripts that make it.
 Everything else is in pyproject.toml.
@@ -7,7 +7,7 @@ Everything else is in pyproject.toml.
 from setuptools import find_namespace_packages, setup
 from setuptools.command.build_py import build_py
 
-RESOURCE_FOLDERS = ("fonts", "sounds", "networks", "icons")
+RESOURCE_FOLDERS = ("fonts", "sounds", "networks", "icons", "book")
 
 
 class BuildPy(build_py):

@@ -1,8 +1,10 @@
 """Screenshots of the window's analysis views for the user guide, made by the app itself offscreen:
 the variation tree, the evaluation bar beside an analysed position, the review summary after a
-whole-game review, and an engine tournament in progress.
+whole-game review, an engine tournament in progress, and the opening explorer with the masters'
+book (its moves drawn on the board).
 
-    python docs/window_shots.py docs/images        # writes the four PNGs there (about two minutes)
+    python docs/window_shots.py docs/images        # writes the five PNGs there (about two minutes)
+    python docs/window_shots.py docs/images book_explorer   # only the ones named
 
 It drives the real window as a user would (the engines really run), so the pictures show what a
 user sees; it needs no display.
@@ -118,14 +120,33 @@ def tournament(app, out: Path) -> None:
     window.shutdown()
 
 
+def book_explorer(app, out: Path) -> None:
+    from xqdesk.move import Move
+
+    window = new_window(app)
+    window.action("Opening explorer").trigger()
+    for move in ("h2e2", "h9g7", "h0g2"):
+        window.explorer.play_move(Move.from_iccs(move))
+    window.action("Show book moves").trigger()
+    panel = window.explorer_panel
+    wait(app, lambda: not panel.is_looking_up() and bool(window.board_view.book_arrows()), 30)
+    wait(app, lambda: False, 0.5)
+    save(window, out / "book_explorer.png")
+    window.shutdown()
+    window.close()
+
+
 def main() -> None:
     from xqdesk.ui.app import ensure_application
 
     out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "docs" / "images")
     out.mkdir(parents=True, exist_ok=True)
     app = ensure_application()
-    for make in (variation_tree, evaluation_bar, review_summary, tournament):
-        make(app, out)
+    shots = (variation_tree, evaluation_bar, review_summary, tournament, book_explorer)
+    named = set(sys.argv[2:])
+    for make in shots:
+        if not named or make.__name__ in named:
+            make(app, out)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ def test_the_wheel_ships_resources_license_and_type_information(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for shipped in ("fonts/XqdeskKai-Bold.ttf", "fonts/XqdeskSans-Regular.otf", "fonts/OFL.txt",
                     "sounds/move.wav", "sounds/capture.wav", "sounds/check.wav", "sounds/game_end.wav",
-                    "networks/zero.npz", "icons/xqdesk.svg", "icons/xqdesk.png"):
+                    "networks/zero.npz", "icons/xqdesk.svg", "icons/xqdesk.png", "book/masters.npz", "book/PROVENANCE.md"):
         assert f"xqdesk/resources/{shipped}" in names
     assert "xqdesk/py.typed" in names
     assert "xqdesk/engines/builtin/eval_weights.json" in names

@@ -186,3 +186,69 @@ def test_a_cancelled_build_in_the_window_says_so(qtbot, window, tmp_path):
     builder.cancel()
     qtbot.waitUntil(lambda: "cancelled" in window.statusBar().currentMessage(), timeout=HANG_GUARD_MS)
     assert not builder.is_running() and window.settings.explorer_database.endswith("cut.xqdb")
+
+
+def test_a_fresh_profile_explores_the_masters_book_with_no_set_up(qtbot, window, index_path):
+    from xqdesk.opening_book import shipped_book
+
+    assert not window.settings.explorer_database  # a fresh profile: no index chosen
+    window.action("Opening explorer").trigger()
+    panel = window.explorer_panel
+    assert window.explorer_dock.isVisible()
+    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=HANG_GUARD_MS)
+    masters = shipped_book().moves(Board())
+    table = panel.book_model
+    assert table.rowCount() == len(masters) > 10
+    for row, stat in enumerate(masters):
+        assert [table.text(row, column) for column in range(1, table.columnCount())] == [
+            str(stat.games), str(stat.red_wins), str(stat.draws), str(stat.black_wins),
+            average_text(stat.red_wins, stat.draws, stat.black_wins)]
+    assert table.text(0, 0) == "炮二平五" and panel.book_table.isVisibleTo(panel)
+    assert "Master games: " in panel.book_label.text() and "CCPD" in panel.book_label.text()
+    assert not panel.moves_table.isVisibleTo(panel) and "No position index" in panel.summary.text()
+    _double_click(qtbot, panel.book_table, 1)  # 兵七进一, the second most played
+    assert window.controller.board().fen() == _after("c3c4").fen()
+    qtbot.waitUntil(lambda: not panel.is_looking_up() and panel.result().board.fen() == _after("c3c4").fen(),
+                    timeout=HANG_GUARD_MS)
+    assert [stat.move for stat in panel.book_moves()] == [stat.move for stat in shipped_book().moves(_after("c3c4"))]
+    # the user's own index adds its games beside the masters'
+    window.explorer.set_database(index_path)
+    qtbot.waitUntil(lambda: not panel.is_looking_up() and bool(panel.result().moves), timeout=HANG_GUARD_MS)
+    assert panel.book_model.rowCount() == len(panel.book_moves()) > 0 and panel.moves_table.isVisibleTo(panel)
+    window.set_language(Language.CHINESE)
+    assert panel.book_label.text().startswith("大师对局")
+
+
+def test_the_board_shows_the_book_moves_when_asked(qtbot, window):
+    from xqdesk.opening_book import shipped_book
+
+    board_view = window.board_view
+    window.explorer_panel.set_position(STARTING_FEN, ())
+    qtbot.waitUntil(lambda: not window.explorer_panel.is_looking_up(), timeout=HANG_GUARD_MS)
+    assert board_view.book_arrows() == ()  # off by default
+    window.action("Show book moves").trigger()
+    assert window.settings.show_book_moves
+    masters = shipped_book().moves(Board())
+    total = sum(stat.games for stat in masters)
+    arrows = board_view.book_arrows()
+    assert [arrow.move for arrow in arrows] == [stat.move for stat in masters[:len(arrows)]] and len(arrows) >= 3
+    assert arrows[0].book and arrows[0].label == f"{100 * masters[0].games / total:.0f}%"
+    window.controller.play_move(Move.from_iccs("h2e2"))
+    qtbot.waitUntil(lambda: bool(board_view.book_arrows()) and board_view.book_arrows()[0].move == Move.from_iccs("h9g7"),
+                    timeout=HANG_GUARD_MS)
+    window.action("Show book moves").trigger()
+    assert board_view.book_arrows() == () and not window.settings.show_book_moves
+
+
+def test_the_about_box_credits_the_opening_books_source(qtbot, window):
+    window.action("About xqdesk…").trigger()
+    box = window.about_box
+    qtbot.waitUntil(box.isVisible, timeout=HANG_GUARD_MS)
+    text = box.text()
+    assert "Yu-Han Tseng and Bo-Nian Chen (2026), Chinese Chess Practical Dataset (CCPD)" in text
+    assert "CC BY 4.0" in text and "27299 master games" in text
+    box.close()
+    window.set_language(Language.CHINESE)
+    window.action("About xqdesk…").trigger()
+    assert "大师对局" in window.about_box.text() and window.action("About xqdesk…").text() == "关于 xqdesk…"
+    window.about_box.close()

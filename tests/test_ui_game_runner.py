@@ -19,7 +19,8 @@ from xqdesk.ui.settings import EngineKind, EngineProfile
 from hang_guard import HANG_GUARD_MS
 
 PLAYERS = Path(__file__).resolve().parent / "players"
-BUILTIN = EngineProfile("Built-in", EngineKind.BUILTIN, level=20)
+BUILTIN = EngineProfile("Built-in", EngineKind.BUILTIN, level=20, options=(("OwnBook", "false"),))
+"""Full strength and searching from the first move (no book: the tests time its thought)."""
 LOOPS = EngineProfile("Loops", EngineKind.PLAYER, str(PLAYERS / "loops"))
 WEAK_ENGINE = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
 

@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fog": ("xqdesk.cli.fog", "fog-of-war Xiangqi: 'fog see' prints what a side sees of a position"),
     "index": ("xqdesk.cli.index", "build or update a position index (opening explorer) from record files"),
     "explore": ("xqdesk.cli.explore", "the moves played from a position in a position index, with results"),
+    "book": ("xqdesk.cli.book", "opening books: 'book build SOURCE… --out FILE', 'book probe [FEN] [MOVE…]'"),
     "image": ("xqdesk.cli.image", "draw a position of a game as a PNG or SVG picture"),
     "gif": ("xqdesk.cli.gif", "draw a game (or a line of it) as an animated GIF"),
     "engines": ("xqdesk.cli.engines", "list, add or remove the engines of the registry the window shares"),

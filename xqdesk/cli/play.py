@@ -2,19 +2,23 @@
 engines), under the same game runner, clocks and verdicts as the window and ``xqdesk match``.
 
 A person types moves in any notation (ICCS ``h2e2``, WXF ``C2.5``, Chinese ``炮二平五``); ``moves``
-lists the legal ones, ``resign`` gives up; the end of the input resigns too.
+lists the legal ones, ``resign`` gives up; the end of the input resigns too. The built-in engine
+opens from the master book xqdesk ships (``builtin:OwnBook=false`` turns that off).
 """
 from __future__ import annotations
 
 import argparse
 import sys
 import threading
+from dataclasses import replace
 from typing import TextIO
 
 from xqdesk.board import Board
 from xqdesk.cli.match import time_control_argument
 from xqdesk.cli.protocol_log import add_log_argument
 from xqdesk.engines.play.person_seat import PersonSeat
+from xqdesk.engines.registry import BOOK_OPTION
+from xqdesk.engines.spec import EngineSpec, spec_kind
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.pieces import BLACK, RED, Color, side_name
 from xqdesk.terminal_text import printable
@@ -50,6 +54,14 @@ def run(args: argparse.Namespace) -> int:
         return _play(args)
 
 
+def playing_spec(text: str, spec: EngineSpec) -> EngineSpec:
+    """The engine as seated for a game: the built-in engine (``builtin[:…]``) opens from the master
+    book it ships unless its options set ``OwnBook``."""
+    if spec_kind(text) != "builtin" or BOOK_OPTION in spec.options:
+        return spec
+    return replace(spec, options={BOOK_OPTION: "true", **spec.options})
+
+
 def _play(args: argparse.Namespace) -> int:
     from xqdesk.engines.play.engine_player import EnginePlayer
     from xqdesk.engines.errors import EngineError
@@ -73,7 +85,7 @@ def _play(args: argparse.Namespace) -> int:
                 seats[color] = people[color]
                 controls[color] = args.person_tc
             else:
-                seats[color] = EnginePlayer(engine_spec(text, args.engines), None)
+                seats[color] = EnginePlayer(playing_spec(text, engine_spec(text, args.engines)), None)
                 controls[color] = args.engine_tc
         for seat in seats.values():
             seat.start()

@@ -24,8 +24,9 @@ import enum
 import json
 import os
 import shlex
+import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
@@ -42,6 +43,8 @@ REGISTRY_ENV = "XQDESK_ENGINES"
 
 BUILTIN_LEVEL_OPTION = "Level"
 """The built-in engine's UCI option that sets its strength."""
+BOOK_OPTION = "OwnBook"
+"""The built-in engine's UCI option that plays the opening from a book."""
 
 
 class EngineKind(enum.Enum):
@@ -111,6 +114,14 @@ class EngineProfile:
             return EngineSpec(self.name, host_command(self.kind.value), options, env=host_environment())
         return EngineSpec(self.name, host_command("builtin"), {BUILTIN_LEVEL_OPTION: str(self.level), **options},
                           env=host_environment())
+
+    def playing(self) -> EngineProfile:
+        """This engine as seated to play a game: the built-in engine plays its opening from the
+        shipped master-game book (``OwnBook``, drawn by games and results, so games vary) unless
+        its options say otherwise. Analysis, hints and review use the profile as it is: no book."""
+        if self.kind is not EngineKind.BUILTIN or any(name == BOOK_OPTION for name, _value in self.options):
+            return self
+        return replace(self, options=((BOOK_OPTION, "true"), *self.options))
 
     def to_entry(self) -> dict[str, Any]:
         """The registry file's entry for this engine (see the module docstring)."""
@@ -193,6 +204,28 @@ def _readable_path(path: Path) -> Optional[Path]:
     if path == registry_path() and legacy != path and legacy.is_file():
         return legacy
     return None
+
+
+def registry_exists(path: Optional[Path] = None) -> bool:
+    """Whether a registry (or the command line's old engines file standing in for it) is there to
+    read: False on the first start."""
+    return _readable_path(registry_path() if path is None else Path(path).expanduser()) is not None
+
+
+KNOWN_ENGINES = (("Fairy-Stockfish", "fairy-stockfish"), ("Pikafish", "pikafish"))
+"""Strong Xiangqi engines looked for on ``PATH`` at the first start: (name, program).
+Fairy-Stockfish is the Debian and Ubuntu package ``fairy-stockfish`` (installed in ``/usr/games``)."""
+
+
+def discover_engines(search_path: Optional[str] = None) -> list[EngineProfile]:
+    """The :data:`KNOWN_ENGINES` installed on ``search_path`` (default ``$PATH``), as UCI engines
+    with no options (each is checked to play Xiangqi when it first starts)."""
+    found = []
+    for name, program in KNOWN_ENGINES:
+        path = shutil.which(program, path=search_path)
+        if path is not None:
+            found.append(EngineProfile(name, EngineKind.UCI, path=str(Path(path).absolute())))
+    return found
 
 
 def load_registry(path: Optional[Path] = None) -> list[EngineProfile]:
@@ -280,5 +313,5 @@ def find_engine(name: str, path: Optional[Path] = None) -> Optional[EngineProfil
 
 
 __all__ = ["BUILTIN_LEVEL_OPTION", "EngineKind", "EngineProfile", "PATHLESS_KINDS", "engine_spec", "find_engine",
-           "load_engines_file", "load_registry",
+           "load_engines_file", "load_registry", "registry_exists", "discover_engines", "KNOWN_ENGINES",
            "merge_into_registry", "registry_path", "save_registry"]

@@ -45,6 +45,8 @@ ARROW_COLORS = (QColor(30, 110, 230, 190), QColor(30, 160, 80, 170), QColor(230,
                 QColor(150, 60, 200, 150), QColor(120, 120, 120, 140))
 #: The second analysis engine's arrows: one colour of their own, with a dashed outline.
 SECOND_ENGINE_ARROW_COLOR = QColor(200, 30, 120, 170)
+#: The opening book's moves: a brown of their own, with a dotted outline, drawn under engine arrows.
+BOOK_ARROW_COLOR = QColor(150, 95, 30, 150)
 #: Shaft widths (in cells) by MultiPV rank: each lower line thinner than the one above it.
 ARROW_WIDTHS = (0.15, 0.105, 0.08, 0.06, 0.05)
 
@@ -62,6 +64,8 @@ class Arrow:
     label: str = ""
     engine: int = 0
     """Which analysis engine suggests it (0: the first; 1: the second, drawn apart from the first's)."""
+    book: bool = False
+    """A move of the opening book (View → Show book moves), not an engine's."""
 
 
 @dataclass(frozen=True)
@@ -367,6 +371,8 @@ def paint_pieces(painter: QPainter, geometry: BoardGeometry, board: Board, draw:
 def arrow_style(arrow: Arrow) -> tuple[QColor, QColor | None]:
     """An arrow's fill and outline (None: no outline): the first engine's lines by rank, the
     second engine's in a colour of their own with a dashed outline."""
+    if arrow.book:
+        return BOOK_ARROW_COLOR, BOOK_ARROW_COLOR.darker(160)
     if arrow.engine:
         return SECOND_ENGINE_ARROW_COLOR, SECOND_ENGINE_ARROW_COLOR.darker(150)
     return ARROW_COLORS[min(arrow.rank, len(ARROW_COLORS) - 1)], None
@@ -397,7 +403,7 @@ def arrow_shape(arrow: Arrow, geometry: BoardGeometry) -> ArrowShape:
 def paint_arrows(painter: QPainter, geometry: BoardGeometry, arrows: tuple[Arrow, ...], vector: bool = False) -> None:
     """Candidate arrows, the best on top (the second engine's under the first's), each labelled."""
     cell = geometry.cell
-    for arrow in sorted(arrows, key=lambda a: (-a.engine, -a.rank)):
+    for arrow in sorted(arrows, key=lambda a: (not a.book, -a.engine, -a.rank)):
         color, outline = arrow_style(arrow)
         shape = arrow_shape(arrow, geometry)
         if outline is None:

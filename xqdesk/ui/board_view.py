@@ -57,6 +57,7 @@ class BoardView(QWidget):
         self._flipped = False
         self._movable: frozenset[Color] = frozenset((RED, BLACK))
         self._arrows: tuple[Arrow, ...] = ()
+        self._book_arrows: tuple[Arrow, ...] = ()
         self._selected: Square | None = None
         self._press_position: QPointF | None = None
         self._drag_position: QPointF | None = None
@@ -77,7 +78,10 @@ class BoardView(QWidget):
 
     # --- what is shown ---------------------------------------------------------------------
     def set_position(self, board: Board, last_move: Move | None = None) -> None:
-        """Show a copy of ``board``; ``last_move`` (the move that led to it) is marked."""
+        """Show a copy of ``board``; ``last_move`` (the move that led to it) is marked. The book
+        arrows of another position go."""
+        if board.fen() != self._board.fen():
+            self._book_arrows = ()
         self._board = board.copy()
         self._last_move = last_move
         self._clear_selection()
@@ -152,6 +156,16 @@ class BoardView(QWidget):
 
     def arrows(self) -> tuple[Arrow, ...]:
         return self._arrows
+
+    def set_book_arrows(self, arrows: list[Arrow] | tuple[Arrow, ...]) -> None:
+        """The opening book's moves to draw, under the engines' arrows (replaces the previous ones)."""
+        arrows = tuple(arrows)
+        if arrows != self._book_arrows:
+            self._book_arrows = arrows
+            self.update()
+
+    def book_arrows(self) -> tuple[Arrow, ...]:
+        return self._book_arrows
 
     def set_highlights(self, squares: frozenset[Square] | set[Square]) -> None:
         """Squares to mark with a translucent disc (replaces the previous ones)."""
@@ -299,7 +313,7 @@ class BoardView(QWidget):
                      lambda sq: sq == dragged or self._hidden(sq))
         paint_fog(painter, geometry, self._fog)
         self._paint_selection(painter, geometry)
-        paint_arrows(painter, geometry, self._arrows)
+        paint_arrows(painter, geometry, self._book_arrows + self._arrows)
         self._paint_dragged_piece(painter, geometry)
         painter.end()
 

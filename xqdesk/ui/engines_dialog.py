@@ -365,8 +365,9 @@ class EnginesDialog(QDialog):
         self.options_form.addRow(label, field)
 
     def _choose_option_path(self, engine: str, option: str, line: QLineEdit) -> None:
-        """The "…" of a file or folder option: an opening book (``BookFile``) is a position index
-        (made by *View → Add games to the position index…* or ``xqdesk index``), a ``…Path`` or
+        """The "…" of a file or folder option: an opening book (``BookFile``) is a book file (made by
+        ``xqdesk book build``) or a position index (made by *View → Add games to the position
+        index…* or ``xqdesk index``), a ``…Path`` or
         ``…Dir`` a folder, any other ``…File`` a file."""
         start = line.text() or self._settings.last_directory
         name = option.lower()
@@ -374,7 +375,8 @@ class EnginesDialog(QDialog):
             path = QFileDialog.getExistingDirectory(self, option, start)
         elif "book" in name:
             path, _filter = QFileDialog.getOpenFileName(
-                self, option, start, f"{tr('Position indexes')} ({INDEX_FILTER});;{tr('All files')} (*)")
+                self, option, start, f"{tr('Opening books and position indexes')} (*.npz {INDEX_FILTER});;"
+                                     f"{tr('All files')} (*)")
         else:
             path, _filter = QFileDialog.getOpenFileName(self, option, start, f"{tr('All files')} (*)")
         if path:

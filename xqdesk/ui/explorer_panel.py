@@ -1,10 +1,13 @@
-"""The opening explorer pane: what a position index knows of the position on show.
+"""The opening explorer pane: what the masters and the user's position index know of the position
+on show.
 
 The opening's ECCO code and name (classified from the moves that led here, with or without an
-index: :mod:`xqdesk.ecco`), the moves played from here (in the move list's notation) with their
-games, Red wins, draws, Black wins and Red's average result, and the games that reached the
-position. Double-clicking a move
-plays it; double-clicking a game opens it at the move where it reached the position.
+index: :mod:`xqdesk.ecco`); the moves masters played from here, from the opening book xqdesk ships
+(:func:`xqdesk.opening_book.shipped_book`, no set-up needed); and, when a position index is chosen,
+the moves played from here in its games and the games that reached the position. Moves are shown
+in the move list's notation with their games, Red wins, draws, Black wins and Red's average
+result. Double-clicking a move plays it; double-clicking a game opens it at the move where it
+reached the position.
 
 Every look-up and every game read happens in :class:`ExplorerWorker`'s thread, never in the GUI
 thread: a request carries an id, the worker answers only the newest look-up (older ones still
@@ -30,6 +33,7 @@ from xqdesk.fen import STARTING_FEN
 from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
+from xqdesk.opening_book import SHIPPED_ATTRIBUTION, CompactBook, shipped_book
 from xqdesk.position_index import IndexedGame, MoveStats, PositionIndex, open_index
 from xqdesk.ui.i18n import Language, current_language, follow_language, tr
 
@@ -64,6 +68,8 @@ class ExplorerResult:
     games: tuple[IndexedGame, ...] = ()
     reached: int = 0
     error: str = ""
+    book: tuple[MoveStats, ...] = ()
+    """The moves masters played from the position (the shipped book; empty without one)."""
 
 
 @dataclass
@@ -123,14 +129,16 @@ class ExplorerWorker(QObject):
                 if isinstance(job, GameRequest):
                     self._read(job)
                     continue
-                if job.database != opened or index is None:
+                if job.database != opened or (index is None and job.database):
                     if index is not None:
                         index.close()
                     index, opened = None, ""
                     try:
-                        index, opened = open_index(job.database), job.database
+                        if job.database:
+                            index, opened = open_index(job.database), job.database
                     except XqdeskError as error:
-                        self.looked_up.emit(ExplorerResult(job.request_id, Board(job.start_fen), error=str(error)))
+                        self.looked_up.emit(ExplorerResult(job.request_id, Board(job.start_fen), error=str(error),
+                                                           book=self._book_moves(job)))
                         continue
                 self.looked_up.emit(self._look_up(index, job))
         finally:
@@ -156,17 +164,35 @@ class ExplorerWorker(QObject):
         return newest
 
     @staticmethod
-    def _look_up(index: PositionIndex, job: LookupRequest) -> ExplorerResult:
+    def _board(job: LookupRequest) -> Board:
+        board = Board(job.start_fen)
+        for move in job.moves:
+            board.push(move)
+        return board
+
+    @classmethod
+    def _book_moves(cls, job: LookupRequest) -> tuple[MoveStats, ...]:
+        """The shipped book's moves for the position (none when this install has no book)."""
         try:
-            board = Board(job.start_fen)
-            for move in job.moves:
-                board.push(move)
+            book: CompactBook | None = shipped_book()
+            return tuple(book.moves(cls._board(job))) if book is not None else ()
+        except (XqdeskError, OSError):
+            return ()
+
+    @classmethod
+    def _look_up(cls, index: PositionIndex | None, job: LookupRequest) -> ExplorerResult:
+        book = cls._book_moves(job)
+        try:
+            board = cls._board(job)
+            if index is None:
+                return ExplorerResult(job.request_id, board, book=book)
             return ExplorerResult(job.request_id, board, tuple(index.moves(board)),
-                                  tuple(index.games(board, GAMES_SHOWN)), index.reached_count(board))
+                                  tuple(index.games(board, GAMES_SHOWN)), index.reached_count(board), book=book)
         except (XqdeskError, OSError) as error:
-            return ExplorerResult(job.request_id, Board(job.start_fen), error=str(error))
+            return ExplorerResult(job.request_id, Board(job.start_fen), error=str(error), book=book)
         except Exception as error:  # noqa: BLE001 - a damaged database must not end the thread
-            return ExplorerResult(job.request_id, Board(job.start_fen), error=f"{type(error).__name__}: {error}")
+            return ExplorerResult(job.request_id, Board(job.start_fen), error=f"{type(error).__name__}: {error}",
+                                  book=book)
 
     def _read(self, job: GameRequest) -> None:
         record = read_games(job.path)
@@ -236,6 +262,8 @@ class ExplorerPanel(QWidget):
     move_chosen = Signal(object)
     game_chosen = Signal(object, int)
     status = Signal(str)
+    book_shown = Signal(object, object)
+    """(Board, tuple[MoveStats, ...]): the masters' book moves of the position now on show."""
 
     MOVE_COLUMNS = ("Move", "Games", "Red wins", "Draws", "Black wins", "Red's average")
     GAME_COLUMNS = ("Red", "Black", "Result", "Event", "Date", "Move")
@@ -257,19 +285,36 @@ class ExplorerPanel(QWidget):
         self.opening_label.setStyleSheet("font-weight: bold;")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
+        self.book_label = QLabel()
+        self.book_label.setWordWrap(True)
+        self.book_label.setToolTip(SHIPPED_ATTRIBUTION)
+        self.book_model = TextTable(self.MOVE_COLUMNS, frozenset(range(1, len(self.MOVE_COLUMNS))), self)
+        self.book_table = self._table(self.book_model)
+        self.book_table.doubleClicked.connect(lambda index: self._on_book_move_activated(index.row()))
         self.moves_model = TextTable(self.MOVE_COLUMNS, frozenset(range(1, len(self.MOVE_COLUMNS))), self)
         self.games_model = TextTable(self.GAME_COLUMNS, frozenset({len(self.GAME_COLUMNS) - 1}), self)
         self.moves_table = self._table(self.moves_model)
         self.games_table = self._table(self.games_model)
         self.moves_table.doubleClicked.connect(lambda index: self._on_move_activated(index.row()))
         self.games_table.doubleClicked.connect(lambda index: self._on_game_activated(index.row()))
+        book_part = QWidget()
+        book_layout = QVBoxLayout(book_part)
+        book_layout.setContentsMargins(0, 0, 0, 0)
+        book_layout.addWidget(self.book_label)
+        book_layout.addWidget(self.book_table, 1)
+        index_part = QWidget()
+        index_layout = QVBoxLayout(index_part)
+        index_layout.setContentsMargins(0, 0, 0, 0)
+        index_layout.addWidget(self.summary)
+        index_layout.addWidget(self.moves_table, 1)
         splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.moves_table)
+        splitter.addWidget(book_part)
+        splitter.addWidget(index_part)
         splitter.addWidget(self.games_table)
+        self.splitter = splitter
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.opening_label)
-        layout.addWidget(self.summary)
         layout.addWidget(splitter, 1)
         follow_language(self, self.retranslate)
         self.retranslate()
@@ -288,7 +333,9 @@ class ExplorerPanel(QWidget):
         return table
 
     def retranslate(self) -> None:
+        self.book_model.retranslate()
         self.moves_model.retranslate()
+        self._fill_book(self._result)
         self.games_model.retranslate()
         self._show_summary()
         self._show_opening()
@@ -307,6 +354,7 @@ class ExplorerPanel(QWidget):
     def set_notation(self, notation: Notation) -> None:
         self._notation = notation
         self._fill_moves(self._result)
+        self._fill_book(self._result)
 
     def set_position(self, start_fen: str, moves: tuple[Move, ...] | list[Move]) -> None:
         """The position on show: the game's start and the moves played to it."""
@@ -341,9 +389,9 @@ class ExplorerPanel(QWidget):
 
     # --- look-ups ----------------------------------------------------------------------------------
     def _request(self) -> None:
-        if not self._database or self._position is None:
+        if self._position is None:
             self._pending = 0
-        else:
+        else:  # without an index too: the masters' book is always looked up
             self._pending = self.worker.look_up(self._database, *self._position)
         if self._result is None:
             self._show_summary()
@@ -354,12 +402,17 @@ class ExplorerPanel(QWidget):
         self._pending = 0
         self._result = result
         self._show()
+        self.book_shown.emit(result.board, result.book)
 
     def _show(self) -> None:
         """The summary and both tables for the answer on show."""
         self._show_summary()
+        self._fill_book(self._result)
         self._fill_moves(self._result)
         self._fill_games(self._result)
+        has_index = bool(self._database)
+        self.moves_table.setVisible(has_index)
+        self.games_table.setVisible(has_index)
 
     def _show_summary(self) -> None:
         result = self._result
@@ -377,14 +430,36 @@ class ExplorerPanel(QWidget):
                 index=Path(self._database).name, games=result.reached, average=average_text(red, draws, black),
                 decided=red + draws + black))
 
+    def book_moves(self) -> tuple[MoveStats, ...]:
+        """The masters' moves on show (from the shipped book)."""
+        return self._result.book if self._result is not None else ()
+
+    def _fill_book(self, result: ExplorerResult | None) -> None:
+        book = result.book if result is not None else ()
+        self.book_model.set_rows([self._move_row(result.board, stat) for stat in book] if result is not None else [])
+        games = sum(stat.games for stat in book)
+        if result is None and self._pending:
+            self.book_label.setText(tr("Master games: looking up…"))
+        elif book:
+            self.book_label.setText(tr("Master games: {games} played on from here (CCPD book, CC BY 4.0)").format(
+                games=games))
+        else:
+            self.book_label.setText(tr("Master games: none in the book from this position"))
+
+    def _move_row(self, board: Board, stat: MoveStats) -> tuple[str, ...]:
+        return (format_move(board, stat.move, self._notation), str(stat.games), str(stat.red_wins),
+                str(stat.draws), str(stat.black_wins), average_text(stat.red_wins, stat.draws, stat.black_wins))
+
+    def _on_book_move_activated(self, row: int) -> None:
+        book = self.book_moves()
+        if 0 <= row < len(book):
+            self.move_chosen.emit(book[row].move)
+
     def _fill_moves(self, result: ExplorerResult | None) -> None:
         if result is None or result.error:
             self.moves_model.set_rows([])
             return
-        self.moves_model.set_rows([
-            (format_move(result.board, stat.move, self._notation), str(stat.games), str(stat.red_wins),
-             str(stat.draws), str(stat.black_wins), average_text(stat.red_wins, stat.draws, stat.black_wins))
-            for stat in result.moves])
+        self.moves_model.set_rows([self._move_row(result.board, stat) for stat in result.moves])
 
     def _fill_games(self, result: ExplorerResult | None) -> None:
         games = result.games if result is not None and not result.error else ()

@@ -7,13 +7,14 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDialog, QWidget
 
+from xqdesk.engines.registry import discover_engines
 from xqdesk.fen import STARTING_FEN
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.position_editor import PositionEditorDialog
 from xqdesk.ui.seat_dialogs import (BUILTIN_PROFILES, NewGameDialog, available_engines, engine_clock_setting,
-                                    engine_problem, mode_for_seats)
+                                    engine_problem, engine_strength, mode_for_seats)
 from xqdesk.ui.settings import EngineProfile, SavedSettings
 
 
@@ -44,6 +45,9 @@ class GameStarts(QObject):
         self._controller.new_game(mode, red=red, black=black, start_fen=start_fen, time_controls=time_controls)
         if mode is Mode.PERSON_VS_ENGINE:
             self._face_person(red is not None)
+            strength = engine_strength(red or black)
+            if strength:
+                self._controller.status_message.emit(strength)  # the opponent says what it is
 
     def start_asking(self, red: EngineProfile | None, black: EngineProfile | None,
                      start_fen: str = STARTING_FEN, time_controls: dict[Color, TimeControl] | None = None) -> bool:
@@ -73,8 +77,11 @@ class GameStarts(QObject):
 
     def default_engine(self) -> EngineProfile:
         """The engine the quick-start actions seat: the user's first that can start (one whose
-        program is gone is passed over), else the built-in level 3."""
-        usable = [profile for profile in self._settings.current.engines if engine_problem(profile) is None]
+        program is gone is passed over, and so is a full-strength engine the first start found
+        installed: it is there for analysis), else the built-in level 3."""
+        found = discover_engines()
+        usable = [profile for profile in self._settings.current.engines
+                  if engine_problem(profile) is None and profile not in found]
         return usable[0] if usable else BUILTIN_PROFILES[1]
 
     def edit_position(self) -> None:

@@ -160,7 +160,7 @@ class LiveGame(QObject):
                 del self._workers[color]
             profile = wanted[color]
             if profile is not None and color not in self._workers:
-                worker = self._worker_factory(profile)
+                worker = self._worker_factory(profile.playing())  # a game: the built-in engine opens from its book
                 connect = self._seat_connections[color].connect
                 connect(worker.move_reply, lambda request_id, reply, c=color: self._on_engine_reply(c, request_id, reply))
                 connect(worker.engine_failed, lambda message, c=color: self._on_engine_failed(c, message))

@@ -58,6 +58,7 @@ from xqdesk.ui.themes import theme_named
 from xqdesk.ui.variation_list import VariationList
 from xqdesk.ui.variation_tree import VariationTree
 from xqdesk.ui.view_options import ViewOptions
+from xqdesk.ui.about import show_about
 from xqdesk.ui.window_menus import build_menus, build_toolbar
 
 STATUS_TIMEOUT_MS = 10_000
@@ -117,6 +118,7 @@ class MainWindow(QMainWindow):
         self._menus = build_menus(self.menuBar(), self._actions, self.set_language)
         self._menus["Recent files"].aboutToShow.connect(self._fill_recent_menu)
         self.view.fill_theme_menu(self._menus["Board theme"])
+        self.explorer_panel.book_shown.connect(self.view.show_book)
         self.addToolBar(build_toolbar(self._actions, self.style()))
         self.statusBar().addPermanentWidget(self.reviews.progress)
         self._connect()
@@ -269,6 +271,7 @@ class MainWindow(QMainWindow):
             ("Stop game", controller.stop_game, None),
             ("Game list", lambda: files.show_game_list(), None),
             ("Open previous autosave", files.restore_previous_autosave, None),
+            ("About xqdesk…", self.show_about, None),
         ):
             self._action(key, slot, shortcut)
         self._action("Play through", self.toggle_autoplay, "Space", checkable=True)
@@ -277,6 +280,10 @@ class MainWindow(QMainWindow):
         self._actions.update(self.view.actions)
         self._actions["Opening explorer"] = explorer.toggle_action
         self._actions["Engine panel"] = self.engine_dock.toggleViewAction()
+
+    def show_about(self) -> None:
+        """*Help → About xqdesk*: version, licences and the opening book's source."""
+        self.about_box = show_about(self)
 
     def _connect(self) -> None:
         controller = self.controller

@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QVBoxLayout, QWidget,
 )
 
+from xqdesk.engines.builtin.levels import ladder_place
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.game_controller import Mode
@@ -23,6 +25,21 @@ ANALYSIS_PROFILE = EngineProfile("Built-in", EngineKind.BUILTIN, level=20)
 """The engine that analyses when none is chosen: the built-in one at full strength."""
 TABLEBASE_PROFILE_NAME = "Tablebase"
 """The name the tablebase directory of the settings has among the analysis engines."""
+
+
+def engine_strength(profile: EngineProfile | None) -> str:
+    """What is known of an engine's strength, for a person choosing an opponent: a built-in
+    level's measured place on the strength ladder ('' when nothing is measured)."""
+    if profile is None or profile.kind is not EngineKind.BUILTIN:
+        return ""
+    place = ladder_place(profile.level)
+    if place is None:
+        return ""
+    text = tr("Level {level} beats Fairy-Stockfish at skill level {beats}").format(
+        level=profile.level, beats=place.beats_skill)
+    if place.loses_to_skill is not None:
+        text += tr(" and loses to skill level {loses}").format(loses=place.loses_to_skill)
+    return text + tr(" ({seconds} s a move, measured on the strength ladder)").format(seconds=f"{place.movetime:g}")
 
 
 def available_engines(settings: Settings) -> tuple[EngineProfile, ...]:
@@ -74,6 +91,8 @@ class NewGameDialog(QDialog):
             box.addItem(tr("Person"), None)
             for profile in engines:
                 box.addItem(profile.name, profile)
+                if engine_strength(profile):
+                    box.setItemData(box.count() - 1, engine_strength(profile), Qt.ItemDataRole.ToolTipRole)
             clock.setEditable(True)
             clock.addItems(TIME_CONTROL_PRESETS)
             clock.setToolTip(tr("Seconds a move ('10s'), game time plus increment ('15m+5s'), "

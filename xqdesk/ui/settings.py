@@ -6,6 +6,10 @@ to its default, so a hand-edited file cannot keep the window from starting. Engi
 engine registry (:mod:`xqdesk.engines.registry`) that the command line reads too, not in the store:
 a store that still holds engines (an earlier version's) has them moved into the registry. A store
 opened on an INI file (tests, portable installs) keeps its registry beside it, ``engines.json``.
+
+On the first start (no registry yet) the strong engines installed on ``PATH`` (Fairy-Stockfish,
+Pikafish: :func:`~xqdesk.engines.registry.discover_engines`) are written into the registry and the
+first of them is chosen for analysis.
 """
 from __future__ import annotations
 
@@ -19,8 +23,9 @@ from typing import Any
 from PySide6.QtCore import QSettings
 
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.registry import (BUILTIN_LEVEL_OPTION, PATHLESS_KINDS, EngineKind, EngineProfile, load_registry,
-                                     merge_into_registry, registry_path, save_registry)
+from xqdesk.engines.registry import (BUILTIN_LEVEL_OPTION, PATHLESS_KINDS, EngineKind, EngineProfile,
+                                     discover_engines, load_registry, merge_into_registry, registry_exists,
+                                     registry_path, save_registry)
 
 LOG = logging.getLogger(__name__)
 ENGINES_KEY = "engines"
@@ -45,6 +50,7 @@ class Settings:
     score_view: ScoreView = ScoreView.RED
     flip_board: bool = False
     show_coordinates: bool = True
+    show_book_moves: bool = False
     show_engine_arrows: bool = True
     engine_clock: str = "10s"
     person_clock: str = "none"
@@ -124,7 +130,10 @@ def load_settings(store: QSettings) -> Settings:
             values[item.name] = _from_stored(item.name, store.value(item.name), default)
         except (ValueError, TypeError):
             continue
-    values[ENGINES_KEY] = tuple(_registry_engines(store))
+    engines, discovered = _registry_engines(store)
+    values[ENGINES_KEY] = tuple(engines)
+    if discovered and not store.contains("analysis_engines"):
+        values["analysis_engines"] = (discovered[0].name,)
     return replace(defaults, **values)
 
 
@@ -143,11 +152,25 @@ class SavedSettings:
         return self.current
 
 
-def _registry_engines(store: QSettings) -> list[EngineProfile]:
-    """The registry's engines, with those an earlier version kept in ``store`` moved over. A
-    registry that cannot be read is set aside (renamed ``….damaged``) so nothing in it is lost
-    when the window writes a new one."""
+def _registry_engines(store: QSettings) -> tuple[list[EngineProfile], list[EngineProfile]]:
+    """The registry's engines, with those an earlier version kept in ``store`` moved over, and
+    those just found installed (on the first start: see the module docstring). A registry that
+    cannot be read is set aside (renamed ``….damaged``) so nothing in it is lost when the window
+    writes a new one."""
     path = registry_of(store)
+    if not registry_exists(path) and not store.contains(ENGINES_KEY):
+        discovered = discover_engines()
+        if discovered:
+            try:
+                save_registry(discovered, path)
+            except OSError as error:
+                LOG.warning("cannot write the engine registry %s: %s", path, error)
+            return discovered, discovered
+        return [], []
+    return _stored_engines(store, path), []
+
+
+def _stored_engines(store: QSettings, path: Path) -> list[EngineProfile]:
     old: tuple[EngineProfile, ...] = ()
     if store.contains(ENGINES_KEY):
         try:

@@ -80,7 +80,7 @@ class TournamentRun(ThreadedObject):
         self._from_thread.connect(self._pass_on)
 
     def _contestant(self, index: int) -> Contestant:
-        spec = self.profiles[index].to_spec()
+        spec = self.profiles[index].playing().to_spec()
         report = functools.partial(self._on_info, index)
         return Contestant(self.names[index], functools.partial(EnginePlayer, spec, None, on_info=report))
 

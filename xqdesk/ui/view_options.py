@@ -1,12 +1,14 @@
 """How the window shows the board, each choice remembered in the settings: its orientation,
-coordinates and theme."""
+coordinates, theme, and the opening book's moves drawn as arrows."""
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QWidget
 
-from xqdesk.ui.board_view import BoardView
+from xqdesk.board import Board
+from xqdesk.position_index import MoveStats
+from xqdesk.ui.board_view import Arrow, BoardView
 from xqdesk.ui.eval_bar import EvalBar
 from xqdesk.ui.settings import SavedSettings
 from xqdesk.ui.themes import THEMES, theme_named
@@ -23,7 +25,8 @@ class ViewOptions(QObject):
         self._settings = settings
         self.actions: dict[str, QAction] = {}
         for key, slot, shortcut in (("Flip board", self.toggle_flip, "Ctrl+F"),
-                                    ("Show coordinates", self.toggle_coordinates, None)):
+                                    ("Show coordinates", self.toggle_coordinates, None),
+                                    ("Show book moves", self.toggle_book_moves, "Ctrl+B")):
             action = QAction(parent)
             action.setCheckable(True)
             action.triggered.connect(slot)
@@ -32,6 +35,8 @@ class ViewOptions(QObject):
             self.actions[key] = action
         self.actions["Flip board"].setChecked(board.is_flipped())
         self.actions["Show coordinates"].setChecked(board.has_coordinates())
+        self.actions["Show book moves"].setChecked(settings.current.show_book_moves)
+        self._book: tuple[Board, tuple[MoveStats, ...]] | None = None
         self.theme_actions: dict[str, QAction] = {}
 
     def fill_theme_menu(self, menu: QMenu) -> None:
@@ -64,9 +69,46 @@ class ViewOptions(QObject):
         self.actions["Flip board"].setChecked(flipped)
         self._settings.update(flip_board=flipped)
 
+    def toggle_book_moves(self) -> None:
+        """Draw the masters' book moves on the board, or not."""
+        shown = not self._settings.current.show_book_moves
+        self._settings.update(show_book_moves=shown)
+        self.actions["Show book moves"].setChecked(shown)
+        self._draw_book()
+
+    def show_book(self, board: Board, moves: tuple[MoveStats, ...]) -> None:
+        """The book's moves for the position on show (the explorer looks them up off the GUI
+        thread); drawn when *Show book moves* is on."""
+        self._book = (board, moves)
+        self._draw_book()
+
+    def _draw_book(self) -> None:
+        if not self._settings.current.show_book_moves or self._book is None:
+            self._board.set_book_arrows([])
+            return
+        board, moves = self._book
+        if board.fen() != self._board.board().fen():
+            self._board.set_book_arrows([])  # the answer of a position no longer on show
+            return
+        self._board.set_book_arrows(book_arrows(moves))
+
     def toggle_coordinates(self) -> None:
         """Show or hide the file numbers, on the board and in the pictures it exports."""
         shown = not self._board.has_coordinates()
         self._board.set_coordinates(shown)
         self.actions["Show coordinates"].setChecked(shown)
         self._settings.update(show_coordinates=shown)
+
+
+BOOK_ARROWS = 4
+"""At most this many book moves are drawn: the most played."""
+BOOK_ARROW_MIN_SHARE = 0.03
+"""A book move played in fewer than this share of the position's games is not drawn."""
+
+
+def book_arrows(moves: tuple[MoveStats, ...] | list[MoveStats]) -> list[Arrow]:
+    """Arrows for the most played book moves, thicker the more they were played, each labelled
+    with its share of the games."""
+    total = sum(stat.games for stat in moves)
+    shown = [stat for stat in moves if total and stat.games / total >= BOOK_ARROW_MIN_SHARE][:BOOK_ARROWS]
+    return [Arrow(stat.move, rank, f"{100 * stat.games / total:.0f}%", book=True) for rank, stat in enumerate(shown)]

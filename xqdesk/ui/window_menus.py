@@ -21,10 +21,11 @@ MENUS: dict[str, list[str | None]] = {
               "Hint", "Resign", None, "Review game…", "Cancel review", "Next mistake", None, "Pause", "Resume",
               "Stop game"],
     "E&ngines": ["Manage engines…", "Analysis engines…", "Tablebase directory…"],
-    "&View": ["Flip board", "Show coordinates", None, "First move", "Previous move", "Next move", "Last move",
+    "&View": ["Flip board", "Show coordinates", "Show book moves", None, "First move", "Previous move", "Next move", "Last move",
               "Play through", None, "Opening explorer", "Choose position index…",
               "Add games to the position index…", None, "Engine panel", "Board theme", "Mute sounds"],
     "&Language": [],
+    "&Help": ["About xqdesk…"],
 }
 """Menu title -> its entries (None: a separator). "Recent files" and "Board theme" are submenus."""
 

@@ -20,6 +20,7 @@ and runs the compiled iterative-deepening search under a time plan:
 """
 from __future__ import annotations
 
+import random
 import threading
 import time
 from contextlib import closing
@@ -42,6 +43,7 @@ from xqdesk.egtb.fileformat import TableFileError
 from xqdesk.engines.options import OptionValue, UciOption, spin_value
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
+from xqdesk.opening_book import BookFileError, shipped_book
 from xqdesk.position_index import PositionIndexError
 from xqdesk.score import Cp, Mate, PovScore
 
@@ -78,8 +80,9 @@ OPTIONS = (
 )
 """The options the built-in engine declares (``Threads``: search threads sharing the hash table,
 lazy SMP; ``Depth`` 0: no cap; ``Move Overhead`` in ms;
-``OwnBook`` plays from the position index ``BookFile`` the moves at least ``BookMinGames`` games
-played: see :mod:`xqdesk.engines.hosted.book`; ``Eval``: the hand-written evaluation (``classic``) or
+``OwnBook`` plays from ``BookFile`` (a position index or a book file; empty: the master-game book
+xqdesk ships) the moves at least ``BookMinGames`` games played: see
+:mod:`xqdesk.engines.hosted.book` (off by default: the window turns it on for the games it plays); ``Eval``: the hand-written evaluation (``classic``) or
 the learned one (``network``, :mod:`xqdesk.engines.builtin.nnue`) read from ``EvalFile`` (empty: the
 network xqdesk ships); ``TablebasePath``: a directory of endgame tables probed at the root)."""
 
@@ -151,9 +154,9 @@ class BuiltinEngine:
 
     name = "xqdesk builtin"
 
-    def __init__(self, weights: Optional[PhasedWeights] = None) -> None:
+    def __init__(self, weights: Optional[PhasedWeights] = None, book_rng: Optional[random.Random] = None) -> None:
         """``weights``: the evaluation's weights (default: the shipped ones); other values are for
-        tuning experiments."""
+        tuning experiments. ``book_rng`` draws the book moves (default: seeded by the system)."""
         self._params = SHIPPED_PARAMS if weights is None else ParamsByPhase(weights)
         self._hash_mb = DEFAULT_HASH_MB
         self._threads = 1
@@ -166,6 +169,7 @@ class BuiltinEngine:
         self._book_file = ""
         self._book_min_games = DEFAULT_MIN_GAMES
         self._book: Optional[OpeningBook] = None
+        self._book_rng = book_rng or random.Random()
         self._tables = TablebaseCache()
         self._tree_tables = TreeTablesCache()
         self._eval = DEFAULT_EVAL
@@ -242,10 +246,22 @@ class BuiltinEngine:
         book = None
         if path.strip():
             try:
-                book = OpeningBook(path.strip(), self._book_min_games)
-            except PositionIndexError as error:
+                book = OpeningBook(path.strip(), self._book_min_games, self._book_rng)
+            except (PositionIndexError, BookFileError) as error:
                 raise EngineOptionError(f"BookFile: {error}") from None
         self._book, self._book_file = book, path.strip()
+
+    def _active_book(self) -> Optional[OpeningBook]:
+        """The ``BookFile``'s book, or the shipped master-game book when none is named (None when
+        this install has none)."""
+        if self._book is None and not self._book_file:
+            try:
+                shipped = shipped_book()
+            except BookFileError:
+                return None  # a damaged install: the engine searches instead
+            if shipped is not None:
+                self._book = OpeningBook(shipped, self._book_min_games, self._book_rng)
+        return self._book
 
     def _set_evaluation(self, evaluation: str, eval_file: str) -> None:
         """Use ``evaluation`` (:data:`EVAL_CLASSIC` or :data:`EVAL_NETWORK`) with the network
@@ -283,9 +299,12 @@ class BuiltinEngine:
         root = [move for move in board.legal_moves if allowed is None or move in allowed]
         if not root:
             return None
-        if self._own_book and self._book is not None and not limits.infinite:
-            book_move = self._book.choose(board, root)
-            if book_move is not None:
+        book = self._active_book() if self._own_book and not limits.infinite else None
+        if book is not None:
+            book_move = book.choose(board, root)
+            if book_move is not None:  # a line of depth 0 (the move and the masters' score), then what it is
+                on_info(SearchInfo(depth=0, score=PovScore(Cp(book_move.centipawns()), board.turn), nodes=0,
+                                   time_ms=round((time.perf_counter() - started) * 1000), pv=(book_move.move,)))
                 on_info(SearchInfo(string=book_move.describe()))
                 return book_move.move
         multipv = limits.multipv if limits.multipv > 1 else self._multipv

@@ -46,6 +46,31 @@ LEVEL_LIMITS: dict[int, LevelLimits] = {
 }
 
 
+@dataclass(frozen=True)
+class LadderPlace:
+    """Where a level stands on the strength ladder (``bench/ladder.py``): the strongest
+    Fairy-Stockfish ``Skill Level`` it beat in a best of 5 and the one it lost to, both sides at
+    ``movetime`` seconds a move under the referee, from the master openings."""
+
+    beats_skill: int
+    loses_to_skill: Optional[int]
+    movetime: float
+
+
+LADDER_PLACES: dict[int, LadderPlace] = {
+    3: LadderPlace(beats_skill=0, loses_to_skill=5, movetime=0.5),
+}
+"""The levels measured on the ladder. Level 3 (the quick-start opponent) beat random, greedy, the
+minimax student and Fairy-Stockfish at skill −20, −15, −10, −5 and 0, each 3–0, and lost to skill 5
+1–3: ``python bench/ladder.py --engine builtin:Level=3 --movetime 0.5 --engine-movetime 0.5
+--rungs random greedy minimax fsf:-20 fsf:-15 fsf:-10 fsf:-5 fsf:0 fsf:5``."""
+
+
+def ladder_place(level: int) -> Optional[LadderPlace]:
+    """The measured ladder place of ``level`` (None when it was not measured)."""
+    return LADDER_PLACES.get(level)
+
+
 def level_limits(level: int) -> LevelLimits:
     """The caps of ``level`` (1..20); ValueError outside that range."""
     if level not in LEVEL_LIMITS:

@@ -1,4 +1,5 @@
-"""An opening book read from a position index (see :mod:`xqdesk.position_index`).
+"""An opening book read from a position index (see :mod:`xqdesk.position_index`) or from a compact
+book file (see :mod:`xqdesk.opening_book`; xqdesk ships one of master games).
 
 A move is taken from the book only when it was played in at least ``min_games`` games from the
 position (or its mirror image). Among those moves one is drawn at random with weight
@@ -11,6 +12,7 @@ result known every move weighs by its games alone.
 """
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +20,7 @@ from typing import Collection, Optional
 
 from xqdesk.board import Board
 from xqdesk.move import Move
+from xqdesk.opening_book import CompactBook, looks_like_book
 from xqdesk.position_index import MoveStats, open_index
 
 DEFAULT_MIN_GAMES = 3
@@ -32,6 +35,11 @@ class BookMove:
     games: int
     score: float
     share: float
+
+    def centipawns(self) -> int:
+        """The mover's score as centipawns by the logistic that turns 400 points into 10:1 odds
+        (the score an engine's book move reports: the masters' results, not a search)."""
+        return round(400 * math.log10(self.score / (1 - self.score)))
 
     def describe(self) -> str:
         """The ``info string`` text an engine sends for it."""
@@ -51,25 +59,43 @@ def book_weight(stats: MoveStats, red_to_move: bool) -> float:
 
 
 class OpeningBook:
-    """Book moves from the index at ``path`` (PositionIndexError at once when it is not one).
+    """Book moves from ``source``: a :class:`~xqdesk.opening_book.CompactBook`, the path of a book
+    file, or the path of a position index (BookFileError or PositionIndexError at once when the
+    file is neither).
 
-    Each look-up opens the index for its own duration, so a book may be made in one thread and
-    asked in another (an engine host searches in a thread of its own)."""
+    Each look-up of an index opens it for its own duration, so a book may be made in one thread
+    and asked in another (an engine host searches in a thread of its own)."""
 
-    def __init__(self, path: str | Path, min_games: int = DEFAULT_MIN_GAMES,
+    def __init__(self, source: str | Path | CompactBook, min_games: int = DEFAULT_MIN_GAMES,
                  rng: Optional[random.Random] = None) -> None:
-        self.path = Path(path)
         self.min_games = min_games
         self._rng = rng or random.Random()
-        open_index(self.path).close()
+        self._compact: Optional[CompactBook] = None
+        if isinstance(source, CompactBook):
+            self.path = Path(source.name)
+            self._compact = source
+            return
+        self.path = Path(source)
+        if looks_like_book(self.path):
+            self._compact = CompactBook.load(self.path)
+        else:
+            open_index(self.path).close()
+
+    def seed(self, seed: int) -> None:
+        """Draw the same moves again: restart the random draws from ``seed``."""
+        self._rng.seed(seed)
+
+    def _played(self, board: Board) -> list[MoveStats]:
+        if self._compact is not None:
+            return self._compact.moves(board)
+        with open_index(self.path) as index:
+            return index.moves(board)
 
     def candidates(self, board: Board, allowed: Optional[Collection[Move]] = None) -> list[tuple[MoveStats, float]]:
         """The moves of the book for ``board`` with their weights: played in at least
         ``min_games`` games, legal here and in ``allowed`` when given."""
         found = []
-        with open_index(self.path) as index:
-            played = index.moves(board)
-        for stats in played:
+        for stats in self._played(board):
             if stats.games < self.min_games or not board.is_legal(stats.move):
                 continue
             if allowed is not None and stats.move not in allowed:
