@@ -1,0 +1,23 @@
+"""The window on a laptop and in a game: the evaluation bar follows the seated engines' scores
+during engine games."""
+from __future__ import annotations
+
+from xqdesk.pieces import BLACK, RED
+from xqdesk.time_control import TimeControl
+from xqdesk.ui.settings import EngineKind, EngineProfile
+from hang_guard import HANG_GUARD_MS
+
+ENGINE = EngineProfile("Built-in level 20", EngineKind.BUILTIN, level=20)
+
+
+def test_the_evaluation_bar_shows_the_seated_engines_scores_between_their_moves(qtbot, window):
+    clock = TimeControl.per_move(0.3)
+    window.controller.live.engine_delay = 0.0
+    window.start_game(ENGINE, ENGINE, time_controls={RED: clock, BLACK: clock})
+    qtbot.waitUntil(lambda: window.controller.length() >= 4, timeout=HANG_GUARD_MS)
+    assert window.controller.stop_game()
+    qtbot.wait(300)  # whatever the stopped searches still report has arrived
+    assert window.eval_bar.score() is not None  # not grey: the last seated engine's score of the position
+    assert window.eval_bar.text()
+    window.controller.back()
+    assert window.eval_bar.score() is not None  # and of the position before it
