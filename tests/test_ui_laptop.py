@@ -1,5 +1,5 @@
 """The window on a laptop and in a game: the evaluation bar follows the seated engines' scores
-during engine games."""
+during engine games; an aborted game is not called a draw."""
 from __future__ import annotations
 
 from xqdesk.pieces import BLACK, RED
@@ -21,3 +21,20 @@ def test_the_evaluation_bar_shows_the_seated_engines_scores_between_their_moves(
     assert window.eval_bar.text()
     window.controller.back()
     assert window.eval_bar.score() is not None  # and of the position before it
+
+
+def test_an_aborted_game_is_not_called_a_draw(qtbot):
+    from xqdesk.outcome import Outcome
+    from xqdesk.ui.game_info import result_text, winner_text
+    from xqdesk.ui.i18n import Language, set_language
+
+    aborted = Outcome.aborted("Game aborted (the engine could not start)")
+    assert result_text(aborted) == "* — Game aborted (the engine could not start)"
+    assert winner_text(aborted) == "No result"
+    assert "Draw" not in result_text(Outcome.aborted(""))
+    set_language(Language.CHINESE)
+    try:
+        assert "和棋" not in result_text(aborted) and "对局中止" in result_text(aborted)
+        assert winner_text(aborted) == "无结果"
+    finally:
+        set_language(Language.ENGLISH)

@@ -210,6 +210,7 @@ CHINESE: Final[dict[str, str]] = {
     "Illegal move: {reason}": "着法不合规则：{reason}",
     "Game over: {text}": "对局结束：{text}",
     "Draw": "和棋",
+    "No result": "无结果",
     "Red wins": "红胜",
     "Black wins": "黑胜",
     "Round {number}": "第 {number} 轮",
