@@ -1,5 +1,6 @@
 """The window on a laptop and in a game: the evaluation bar follows the seated engines' scores
-during engine games; an aborted game is not called a draw."""
+during engine games; an aborted game is not called a draw; built-in
+levels are named in the interface language."""
 from __future__ import annotations
 
 from xqdesk.pieces import BLACK, RED
@@ -36,5 +37,22 @@ def test_an_aborted_game_is_not_called_a_draw(qtbot):
     try:
         assert "和棋" not in result_text(aborted) and "对局中止" in result_text(aborted)
         assert winner_text(aborted) == "无结果"
+    finally:
+        set_language(Language.ENGLISH)
+
+
+def test_built_in_levels_are_named_in_the_interface_language(qtbot, window):
+    from xqdesk.ui.i18n import Language, set_language
+    from xqdesk.ui.seat_dialogs import BUILTIN_PROFILES, NewGameDialog
+
+    set_language(Language.CHINESE)
+    try:
+        dialog = NewGameDialog(BUILTIN_PROFILES, "10s", "none", 0.0, can_continue=False)
+        qtbot.addWidget(dialog)
+        texts = [dialog.red_box.itemText(index) for index in range(dialog.red_box.count())]
+        assert "内置引擎 3 级" in texts and not any("Built-in" in text for text in texts)
+        window.start_game(None, BUILTIN_PROFILES[1])  # level 3
+        assert window.controller.game().headers["Black"] == "内置引擎 3 级"
+        assert window.controller.game().headers["Red"] == "棋手"
     finally:
         set_language(Language.ENGLISH)

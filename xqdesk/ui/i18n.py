@@ -191,6 +191,7 @@ CHINESE: Final[dict[str, str]] = {
     "Red": "红方",
     "Black": "黑方",
     "Person": "棋手",
+    "Built-in level {level}": "内置引擎 {level} 级",
     "Engine": "引擎",
     "Player": "棋手",
     "Red to move": "红方走棋",

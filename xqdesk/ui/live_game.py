@@ -45,7 +45,7 @@ from xqdesk.ui.clock import GameClock
 from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_worker import EngineWorker
 from xqdesk.ui.i18n import tr
-from xqdesk.ui.settings import EngineProfile
+from xqdesk.ui.settings import EngineKind, EngineProfile
 
 WorkerFactory = Callable[[EngineProfile], EngineWorker]
 
@@ -53,6 +53,14 @@ ENGINE_REPLY_GRACE = HANDSHAKE_TIMEOUT + 2.0
 """Seconds beyond its allowance the window's clock waits for an engine seat's reply before it
 judges the seat out of time itself: the seat's thread judges first (its ``isready`` waits at most
 the handshake timeout, its search at most the allowance), so this only ends a seat that hangs."""
+
+
+def engine_label(profile: EngineProfile) -> str:
+    """A seated engine's name in the interface language: the standard name of a built-in level
+    (``Built-in level 3``) is translated; a name the user gave stays as it is."""
+    if profile.kind is EngineKind.BUILTIN and profile.name == f"Built-in level {profile.level}":
+        return tr("Built-in level {level}").format(level=profile.level)
+    return profile.name
 
 
 def start_engine_worker(profile: EngineProfile) -> EngineWorker:
@@ -152,7 +160,7 @@ class LiveGame(QObject):
 
     def seat_name(self, color: Color) -> str:
         profile = self._seats[color]
-        return profile.name if profile is not None else tr("Person")
+        return engine_label(profile) if profile is not None else tr("Person")
 
     def halt(self) -> None:
         """Stop the game for good (searches, clock, pause); the seats stay until replaced."""
