@@ -3,7 +3,8 @@ is opened (read in the background into the game list, each game's opening classi
 position index of it is built (View -> Add games to the position index…), while its longest game
 is exported as an animated GIF, while an engine thinks (a game against the built-in engine, then
 a two-engine analysis), while a whole game is reviewed (Game -> Review game…) and while a long
-game is replayed; and the time from process start to the first painted window.
+game is replayed; while a big annotated tree (``bench/big_tree.py``) is opened and then moves and
+comments are added to it; and the time from process start to the first painted window.
 
 A 5 ms QTimer runs throughout; a stall is the gap between two of its ticks minus 5 ms. Targets:
 under 100 ms while a file is opened, indexed or exported, under 50 ms while engines think (a
@@ -12,6 +13,7 @@ time the OS gives other processes: report the load average with the figures.
 
     python bench/ui_latency.py                     # prints every figure
     python bench/ui_latency.py --only open index gif   # just the background jobs
+    python bench/ui_latency.py --only bigtree [--tree FILE.xqf]  # a big annotated tree: open, moves, comments
 """
 from __future__ import annotations
 
@@ -190,6 +192,37 @@ def measure_open_big_file(window, meter: StallMeter) -> tuple[float, float, int]
     return stall, seconds, table.row_count() if table is not None else 0
 
 
+def measure_big_tree(window, meter: StallMeter, path: Path) -> list[tuple[str, float, float]]:
+    """A big annotated tree (``path``, an XQF of about 130 kB, see ``bench/big_tree.py``): the
+    longest stall while it is opened, then after each of a few moves and comments (each followed
+    by a second and a half, for its autosave and unsaved-changes bookkeeping). Returns (action,
+    longest stall in ms, the same without the waits for a CPU)."""
+    from xqdesk.ui.game_controller import Mode
+
+    files, controller = window.files, window.controller
+    done: list[bool] = []
+    files.loading_finished.connect(lambda shown: done.append(shown))
+    figures = []
+    meter.start()
+    files.open_path(path)
+    run_until(lambda: bool(done), 120)
+    run_until(lambda: False, 1.5)
+    figures.append(("open", meter.stop(), meter.own_ms))
+    controller.set_mode(Mode.ANALYSIS)
+    controller.to_end()
+    for step in range(3):
+        meter.start()
+        board = controller.board()
+        controller.play_move(sorted(board.legal_moves, key=lambda move: move.iccs())[step])
+        run_until(lambda: False, 1.5)
+        figures.append((f"move {step + 1}", meter.stop(), meter.own_ms))
+        meter.start()
+        controller.set_comment(f"comment {step + 1}")
+        run_until(lambda: False, 1.5)
+        figures.append((f"comment {step + 1}", meter.stop(), meter.own_ms))
+    return figures
+
+
 def measure_index_build(window, meter: StallMeter, database: str) -> tuple[float, float, int]:
     """View → Add games to the position index… of the 1,391-game PGN into a new index: the longest
     stall, the seconds it took and the games indexed."""
@@ -267,9 +300,13 @@ def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", nargs="+", choices=("all", "open", "index", "gif", "engines", "startup"),
+    parser.add_argument("--tree", type=Path, help="the big annotated tree to open (default: one made by "
+                                                  "bench/big_tree.py)")
+    parser.add_argument("--only", nargs="+", choices=("all", "open", "bigtree", "index", "gif", "engines",
+                                                     "startup"),
                         default=["all"], help="which figures to measure")
-    only = set(parser.parse_args().only)
+    arguments = parser.parse_args()
+    only = set(arguments.only)
     wanted = (lambda name: "all" in only or name in only)
     from xqdesk.ui.app import ensure_application
 
@@ -290,6 +327,17 @@ def main() -> None:
             stall, seconds, games = measure_open_big_file(window, meter)
             print(f"open 1391     : longest stall {stall:6.1f} ms{own(meter)} while {games} games were read and "
                   f"listed in {seconds:.1f} s (target < {OPEN_STALL_TARGET_MS} ms)")
+        if wanted("bigtree"):
+            tree = arguments.tree
+            if tree is None:
+                from big_tree import big_tree
+                from xqdesk.formats import write_games
+
+                tree = Path(scratch) / "big_tree.xqf"
+                write_games(tree, [big_tree()])
+            for action, stall, own_ms in measure_big_tree(window, meter, tree):
+                print(f"big tree {action:9}: longest stall {stall:6.1f} ms [{own_ms:5.1f} ms without waiting for "
+                      f"a CPU] ({tree.stat().st_size // 1000} kB tree; target < {OPEN_STALL_TARGET_MS} ms)")
         if wanted("index"):
             stall, seconds, games = measure_index_build(window, meter, scratch + "/index.xqdb")
             print(f"index 1391    : longest stall {stall:6.1f} ms{own(meter)} while {games} games were indexed in "

@@ -1,10 +1,11 @@
 """Screenshots of the window's analysis views for the user guide, made by the app itself offscreen:
 the variation tree, the evaluation bar beside an analysed position, the review summary after a
-whole-game review, an engine tournament in progress, and the opening explorer with the masters'
-book (its moves drawn on the board).
+whole-game review, an engine tournament in progress, the opening explorer with the masters'
+book (its moves drawn on the board), and two engines analysing on laptop screens (a 1366×768 one
+leaves the window about 1366×700, a 1024×600 one about 1024×540).
 
-    python docs/window_shots.py docs/images        # writes the five PNGs there (about two minutes)
-    python docs/window_shots.py docs/images book_explorer   # only the ones named
+    python docs/window_shots.py docs/images        # writes the seven PNGs there (about three minutes)
+    python docs/window_shots.py docs/images laptop book_explorer   # only the ones named
 
 It drives the real window as a user would (the engines really run), so the pictures show what a
 user sees; it needs no display.
@@ -36,13 +37,13 @@ def wait(app, condition, seconds: float) -> bool:
     return condition()
 
 
-def new_window(app):
+def new_window(app, size: tuple[int, int] = SIZE):
     from xqdesk.ui.main_window import MainWindow
     from xqdesk.ui.settings import open_store
 
     scratch = tempfile.mkdtemp(prefix="xqdesk-shots-")
     window = MainWindow(settings_store=open_store(scratch + "/settings.ini"), autosave_path=scratch + "/autosave.pgn")
-    window.resize(*SIZE)
+    window.resize(*size)
     window.show()
     wait(app, lambda: False, 0.5)
     return window
@@ -74,7 +75,7 @@ def evaluation_bar(app, out: Path) -> None:
     window = new_window(app)
     game = read_games(GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn").games[3]
     window.controller.load_game(game, Mode.ANALYSIS, ply=30)
-    window.start_analysis(window.analysis_engines())
+    window.analysis.start(window.analysis.engines())
     wait(app, lambda: window.eval_bar.score() is not None, 60)
     wait(app, lambda: False, 4)
     save(window, out / "evaluation_bar.png")
@@ -136,13 +137,35 @@ def book_explorer(app, out: Path) -> None:
     window.close()
 
 
+def laptop(app, out: Path) -> None:
+    """Two engines analysing three lines each of a master game's middle game, at 1366×700 and
+    1024×540."""
+    from xqdesk.formats import read_games
+    from xqdesk.ui.game_controller import Mode
+    from xqdesk.ui.settings import EngineKind, EngineProfile
+
+    game = read_games(GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn").games[3]
+    engines = [EngineProfile("Built-in level 20", EngineKind.BUILTIN, level=20),
+               EngineProfile("Built-in level 8", EngineKind.BUILTIN, level=8)]
+    for size, name in (((1366, 700), "laptop_1366.png"), ((1024, 540), "laptop_1024.png")):
+        window = new_window(app, size)
+        window.controller.load_game(game, Mode.ANALYSIS, ply=24)
+        window.engine_panel.set_lines(3)
+        window.analysis.start(engines)
+        views = window.engine_panel.views
+        wait(app, lambda: all(len(view.row_texts()) >= 3 for view in views), 60)
+        wait(app, lambda: False, 3)
+        save(window, out / name)
+        window.shutdown()
+
+
 def main() -> None:
     from xqdesk.ui.app import ensure_application
 
     out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "docs" / "images")
     out.mkdir(parents=True, exist_ok=True)
     app = ensure_application()
-    shots = (variation_tree, evaluation_bar, review_summary, tournament, book_explorer)
+    shots = (variation_tree, evaluation_bar, review_summary, tournament, book_explorer, laptop)
     named = set(sys.argv[2:])
     for make in shots:
         if not named or make.__name__ in named:

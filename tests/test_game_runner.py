@@ -117,3 +117,12 @@ def test_the_runner_writes_the_record_moves_times_remarks_and_the_outcome_once()
     assert game.outcome is runner.outcome and game.outcome is not None and game.outcome.winner == BLACK
     runner.take_back(1, 5.0)
     assert game.mainline_moves() == [Move.from_iccs("h2e2")] and game.outcome is None
+
+
+def test_a_fast_clock_keeps_a_margin_of_a_time_slice_from_what_the_engine_is_told():
+    """A tenth of a short allowance is less than one time slice of a busy machine: the margin is
+    at least 50 ms (never more than half the allowance)."""
+    assert engine_budget(0.3) == pytest.approx(0.25)
+    assert engine_budget(0.1) == pytest.approx(0.05)
+    assert engine_budget(0.06) == pytest.approx(0.03)
+    assert engine_budget(1.0) == pytest.approx(0.9)

@@ -166,3 +166,47 @@ def test_a_new_game_keeps_the_previous_autosave_in_a_second_slot(qtbot, window, 
     assert [move.iccs() for move in window.controller.game().mainline_moves()] == ["h2e2", "h9g7", "h0g2", "i9h9"]
     files.autosave.write_now()
     assert saved_moves(files.autosave.path) == 4 and saved_moves(previous) == 1
+
+
+def test_no_pgn_is_written_on_the_gui_thread_on_opening_a_move_or_a_comment(qtbot, window, tmp_path,
+                                                                              monkeypatch):
+    """The opened game's moves are checked by the loader's thread, the unsaved-changes check
+    compares revisions and the autosave writes on a thread of its own:
+    a big annotated tree (a quarter of a second to write out) never holds the window up after a
+    move or a comment. The real PGN writer runs; only where it runs is noted."""
+    import threading
+
+    import xqdesk.formats.pgn as pgn
+    from window_files import open_file
+
+    writer = pgn.format_pgn
+    threads: list[str] = []
+
+    def noting_thread(*args, **kwargs):
+        threads.append(threading.current_thread().name)
+        return writer(*args, **kwargs)
+
+    import xqdesk.game as game_module
+
+    checker = game_module._replay_tree
+    checks: list[str] = []
+
+    def noting_check(game):
+        checks.append(threading.current_thread().name)
+        return checker(game)
+
+    monkeypatch.setattr(pgn, "format_pgn", noting_thread)
+    monkeypatch.setattr(game_module, "_replay_tree", noting_check)
+    autosave = tmp_path / "autosave.pgn"
+    assert open_file(qtbot, window, Path(__file__).parent / "data" / "games" / "xqf" / "cchess_game_varations.xqf")
+    assert checks and threading.main_thread().name not in checks, checks  # its moves checked by the loader
+    window.controller.set_mode(Mode.ANALYSIS)
+    window.controller.to_end()
+    board = window.controller.board()
+    window.controller.play_move(sorted(board.legal_moves, key=lambda move: move.iccs())[0])
+    qtbot.keyClicks(window.comment_editor.editor, "a note of mine")
+    qtbot.waitUntil(lambda: "a note of mine" in (autosave.read_text(encoding="utf-8") if autosave.is_file() else ""),
+                    timeout=int(HANG_GUARD * 1000))
+    assert threads, "the autosave wrote no PGN"
+    assert threading.main_thread().name not in threads, threads
+    assert window.files.has_unsaved_changes()

@@ -56,3 +56,18 @@ def test_the_graph_draws_its_scale_lines_to_read_the_curve_by(qtbot):
     rect = graph._plot_rect()
     rows = [graph._y(pawns, rect) for pawns in (3.0, 1.0, 0.0, -1.0, -3.0)]
     assert all(lower - upper >= 6 for upper, lower in zip(rows, rows[1:])), rows
+
+
+def test_the_legend_never_covers_the_red_ahead_label(qtbot):
+    """Two long engine names in a graph as narrow as the engine dock's on a laptop: the legend
+    moves below "Red ahead ↑" rather than over it."""
+    from PySide6.QtCore import QRectF
+
+    graph = ScoreGraph()
+    qtbot.addWidget(graph)
+    graph.set_series_names(["Fairy-Stockfish 11.1 LB 64 (xiangqi)", "ElephantEye 3.31 by Morning Yellow"])
+    graph.resize(320, 150)
+    plot, metrics = graph._plot_rect(), graph.fontMetrics()
+    width = metrics.horizontalAdvance("Red ahead ↑")
+    label = QRectF(plot.right() - 2 - width, plot.top(), width, metrics.height())
+    assert graph.legend_rects() and not any(rect.intersects(label) for rect in graph.legend_rects())

@@ -1,7 +1,8 @@
 """The window on laptop screens. A 1366×768 screen leaves a window about 1366×700 once the task bar
 and the title bar have their share, a 1024×600 one about 1024×540: the window fits both (its least
 height is no more), shows at least ten move rows at 768 px while replaying and while engines
-analyse, folds the engine panel when it has nothing to say, and its toolbar fits 800 px."""
+analyse, folds the engine panel when it has nothing to say, and its toolbar fits 800 px; two engines
+with long names fit 1024 px, and show three lines each at 768 px."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
@@ -10,6 +11,7 @@ from PySide6.QtWidgets import QToolBar
 from datafiles import GAMES
 from hang_guard import HANG_GUARD_MS
 from window_files import open_file
+from xqdesk.ui.settings import EngineKind, EngineProfile
 
 LONG_GAME = GAMES / "chinese_gb18030" / "eleeye_05.相眼竞技(先负)象棋旋风(A2-A6).PGN"
 NEXT_GAME = GAMES / "chinese_gb18030" / "eleeye_07.相眼竞技(先胜)棋乐无穷(A2-A4).PGN"
@@ -91,3 +93,43 @@ def test_the_toolbar_fits_800_px_in_both_languages(qtbot, window):
     step = toolbar.widgetForAction(window.action("Next move"))
     assert step.toolButtonStyle() is Qt.ToolButtonStyle.ToolButtonIconOnly
     assert window.action("Next move").toolTip() == "下一步"  # the text is still there, as the tooltip
+
+
+LONG_NAMED = (EngineProfile("Fairy-Stockfish 11.1 LB 64 (xiangqi, 16 MB hash)", EngineKind.BUILTIN, level=20),
+              EngineProfile("ElephantEye 3.31 by Morning Yellow (UCCI)", EngineKind.BUILTIN, level=6))
+
+
+def analyse_with_two(qtbot, window) -> None:
+    """Two engines with long names analyse three lines each; wait until both show them."""
+    window.engine_panel.set_lines(3)
+    window.analysis.start(list(LONG_NAMED))
+    views = window.engine_panel.views
+    qtbot.waitUntil(lambda: all(len(view.row_texts()) >= 3 for view in views), timeout=HANG_GUARD_MS)
+    qtbot.wait(200)  # laid out
+
+
+def pv_rows_shown(view) -> int:
+    """How many rows of an engine view's lines are whole in sight."""
+    table = view.lines_table
+    height = table.viewport().height()
+    return sum(1 for row in range(table.rowCount())
+               if table.rowViewportPosition(row) >= 0
+               and table.rowViewportPosition(row) + table.rowHeight(row) <= height)
+
+
+def test_two_engines_with_long_names_fit_a_1024_px_laptop(qtbot, window):
+    resize_to(qtbot, window, LAPTOP_600)
+    analyse_with_two(qtbot, window)
+    assert window.minimumSizeHint().width() <= LAPTOP_600[0]
+    assert (window.width(), window.height()) == LAPTOP_600  # never grown past the screen
+    assert all(view.isVisible() and pv_rows_shown(view) >= 1 for view in window.engine_panel.views)
+    view = window.engine_panel.views[0]
+    assert view.name_label.toolTip() == view.engine_name  # the whole name at hand when it is cut
+
+
+def test_three_pv_lines_of_each_engine_in_sight_at_768_px(qtbot, window):
+    resize_to(qtbot, window, LAPTOP_768)
+    analyse_with_two(qtbot, window)
+    assert (window.width(), window.height()) == LAPTOP_768  # long names do not widen the window
+    assert [pv_rows_shown(view) for view in window.engine_panel.views] == [3, 3]
+    assert window.board_view.height() >= 380

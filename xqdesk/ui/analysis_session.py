@@ -48,6 +48,8 @@ class AnalysisSession(QObject):
         self._window = parent
         self._arrows: dict[int, list[Arrow]] = {}
         self._progress: dict[int, SearchProgress] = {}
+        self._seat_scores: dict[int, Score] = {}
+        """Red's view of the positions (by ply) as the seated engines scored them in a game."""
         panel.progress_shown.connect(self._on_progress)
         panel.score_view_changed.connect(self._on_score_view_changed)
         panel.lines_changed.connect(lambda lines: settings.update(analysis_lines=lines))
@@ -118,9 +120,11 @@ class AnalysisSession(QObject):
         self.show_review_score()
 
     def show_review_score(self) -> None:
-        """The evaluation bar shows the review's score of the position, while no engine reports one."""
+        """The evaluation bar shows the review's score of the position, or in a game a seated
+        engine's score of it, while no engine reports one."""
         if not self._progress:
-            self._eval_bar.show_score(self._review_score())
+            score = self._review_score()
+            self._eval_bar.show_score(score if score is not None else self._seat_scores.get(self._controller.ply()))
 
     def _on_progress(self, index: int, progress: SearchProgress) -> None:
         """Candidate moves as arrows: the first engine's MultiPV lines, the second engine's best,
@@ -158,6 +162,9 @@ class AnalysisSession(QObject):
         graph.set_ply_count(self._controller.length() + 1)
         if replaced or self._controller.length() == 0:
             graph.clear()
+            self._seat_scores.clear()
+        for ply in [ply for ply in self._seat_scores if ply > self._controller.length()]:
+            del self._seat_scores[ply]  # taken back: another move may come there
         if replaced:
             graph.set_series_names([])
             self._show_recorded_scores(game)
@@ -177,6 +184,10 @@ class AnalysisSession(QObject):
         index of that engine), so two engines' views never zig-zag in one line."""
         seated = [c for c in (RED, BLACK) if self._controller.worker(c) is not None]
         self.panel.graph.set_score(ply, red_view_pawns(score), seated.index(mover) if mover in seated else 0)
+        red = score.red()
+        self._seat_scores[ply] = self._seat_scores[ply + 1] = red  # the position searched, and after its move
+        if not self._progress and self._controller.ply() in (ply, ply + 1):
+            self._eval_bar.show_score(red)
 
     def _on_seats_changed(self) -> None:
         """Show the seated engines in the engine panel (the controller owns them); their

@@ -54,9 +54,13 @@ class GameClock(QObject):
     ticked = Signal(object)  # ClockReading of the running side
     expired = Signal(object)  # Outcome: the runner's timeout verdict
 
-    def __init__(self, now: Callable[[], float] = time.monotonic, parent: QObject | None = None) -> None:
+    def __init__(self, now: Callable[[], float] = time.monotonic, parent: QObject | None = None,
+                 grace: Callable[[Color], float] = lambda _color: 0.0) -> None:
         super().__init__(parent)
         self.now = now
+        self.grace = grace
+        """Seconds past its allowance a side may run before a tick judges it out of time (an
+        engine seat is judged by its own thread first; a person gets none)."""
         self._runner: GameRunner | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
@@ -119,7 +123,7 @@ class GameClock(QObject):
             self._timer.stop()
             return
         self.ticked.emit(self.reading(color))
-        outcome = self._runner.check_time(self.now())
+        outcome = self._runner.check_time(self.now() - self.grace(color))
         if outcome is not None:
             self._timer.stop()
             self._emit_both()

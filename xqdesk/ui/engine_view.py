@@ -28,6 +28,8 @@ from xqdesk.ui.reasons import engine_reason
 from xqdesk.ui.settings import ScoreView
 
 LOG_LINES = 500
+NAME_MIN_WIDTH = 60
+"""An engine name is cut to no less than this (pixels) when the panel is narrow."""
 """Lines kept in each engine's log."""
 
 
@@ -112,6 +114,11 @@ class EngineView(QWidget):
         bold.setBold(True)
         self.name_label.setFont(bold)
         self.state_label = QLabel()
+        # long engine names, states and figures are cut rather than widening the window (two
+        # engines side by side must fit a 1024 px laptop screen); the full text is in the tooltip
+        self.name_label.setMinimumWidth(NAME_MIN_WIDTH)
+        for label in (self.state_label,):
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.start_button = QPushButton()
         self.start_button.clicked.connect(self._on_start_clicked)
         header = QHBoxLayout()
@@ -120,6 +127,7 @@ class EngineView(QWidget):
         header.addWidget(self.start_button)
 
         self.figures_label = QLabel()
+        self.figures_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.figures_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         self.lines_table = QTableWidget(0, len(self.COLUMNS))
@@ -130,6 +138,9 @@ class EngineView(QWidget):
         for column in range(len(self.COLUMNS) - 1):
             table_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         table_header.setStretchLastSection(True)
+        # no column headings: the figures line above names depth and score, and on a 768 px
+        # laptop the height they took is the third line's
+        table_header.setVisible(False)
         rows = self.lines_table.verticalHeader()
         rows.setMinimumSectionSize(self.fontMetrics().height() + 4)
         rows.setDefaultSectionSize(self.fontMetrics().height() + 6)  # compact: three lines in a short dock
@@ -148,7 +159,8 @@ class EngineView(QWidget):
         header.addWidget(self.log_toggle)  # in the header row: the lines keep the height
 
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setContentsMargins(2, 0, 2, 0)
+        layout.setSpacing(2)
         layout.addLayout(header)
         layout.addWidget(self.figures_label)
         layout.addWidget(self.lines_table, 1)
@@ -165,6 +177,7 @@ class EngineView(QWidget):
 
     def _show_header(self) -> None:
         self.name_label.setText(self._engine_name or tr("(no engine)"))
+        self.name_label.setToolTip(self._engine_name)
         self.state_label.setText(tr(self._state) if self._state else "")
         self.start_button.setText(tr("Stop") if self._running else tr("Start"))
         self.start_button.setEnabled(bool(self._engine_name) and self._can_start)
@@ -301,6 +314,7 @@ class EngineView(QWidget):
             f"{tr('Time')} {seconds}",
         ]
         self.figures_label.setText("  ·  ".join(([caption] if caption else []) + figures))
+        self.figures_label.setToolTip(self.figures_label.text())
         self.lines_table.setRowCount(len(progress.rows))
         for row, info in enumerate(progress.rows):
             cells = (str(info.multipv), score_text(info.score, self._score_view, turn),

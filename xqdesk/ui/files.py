@@ -113,7 +113,7 @@ class FileManager(QObject):
         self.record_path: Path | None = None  # the file or folder ``record`` was read from
         self._record_stamp: tuple[int, int] | None = None  # its size and time when read
         self._spans: GameSpans | None = None  # where its games lie, once a game was saved into it
-        self._clean: tuple[int, str] | None = None  # (id of the game, its text) when last saved or opened
+        self._clean: tuple[int, int] | None = None  # (id of the game, its revision) when last saved or opened
         self._touched = False  # a person changed the game since (a move, a comment, a variation)
         controller.seats_changed.connect(self._note_new_game)
         controller.move_made.connect(self._note_move)
@@ -450,13 +450,13 @@ class FileManager(QObject):
         return self.save_to(path, chosen.notation if path.suffix.lower() == ".pgn" else None)
 
     # --- unsaved changes -----------------------------------------------------------------------
-    def _game_text(self) -> str:
-        from xqdesk.formats.pgn import format_pgn
-
-        return format_pgn(self._controller.game())
+    def _revision(self) -> tuple[int, int]:
+        """The game on show and its revision: compared, never written out (a big tree takes a
+        quarter of a second to write as PGN)."""
+        return id(self._controller.game()), self._controller.revision
 
     def _mark_clean(self) -> None:
-        self._clean = (id(self._controller.game()), self._game_text())
+        self._clean = self._revision()
         self._touched = False
 
     def _note_edit(self) -> None:
@@ -481,7 +481,7 @@ class FileManager(QObject):
         game = self._controller.game()
         if not self._touched or (not game.mainline_moves() and not game.comment and not game.variations):
             return False
-        return self._clean is None or self._clean != (id(game), self._game_text())
+        return self._clean is None or self._clean != self._revision()
 
     def confirm_discard(self) -> bool:
         """Before the game is replaced or the window closes: with unsaved changes, ask whether to

@@ -24,6 +24,8 @@ instead of cutting the line.
 from __future__ import annotations
 
 import enum
+import threading
+import weakref
 from collections.abc import Mapping
 
 from PySide6.QtCore import QObject, Signal
@@ -60,6 +62,36 @@ class Mode(enum.Enum):
     def is_play(self) -> bool:
         """Modes in which seats take turns under the clock."""
         return self in (Mode.PERSON_VS_PERSON, Mode.PERSON_VS_ENGINE, Mode.ENGINE_VS_ENGINE)
+
+
+_checked_ends: dict[int, tuple["weakref.ref[Game]", Board]] = {}
+_checked_lock = threading.Lock()
+
+
+def check_game(game: Game) -> Board:
+    """Check every move of ``game``'s tree (:meth:`Game.replay`, IllegalMoveError for a bad one)
+    and remember the result for :meth:`GameController.load_game`: a loader's thread calls this so
+    the window's thread need not (a 4,000-move tree takes 0.17 s to check). The game must not
+    change between the two."""
+    end = game.replay()
+    key = id(game)
+
+    def forget(_gone: object, key: int = key) -> None:
+        with _checked_lock:
+            _checked_ends.pop(key, None)
+
+    with _checked_lock:
+        _checked_ends[key] = (weakref.ref(game, forget), end)
+    return end
+
+
+def _checked_end(game: Game) -> Board:
+    """The end of ``game``'s main line, its tree checked (by :func:`check_game` beforehand, or now)."""
+    with _checked_lock:
+        known = _checked_ends.pop(id(game), None)
+    if known is not None and known[0]() is game:
+        return known[1]
+    return game.replay()
 
 
 class GameController(QObject):
@@ -102,6 +134,22 @@ class GameController(QObject):
         self._autoplay = Autoplay(self._replay_step, parent=self)
         self.notation = Notation.ICCS
         """The notation refused moves are written in (the window keeps it the move list's)."""
+        self._revision = 0
+        # first connected, so every other slot of these signals sees the revision already bumped
+        self.game_changed.connect(self._bump_revision)
+        self.comment_changed.connect(self._bump_revision)
+        self.game_over.connect(self._bump_revision)
+
+    @property
+    def revision(self) -> int:
+        """A count of the changes to the game on show (moves, variations, comments, results, a
+        new game), bumped before ``game_changed``, ``comment_changed`` and ``game_over`` reach
+        anyone: whether a game changed since a moment is told by comparing two revisions (with
+        the game's identity), never by writing it out. Safe to read from another thread."""
+        return self._revision
+
+    def _bump_revision(self, *_args: object) -> None:
+        self._revision += 1
 
     # --- reading the state (the cursor's: see xqdesk.game_cursor) ----------------------------------
     def board(self) -> Board:
@@ -215,7 +263,7 @@ class GameController(QObject):
 
     def load_game(self, game: Game, mode: Mode = Mode.REPLAY, ply: int | None = 0) -> None:
         """Show a game record at ``ply`` (None: the end); IllegalMoveError, nothing changed, for a bad one."""
-        end = game.replay()
+        end = _checked_end(game)
         self._halt()
         self.live.set_seats(None, None)
         self._cursor.reset(game, end)

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from xqdesk.game import Game
-from xqdesk.outcome import Outcome
+from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import RED
 from xqdesk.ui.game_controller import GameController
 from xqdesk.ui.i18n import follow_language, tr, tr_outcome
@@ -40,7 +40,9 @@ def event_text(game: Game) -> str:
 
 
 def winner_text(outcome: Outcome) -> str:
-    """'Red wins', 'Black wins' or 'Draw' in the current language."""
+    """'Red wins', 'Black wins', 'Draw' or, for a game aborted, 'No result' in the current language."""
+    if outcome.termination is Termination.ABORTED:
+        return tr("No result")
     if outcome.winner is None:
         return tr("Draw")
     return tr("Red wins") if outcome.winner == RED else tr("Black wins")
@@ -52,6 +54,8 @@ def result_text(outcome: Outcome | None) -> str:
     if outcome is None:
         return ""
     winner, reason = winner_text(outcome), tr_outcome(outcome.text)
+    if outcome.termination is Termination.ABORTED:  # no winner and no draw: the reason says it
+        return f"{outcome.result()} — {reason or winner}"
     if reason.strip(" .!") in ("", winner):  # a record that says only "Draw" says it once
         return f"{outcome.result()} — {winner}"
     if winner.lower() in reason.lower():  # "Red resigns, Black wins!" names the winner already

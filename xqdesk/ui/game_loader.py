@@ -27,6 +27,7 @@ from xqdesk.formats.encoding import decode_record
 from xqdesk.formats.game_file import GameFile, GameReadError, source_name
 from xqdesk.formats.pgn import parse_pgn
 from xqdesk.ui.background import JobProgress, rest_collector, wake_collector
+from xqdesk.ui.game_controller import check_game
 from xqdesk.ui.game_list import GameRow, game_rows
 
 GAMES_PER_SLICE = 10
@@ -128,6 +129,11 @@ def load_record(path: Path, progress: JobProgress) -> tuple[GameFile, list[GameR
     problem = blank_record_problem(record)
     if problem:
         raise XqdeskError(problem)
+    if len(record.games) == 1:  # shown at once: its moves are checked here, not in the window's thread
+        try:
+            check_game(record.games[0])
+        except XqdeskError:
+            pass  # the window says what is wrong with it when it shows it
     progress.check()
     games = len(record.games)
 

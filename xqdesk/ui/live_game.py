@@ -9,7 +9,13 @@ reads typed moves into. An engine seat thinks in its own process behind an
 :class:`~xqdesk.ui.engine_worker.EngineWorker`, whose thread asks the command line's engine seat for
 the move and carries its :class:`~xqdesk.engines.play.game_player.MoveReply` here; every request
 carries an id, and a reply whose id is no longer awaited (after a takeback, a new game, a timeout)
-is ignored, so a late move never lands in the wrong position. A seat that loses by a fault
+is ignored, so a late move never lands in the wrong position. An engine seat is charged the time
+it thought, as the command line's referee charges it: from its ``go`` to its ``bestmove``, measured
+in the seat's own thread (the reply's ``elapsed``), whose deadline also kills an engine that
+overruns; the hand-offs between threads, the position and ``isready`` before the search and the
+time a reply waits for a busy GUI thread are not the engine's. The window's clock only stands
+guard behind it (:data:`ENGINE_REPLY_GRACE`), for a seat whose thread never answers. A person is
+charged from the moment the turn began to the click. A seat that loses by a fault
 (timeout, crash, no or illegal move) has its engine process killed at once; the next game starts a
 fresh one.
 
@@ -29,6 +35,7 @@ from xqdesk.board import Board
 from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.play.game_runner import GameRunner, lost_by_fault
 from xqdesk.engines.play.person_seat import PersonSeat
+from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT
 from xqdesk.game import Game
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
@@ -38,9 +45,22 @@ from xqdesk.ui.clock import GameClock
 from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_worker import EngineWorker
 from xqdesk.ui.i18n import tr
-from xqdesk.ui.settings import EngineProfile
+from xqdesk.ui.settings import EngineKind, EngineProfile
 
 WorkerFactory = Callable[[EngineProfile], EngineWorker]
+
+ENGINE_REPLY_GRACE = HANDSHAKE_TIMEOUT + 2.0
+"""Seconds beyond its allowance the window's clock waits for an engine seat's reply before it
+judges the seat out of time itself: the seat's thread judges first (its ``isready`` waits at most
+the handshake timeout, its search at most the allowance), so this only ends a seat that hangs."""
+
+
+def engine_label(profile: EngineProfile) -> str:
+    """A seated engine's name in the interface language: the standard name of a built-in level
+    (``Built-in level 3``) is translated; a name the user gave stays as it is."""
+    if profile.kind is EngineKind.BUILTIN and profile.name == f"Built-in level {profile.level}":
+        return tr("Built-in level {level}").format(level=profile.level)
+    return profile.name
 
 
 def start_engine_worker(profile: EngineProfile) -> EngineWorker:
@@ -77,7 +97,7 @@ class LiveGame(QObject):
         self._retired_workers: list[EngineWorker] = []
         self._seat_connections = {RED: SignalConnections(), BLACK: SignalConnections()}
         self._last_move_at = time.monotonic()
-        self.clock = GameClock(parent=self)
+        self.clock = GameClock(parent=self, grace=self._clock_grace)
         self.clock.expired.connect(self._on_clock_expired)
         self._delayed: tuple[Color, int] | None = None
         self._delay_timer = QTimer(self)
@@ -85,6 +105,8 @@ class LiveGame(QObject):
         self._delay_timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._delay_timer.timeout.connect(self._play_delayed_move)
         self._paused = False
+        self._turn_started = 0.0
+        """When the clock of the turn now running started (the window's clock's time)."""
 
     # --- reading ---------------------------------------------------------------------------------
     @property
@@ -108,6 +130,11 @@ class LiveGame(QObject):
 
     def is_paused(self) -> bool:
         return self._paused
+
+    def _clock_grace(self, color: Color) -> float:
+        """How long past its allowance the window's clock lets ``color`` run before judging it out
+        of time: an engine seat is judged by its own thread (see the module docstring)."""
+        return ENGINE_REPLY_GRACE if color in self._workers else 0.0
 
     def _awaits_move(self) -> bool:
         """Whether the side to move at the end of the live game may move now."""
@@ -133,7 +160,7 @@ class LiveGame(QObject):
 
     def seat_name(self, color: Color) -> str:
         profile = self._seats[color]
-        return profile.name if profile is not None else tr("Person")
+        return engine_label(profile) if profile is not None else tr("Person")
 
     def halt(self) -> None:
         """Stop the game for good (searches, clock, pause); the seats stay until replaced."""
@@ -186,9 +213,11 @@ class LiveGame(QObject):
             return  # no game, looking back, paused, or a move played but not yet shown
         color = runner.board().turn
         worker = self._workers.get(color)
-        if color in self._pending or (worker is not None and worker.description is None and not worker.has_failed()):
-            return  # already asked, or an engine still starting: its turn and clock begin once it is ready
-        turn = runner.start_turn(self.clock.now())
+        if color in self._pending or self._engines_starting():
+            return  # already asked, or an engine still starting: the turn and clock begin once all are ready
+        started = self.clock.now()
+        turn = runner.start_turn(started)
+        self._turn_started = started
         self.clock.refresh()
         if turn is None:
             if runner.outcome is not None:
@@ -225,7 +254,7 @@ class LiveGame(QObject):
         if reply.offer is not None and reply.move is not None:
             self.status_message.emit(tr("The engine offers a draw") if reply.offer == "draw"
                                      else tr("The engine would resign"))
-        if not self._submit(reply):
+        if not self._submit(reply, thought=reply.elapsed):
             return
         wait = self.engine_delay - (time.monotonic() - self._last_move_at)
         if wait > 0.005:
@@ -257,18 +286,21 @@ class LiveGame(QObject):
         else:
             self.begin_turn()
 
-    def _submit(self, reply: MoveReply) -> bool:
-        """Give the runner the reply of the side to move. True when it played the move (the game
-        may then be over by the rules); False when the reply lost the game (a timeout, no move,
-        an illegal one), which is then finished here."""
+    def _submit(self, reply: MoveReply, thought: float | None = None) -> bool:
+        """Give the runner the reply of the side to move, charging ``thought`` seconds (an engine
+        seat's own measure of its search) or, when None, the time since the turn began. True when
+        it played the move (the game may then be over by the rules); False when the reply lost
+        the game (a timeout, no move, an illegal one), which is then finished here."""
         runner = self.runner
         if runner is None:
             return False
         color = runner.board().turn
         if runner.turn is None:
-            runner.start_turn(self.clock.now())  # a seat that failed before its turn began
+            self._turn_started = self.clock.now()
+            runner.start_turn(self._turn_started)  # a seat that failed before its turn began
         played = len(runner.played)
-        outcome = runner.submit(reply, self.clock.now())
+        now = self.clock.now() if thought is None else self._turn_started + max(0.0, thought)
+        outcome = runner.submit(reply, now)
         self.clock.refresh()
         if len(runner.played) > played:
             return True
@@ -276,9 +308,16 @@ class LiveGame(QObject):
             self._finish(outcome, faulty=color)
         return False
 
-    def _on_engine_ready(self, color: Color) -> None:
-        """A seat's engine finished starting: if it is to move, its turn (and clock) begins now."""
-        if self.runner is not None and self.runner.board().turn == color:
+    def _engines_starting(self) -> bool:
+        """Whether a seated engine is still starting. No clock runs until every seat is ready, as
+        on the command line, whose referee starts both seats before the first move: an engine
+        that loads (compiles, reads its networks) takes the processor from the one thinking."""
+        return any(worker.description is None and not worker.has_failed() for worker in self._workers.values())
+
+    def _on_engine_ready(self, _color: Color) -> None:
+        """A seat's engine finished starting: once all are, the side to move's turn (and clock)
+        begins."""
+        if self.runner is not None:
             self.begin_turn()
 
     def _on_engine_failed(self, color: Color, message: str) -> None:

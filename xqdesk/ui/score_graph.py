@@ -110,13 +110,32 @@ class ScoreGraph(QWidget):
         return list(self._names)
 
     def legend_rects(self) -> list[QRectF]:
-        """Where each named series' legend entry is drawn (top left, one line each)."""
+        """Where each named series' legend entry is drawn (top left, one line each; below the
+        "Red ahead" label when an entry would reach it)."""
         metrics = self.fontMetrics()
         plot = self._plot_rect()
         height = metrics.height()
-        return [QRectF(plot.left() + 28, plot.top() + 2 + index * (height + 2),
-                       metrics.horizontalAdvance(name) + 26, height)
-                for index, name in enumerate(self._names)]
+        rects = [QRectF(plot.left() + 28, plot.top() + 2 + index * (height + 2),
+                        metrics.horizontalAdvance(name) + 26, height)
+                 for index, name in enumerate(self._names)]
+        labels = self.direction_label_rects()
+        if labels and any(rect.intersects(labels[0]) for rect in rects):
+            rects = [rect.translated(0, labels[0].height() + 2) for rect in rects]
+        return rects
+
+    def direction_label_rects(self) -> list[QRectF]:
+        """Where "Red ahead ↑" (top right) and "Black ahead ↓" (bottom right) are written; none
+        when the graph is too short for them."""
+        metrics = self.fontMetrics()
+        plot = self._plot_rect()
+        if plot.height() <= 3 * metrics.height():
+            return []
+        height = metrics.height()
+        rects = []
+        for text, top in ((tr("Red ahead ↑"), plot.top()), (tr("Black ahead ↓"), plot.bottom() - height)):
+            width = metrics.horizontalAdvance(text) + 2
+            rects.append(QRectF(plot.right() - 2 - width, top, width, height))
+        return rects
 
     def set_ply_count(self, count: int) -> None:
         """The length of the game, so the x axis spans it (scores past it are forgotten)."""
@@ -284,12 +303,9 @@ class ScoreGraph(QWidget):
                 painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
                 painter.setPen(label_color)
                 painter.drawText(QPointF(plot.left() + 2, y - 2), f"{signed:+.0f}")
-        if plot.height() > 3 * metrics.height():
-            painter.setPen(label_color)
-            painter.drawText(QRectF(plot.left(), plot.top(), plot.width() - 2, metrics.height()),
-                             Qt.AlignmentFlag.AlignRight, tr("Red ahead ↑"))
-            painter.drawText(QRectF(plot.left(), plot.bottom() - metrics.height(), plot.width() - 2, metrics.height()),
-                             Qt.AlignmentFlag.AlignRight, tr("Black ahead ↓"))
+        painter.setPen(label_color)
+        for rect, text in zip(self.direction_label_rects(), (tr("Red ahead ↑"), tr("Black ahead ↓"))):
+            painter.drawText(rect, Qt.AlignmentFlag.AlignRight, text)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         if event.button() == Qt.MouseButton.LeftButton and self._ply_count:

@@ -15,6 +15,7 @@ from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import side_word, tr
+from xqdesk.ui.live_game import engine_label
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings
 
 BUILTIN_PROFILES = tuple(EngineProfile(f"Built-in level {level}", EngineKind.BUILTIN, level=level)
@@ -90,7 +91,7 @@ class NewGameDialog(QDialog):
         for box, clock in ((self.red_box, self.red_clock), (self.black_box, self.black_clock)):
             box.addItem(tr("Person"), None)
             for profile in engines:
-                box.addItem(profile.name, profile)
+                box.addItem(engine_label(profile), profile)
                 if engine_strength(profile):
                     box.setItemData(box.count() - 1, engine_strength(profile), Qt.ItemDataRole.ToolTipRole)
             clock.setEditable(True)
@@ -157,11 +158,11 @@ class AnalysisEnginesDialog(QDialog):
         self.first_box, self.second_box = QComboBox(), QComboBox()
         self.second_box.addItem(tr("(no engine)"), None)
         for profile in engines:
-            self.first_box.addItem(profile.name, profile)
-            self.second_box.addItem(profile.name, profile)
+            self.first_box.addItem(engine_label(profile), profile)
+            self.second_box.addItem(engine_label(profile), profile)
         for box, index in ((self.first_box, 0), (self.second_box, 1)):
             if index < len(chosen):
-                found = box.findText(chosen[index].name)
+                found = next((item for item in range(box.count()) if box.itemData(item) == chosen[index]), -1)
                 if found >= 0:
                     box.setCurrentIndex(found)
         form = QFormLayout()

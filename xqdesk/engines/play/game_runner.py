@@ -37,7 +37,11 @@ ENGINE_MARGIN_SHARE = 0.1
 """Of a move's allowance, the part an engine is not told about (process and pipe latency)..."""
 
 ENGINE_MARGIN_MAX = 0.5
-"""... at most this many seconds: under the course's 10 s an engine is told 9.5 s."""
+"""... at most this many seconds: under the course's 10 s an engine is told 9.5 s ..."""
+
+ENGINE_MARGIN_MIN = 0.05
+"""... and at least this many (a tenth of 0.3 s is less than one time slice of a busy machine:
+at 0.3 s an engine is told 0.25 s), but never more than half the allowance."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +80,8 @@ def lost_by_fault(outcome: Outcome, color: Color) -> bool:
 
 def engine_budget(allowance: float) -> float:
     """The seconds an engine is told it has when a move must arrive within ``allowance``."""
-    return max(0.01, allowance - min(ENGINE_MARGIN_MAX, ENGINE_MARGIN_SHARE * allowance))
+    margin = min(max(ENGINE_MARGIN_MIN, ENGINE_MARGIN_SHARE * allowance), ENGINE_MARGIN_MAX, allowance / 2)
+    return max(0.01, allowance - margin)
 
 
 class GameRunner:
