@@ -40,6 +40,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "image": ("xqdesk.cli.image", "draw a position of a game as a PNG or SVG picture"),
     "gif": ("xqdesk.cli.gif", "draw a game (or a line of it) as an animated GIF"),
     "engines": ("xqdesk.cli.engines", "list, add or remove the engines of the registry the window shares"),
+    "prepare": ("xqdesk.cli.prepare", "compile the engines' code for this computer now (at install time), "
+                                      "so the first engine move comes at once"),
 }
 """name -> (module, one-line help)."""
 
@@ -129,7 +131,7 @@ def _run(argv: Optional[Sequence[str]]) -> int:
     parser = build_parser()
     if not args_list or (args_list[0] not in COMMANDS
                          and (args_list[0].startswith(GUI_OPTIONS) or os.path.exists(args_list[0]))):
-        from xqdesk.ui.app import main as start_window  # no command (or a file): the window
+        from xqdesk.ui.display import start_window  # no command (or a file): the window
 
         return start_window(args_list)
     if args_list[0] not in COMMANDS:
