@@ -67,6 +67,12 @@ _SQLITE_CORRUPT = 11
 """SQLite's error code for a damaged database file (a file that is no database at all is 26)."""
 
 
+def _with_folder(error: str, path: Path) -> str:
+    """A record's error, which names its file, naming it with its folder (``games/a/x.pgn, game 3 …``):
+    a folder's files can share a name."""
+    return str(path) + error[len(path.name):] if error.startswith(path.name) else f"{path}: {error}"
+
+
 class PositionIndexError(InputError):
     """A file that is not a position index (or one of a newer schema), a damaged one (the message
     says how to build it again), or one another writer held for longer than its wait."""
@@ -323,7 +329,7 @@ class PositionIndex:
             except _Cancelled:
                 return IndexReport(added, skipped, games, positions, tuple(errors), cancelled=True)
             positions += added_positions
-            errors.extend(str(error) for error in record.errors)
+            errors.extend(_with_folder(str(error), path) for error in record.errors)
             added += 1
             games += len(record.games)
             if progress is not None:

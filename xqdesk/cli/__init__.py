@@ -20,6 +20,7 @@ import argparse
 import importlib
 import os
 import sys
+from pathlib import Path
 from typing import Optional, Sequence
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -135,6 +136,11 @@ def _run(argv: Optional[Sequence[str]]) -> int:
 
         return start_window(args_list)
     if args_list[0] not in COMMANDS:
+        word = args_list[0]
+        if not word.startswith("-") and (os.sep in word or Path(word).suffix):  # a record, not a command
+            print(f"xqdesk: {word}: no such file or folder (to open a record in the window; "
+                  f"'xqdesk --help' lists the commands)", file=sys.stderr)
+            return EXIT_USAGE
         parser.parse_args(args_list)  # prints usage or an error for unknown commands
         parser.print_help()
         return 2
@@ -142,7 +148,9 @@ def _run(argv: Optional[Sequence[str]]) -> int:
     module = importlib.import_module(COMMANDS[name][0])
     sub = argparse.ArgumentParser(prog=f"xqdesk {name}", description=COMMANDS[name][1])
     module.add_arguments(sub)
-    args = sub.parse_args(args_list[1:])
+    from xqdesk.cli.match_options import openings_last
+
+    args = sub.parse_args(openings_last(args_list[1:]))
     from xqdesk.cli.protocol_log import ProtocolLog
 
     try:
