@@ -1,7 +1,7 @@
 """Start the xqdesk window: ``python main.py [FILE] [--screenshot OUT.png] [--language zh_CN]``."""
 import sys
 
-from xqdesk.ui.app import main
+from xqdesk.ui.display import start_window
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(start_window())

@@ -142,6 +142,27 @@ def test_the_command_line_says_what_it_prepares_once(first_start):
     assert others.returncode == 0 and "Preparing" not in others.stderr
 
 
+def test_xqdesk_prepare_makes_the_code_ready_that_the_first_engine_command_then_finds(first_start):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    prepared = subprocess.run([sys.executable, "-m", "xqdesk", "prepare", "builtin", "egtb"], capture_output=True,
+                              text=True, env=env, timeout=600, cwd=first_start.parent)
+    assert prepared.returncode == 0, prepared.stderr
+    assert "Preparing the built-in engine and the tablebase solver for this computer" in prepared.stderr
+    assert prepared.stdout.strip() == "prepared: the built-in engine, the tablebase solver"
+    assert is_ready("builtin") and is_ready("egtb") and not is_ready("mcts")
+    first_move = subprocess.run([sys.executable, "-m", "xqdesk", "analyse", "--engine", "builtin", "--depth", "1"],
+                                capture_output=True, text=True, env=env, timeout=HANG_GUARD, cwd=first_start.parent)
+    assert first_move.returncode == 0 and "Best move:" in first_move.stdout
+    assert "Preparing" not in first_move.stderr  # found ready
+    again = subprocess.run([sys.executable, "-m", "xqdesk", "prepare", "builtin"], capture_output=True, text=True,
+                           env=env, timeout=HANG_GUARD, cwd=first_start.parent)
+    assert again.returncode == 0 and again.stdout.strip() == "already prepared: the built-in engine"
+    unknown = subprocess.run([sys.executable, "-m", "xqdesk", "prepare", "stockfish"], capture_output=True,
+                             text=True, env=env, timeout=HANG_GUARD, cwd=first_start.parent)
+    assert unknown.returncode == 2
+    assert "no compiled code for 'stockfish'; the kinds are builtin, mcts, zero, egtb" in unknown.stderr
+
+
 def test_an_engine_named_in_the_registry_is_prepared_too(first_start):
     registry = first_start.parent / "engines.json"
     registry.write_text(json.dumps([{"name": "Strong one", "kind": "builtin", "level": 2}]), encoding="utf-8")

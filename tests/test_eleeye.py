@@ -59,3 +59,16 @@ def test_eleeye_plays_a_two_game_match_against_the_builtin_engine(eleeye, tmp_pa
         outcome = line.split(" plies: ", 1)[1].lower()
         assert "ucci:eleeye" in line and "illegal" not in outcome and "time" not in outcome, line
     assert (tmp_path / "games.pgn").is_file()
+
+
+def test_analyse_shows_the_node_counts_eleeye_reports_on_their_own_line(eleeye):
+    """ElephantEye says ``info time T nodes N`` on a line of its own just before each ``info depth
+    … pv …``: the command line shows those nodes (and the speed), not ``nodes 0``."""
+    done = subprocess.run([sys.executable, "-m", "xqdesk", "analyse", "--engine", f"ucci:{eleeye}", "--movetime", "0.5"],
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    lines = [line.split() for line in done.stdout.splitlines() if line.strip().startswith("pv 1 depth")]
+    assert lines
+    counts = [int(words[words.index("nodes") + 1]) for words in lines]
+    assert all(count > 0 for count in counts) and counts == sorted(counts)
+    assert "kn/s" in done.stdout

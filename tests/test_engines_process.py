@@ -147,6 +147,30 @@ def test_memory_cap_applies_to_the_engine_process():
     free.kill()
 
 
+def test_without_process_groups_and_memory_caps_an_engine_still_starts_talks_and_ends(monkeypatch):
+    """Where the platform has no sessions, process groups, memory caps or shield (Windows refuses
+    ``preexec_fn``), each part falls back: the engine runs as a plain child and is killed alone."""
+    from xqdesk.engines.transport import process as transport
+
+    for flag in ("SHIELDED", "PROCESS_GROUPS", "MEMORY_CAP"):
+        monkeypatch.setattr(transport, flag, False)
+    script = "import sys\nfor line in sys.stdin:\n    print('echo ' + line.strip(), flush=True)\n"
+    engine = LineProcess([sys.executable, "-c", script], memory_limit_mb=200)
+    try:
+        assert engine.send("uci")
+        assert engine.read_line(60) == "echo uci"
+        assert os.getpgid(engine.pid) == os.getpgrp()  # no session of its own: none was asked for
+        if sys.platform.startswith("linux"):  # no cap set: the child's address space limit is this process's
+            def address_space(pid: str) -> str:
+                return next(line for line in Path(f"/proc/{pid}/limits").read_text().splitlines()
+                            if line.startswith("Max address space"))
+            assert address_space(str(engine.pid)) == address_space("self")
+    finally:
+        engine.kill()
+    assert not engine.is_alive() and engine.wait(HANG_GUARD) is not None
+    assert engine.pid not in live_process_groups()
+
+
 def test_not_a_uci_engine_fails_with_a_clear_message():
     with pytest.raises(EngineStartError, match="exited with code 0"):
         UciEngine(["true"]).start()

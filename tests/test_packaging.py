@@ -7,9 +7,11 @@ then installed with ``pip install --target`` and ``--user`` (into a temporary fo
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -23,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def wheel(tmp_path_factory) -> Path:
     pytest.importorskip("setuptools", minversion="77", reason="building the wheel needs setuptools >= 77")
     source = tmp_path_factory.mktemp("source")  # a copy, so the build leaves nothing in the checkout
-    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE", "MANIFEST.in"):
         shutil.copy2(ROOT / name, source / name)
     for folder in ("xqdesk", "resources"):
         shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__", "*.nb[ic]"))
@@ -138,3 +140,102 @@ def test_the_version_is_the_package_version():
     shown = subprocess.run([sys.executable, "-m", "xqdesk", "--version"], capture_output=True, text=True,
                            timeout=HANG_GUARD, cwd=ROOT)
     assert shown.returncode == 0 and shown.stdout.strip() == f"xqdesk {__version__}"
+
+
+SOURCE_PARTS = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "MANIFEST.in", "main.py", "mkdocs.yml",
+                "constraints.txt", "CHANGELOG.md", ".ci", "xqdesk", "resources", "tests", "docs", "bench")
+"""What a clean checkout holds (a copy of it is built into the source archive)."""
+BUILD_LEFTOVERS = shutil.ignore_patterns("__pycache__", "*.nb[ic]", "*.py[cod]", "*.egg-info", ".pytest_cache")
+
+
+def test_the_source_archive_holds_the_tests_with_their_data_and_they_run_from_it(tmp_path):
+    pytest.importorskip("setuptools", minversion="77", reason="building the sdist needs setuptools >= 77")
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in SOURCE_PARTS:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, ignore=BUILD_LEFTOVERS)
+        else:
+            shutil.copy2(ROOT / name, source / name)
+    built = subprocess.run([sys.executable, "-c", "import sys\nfrom setuptools import build_meta\n"
+                            "print(build_meta.build_sdist(sys.argv[1]))", str(tmp_path / "dist")],
+                           capture_output=True, text=True, cwd=source, timeout=HANG_GUARD)
+    assert built.returncode == 0, built.stderr[-4000:]
+    archive = tmp_path / "dist" / built.stdout.split()[-1]
+    with tarfile.open(archive) as tar:
+        names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+        tar.extractall(tmp_path / "unpacked", filter="data")
+    data = {str(path.relative_to(ROOT)) for path in (ROOT / "tests" / "data").rglob("*") if path.is_file()}
+    assert data and data <= names, sorted(data - names)[:5]
+    for needed in ("tests/conftest.py", "tests/hang_guard.py", "tests/datafiles.py", "docs/index.md", "mkdocs.yml",
+                   "main.py", "constraints.txt", "xqdesk/cli/__init__.py", "resources/fonts/OFL.txt"):
+        assert needed in names
+    assert not [name for name in names if "__pycache__" in name or name.endswith((".pyc", ".nbi", ".nbc"))]
+    # a test that reads tests/data, run from the unpacked archive (with this checkout's package, whose
+    # engines are compiled already: the archive's own would compile for minutes first)
+    unpacked = next((tmp_path / "unpacked").iterdir())
+    ran = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(unpacked),
+                          f"{unpacked}/tests/test_formats_xqf.py::test_full_game_with_headers_comments_and_result"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=HANG_GUARD,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert ran.returncode == 0, ran.stdout[-3000:]
+    assert "1 passed" in ran.stdout and "preparing the compiled code" not in ran.stdout
+
+
+def readme_commands() -> tuple[str, str]:
+    """The README's two commands: install and start the window; install the test tools and test."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text[text.index("## The two commands"):].split("```sh\n", 1)[1].split("```", 1)[0]
+    install, test = block.strip().splitlines()
+    return install, test
+
+
+def test_the_readme_commands_make_a_virtual_environment_and_need_no_python_command():
+    """Debian and Ubuntu have ``python3`` but no ``python``, and refuse ``pip install`` outside a
+    virtual environment (PEP 668): each command makes ``.venv`` with ``python3`` and runs the rest
+    from it; the install command prepares the engines before it starts the window."""
+    for command in readme_commands():
+        steps = [shlex.split(step) for step in command.split("&&")]
+        assert steps[0] == ["python3", "-m", "venv", ".venv"], command
+        assert all(step[0].startswith(".venv/bin/") for step in steps[1:]), command
+        assert not [word for step in steps for word in step if word in ("python", "--user")], command
+    install, test = readme_commands()
+    assert [step.strip() for step in install.split("&&")][-2:] == [".venv/bin/xqdesk prepare", ".venv/bin/python main.py"]
+    assert test.endswith(".venv/bin/python -m pytest")
+    # the install page says the same, and CI runs exactly the README's test command
+    assert f"{install}\n{test}\n" in (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
+    assert ci[-1] == test
+    assert "PEP 668" in (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(not os.environ.get("XQDESK_README_INSTALL"),
+                    reason="installs into a new virtual environment from the package index (minutes): "
+                           "set XQDESK_README_INSTALL=1")
+def test_the_readme_install_command_runs_as_written_without_a_python_command(tmp_path):
+    """The README's install command, step by step up to the window, in a copy of the checkout, with a
+    ``PATH`` that has ``python3`` and no ``python`` (as on Debian); then the first engine move."""
+    checkout = tmp_path / "xqdesk"
+    checkout.mkdir()
+    for name in SOURCE_PARTS:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, checkout / name, ignore=BUILD_LEFTOVERS)
+        else:
+            shutil.copy2(ROOT / name, checkout / name)
+    commands = tmp_path / "bin"
+    commands.mkdir()
+    base_python = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+    (commands / "python3").symlink_to(base_python if base_python.exists() else Path(sys.executable))
+    env = installed_environment(tmp_path, PATH=f"{commands}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    env.pop("VIRTUAL_ENV", None)
+    assert subprocess.run(["sh", "-c", "command -v python"], env=env, capture_output=True).returncode != 0
+    install, _ = readme_commands()
+    for step in install.split("&&"):
+        if "main.py" in step:  # the window waits for a person; the display check stands in for it
+            step = step.replace("main.py", "main.py --screenshot window.png")
+        done = subprocess.run(step, shell=True, cwd=checkout, env=env, capture_output=True, text=True, timeout=1800)
+        assert done.returncode == 0, (step, done.stdout[-2000:], done.stderr[-4000:])
+    moved = subprocess.run([".venv/bin/xqdesk", "analyse", "--engine", "builtin", "--depth", "1"], cwd=checkout,
+                           env=env, capture_output=True, text=True, timeout=HANG_GUARD)
+    assert moved.returncode == 0 and "Best move:" in moved.stdout
+    assert "Preparing" not in moved.stderr  # xqdesk prepare left it ready

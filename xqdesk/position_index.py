@@ -72,6 +72,12 @@ _SQLITE_CANTOPEN = 14
 _PERMISSION_CODES = frozenset({8, 3, 23})  # READONLY, PERM, AUTH
 
 
+def _with_folder(error: str, path: Path) -> str:
+    """A record's error, which names its file, naming it with its folder (``games/a/x.pgn, game 3 …``):
+    a folder's files can share a name."""
+    return str(path) + error[len(path.name):] if error.startswith(path.name) else f"{path}: {error}"
+
+
 class PositionIndexError(InputError):
     """A file that is not a position index (or one of a newer schema), a damaged one (the message
     says how to build it again), one that could not be written (a full disk, no permission: the
@@ -352,7 +358,7 @@ class PositionIndex:
             except _Cancelled:
                 return IndexReport(added, skipped, games, positions, tuple(errors), cancelled=True)
             positions += added_positions
-            errors.extend(str(error) for error in record.errors)
+            errors.extend(_with_folder(str(error), path) for error in record.errors)
             added += 1
             games += len(record.games)
             if progress is not None:

@@ -20,6 +20,7 @@ import argparse
 import importlib
 import os
 import sys
+from pathlib import Path
 from typing import Any, Optional, Sequence
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -41,6 +42,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "image": ("xqdesk.cli.image", "draw a position of a game as a PNG or SVG picture"),
     "gif": ("xqdesk.cli.gif", "draw a game (or a line of it) as an animated GIF"),
     "engines": ("xqdesk.cli.engines", "list, add or remove the engines of the registry the window shares"),
+    "prepare": ("xqdesk.cli.prepare", "compile the engines' code for this computer now (at install time), "
+                                      "so the first engine move comes at once"),
 }
 """name -> (module, one-line help)."""
 
@@ -140,10 +143,15 @@ def _run(argv: Optional[Sequence[str]]) -> int:
     parser = build_parser()
     if not args_list or (args_list[0] not in COMMANDS
                          and (args_list[0].startswith(GUI_OPTIONS) or os.path.exists(args_list[0]))):
-        from xqdesk.ui.app import main as start_window  # no command (or a file): the window
+        from xqdesk.ui.display import start_window  # no command (or a file): the window
 
         return start_window(args_list)
     if args_list[0] not in COMMANDS:
+        word = args_list[0]
+        if not word.startswith("-") and (os.sep in word or Path(word).suffix):  # a record, not a command
+            print(f"xqdesk: {word}: no such file or folder (to open a record in the window; "
+                  f"'xqdesk --help' lists the commands)", file=sys.stderr)
+            return EXIT_USAGE
         parser.parse_args(args_list)  # prints usage or an error for unknown commands
         parser.print_help()
         return 2
@@ -154,7 +162,9 @@ def _run(argv: Optional[Sequence[str]]) -> int:
     from xqdesk.cli.log_level import add_log_level_arguments, configure_logging, remove_logging
 
     add_log_level_arguments(sub)
-    args = sub.parse_args(args_list[1:])
+    from xqdesk.cli.match_options import openings_last
+
+    args = sub.parse_args(openings_last(args_list[1:]))
     logged = configure_logging(args)
     try:
         return _run_command(name, module, args)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Optional
 
 from xqdesk.cli import positive_float, positive_int
 from xqdesk.cli.protocol_log import add_log_argument
@@ -72,17 +73,24 @@ def run(args: argparse.Namespace) -> int:
               + (" (the side to move)" if view == board.turn else ""))
         engine.new_game()
 
+        counted: dict[str, Optional[int]] = {"nodes": None, "time_ms": None}
+
         def show(info: SearchInfo) -> None:
+            if info.nodes is not None:  # ElephantEye says nodes and time on a line of their own, before its pv
+                counted.update(nodes=info.nodes, time_ms=info.time_ms)
             if info.depth is None or not info.pv:
                 return
+            nodes = info.nodes if info.nodes is not None else counted["nodes"]
+            time_ms = info.time_ms if info.nodes is not None else counted["time_ms"]
+            nps = info.nps or (nodes * 1000 // time_ms if nodes and time_ms else None)
             try:
                 line = " ".join(format_line(board, info.pv, notation))
             except ValueError:
                 line = " ".join(move.iccs() for move in info.pv) + "  (not legal here)"
-            speed = f"{info.nps // 1000} kn/s" if info.nps else ""
+            speed = f"{nps // 1000} kn/s" if nps else ""
             score = str(info.score.pov(view)) if info.score is not None else "?"
             print(f"  pv {info.multipv} depth {info.depth:>2}  score {score:>7}  "
-                  f"nodes {info.nodes or 0:>9}  {speed:>10}  {line}", flush=True)
+                  f"nodes {nodes if nodes is not None else '-':>9}  {speed:>10}  {line}", flush=True)
 
         budget = (args.movetime if not args.depth else 600.0) + 5.0
         result = engine.search(board.start_fen, board.move_stack, limits, time.monotonic() + budget, show)

@@ -32,9 +32,15 @@ def prepare_engines(command: str, args: argparse.Namespace) -> None:
         kinds = kinds_needed(vars(args).values(), _named_engines(args))
     else:
         return
+    prepare_kinds(kinds)
+
+
+def prepare_kinds(kinds: list[str]) -> bool:
+    """Prepare those of ``kinds`` that are not ready, with a message and a progress bar on standard
+    error; whether every one is ready now (a failure is reported, not raised)."""
     waiting = [kind for kind in kinds if not is_ready(kind)]
     if not waiting:
-        return
+        return True
     console = Console(stderr=True, soft_wrap=True)  # a line is not broken at 80 columns in a log
     names = " and ".join(engine_label(kind) for kind in waiting)
     console.print(f"Preparing {names} for this computer (compiled once after an install, "
@@ -52,8 +58,9 @@ def prepare_engines(command: str, args: argparse.Namespace) -> None:
         problem = prepare_in_child(waiting, report)
     if problem:
         report_error(f"could not prepare {names} ahead ({problem}); it compiles as it starts")
-    else:
-        console.print(f"Ready after {sum(seconds.values()):.0f} s.", highlight=False)
+        return False
+    console.print(f"Ready after {sum(seconds.values()):.0f} s.", highlight=False)
+    return True
 
 
 def _duration(kinds: list[str]) -> str:

@@ -38,7 +38,10 @@ def profile_from_spec(name: str, text: str):  # noqa: ANN201 - xqdesk.engines.re
     kind, _, rest = text.partition(":")
     if kind in ("builtin", "mcts", "zero"):
         options = parse_options(rest, text)
-        level = int(options.pop(BUILTIN_LEVEL_OPTION, "3")) if kind == "builtin" else 3
+        level_text = options.pop(BUILTIN_LEVEL_OPTION, "3") if kind == "builtin" else "3"
+        if not level_text.strip().isdigit():
+            raise EngineStartError(f"{text!r}: {BUILTIN_LEVEL_OPTION} must be a whole number, got {level_text!r}")
+        level = int(level_text)
         return EngineProfile(name, EngineKind(kind), level=level, options=tuple(options.items()))
     spec = parse_spec(text)  # checks that the file is there (and executable)
     if kind == "player":

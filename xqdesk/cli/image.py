@@ -33,8 +33,8 @@ def load_game(path: str, number: int) -> Game:
     """Game ``number`` (1-based) of the record at ``path``; XqdeskError says what is wrong."""
     record = read_games(path)
     if not record.games:
-        reason = str(record.errors[0]) if record.errors else "no game in it"
-        raise XqdeskError(f"{path}: {reason}")
+        # a record's error names its file already
+        raise XqdeskError(str(record.errors[0]) if record.errors else f"{path}: no game in it")
     if not 1 <= number <= len(record.games):
         raise XqdeskError(f"{path} holds {plural(len(record.games), 'game')}; --game {number} is not one of them")
     return record.games[number - 1]

@@ -50,7 +50,9 @@ def key_values(option: str, words: Sequence[str], kinds: dict[str, Callable[[str
         try:
             values[key] = kinds[key](text)
         except ValueError as error:
-            raise UsageError(f"{option}: {key}={text!r}: {error}") from None
+            reason = ("not a whole number" if kinds[key] is int else "not a number" if kinds[key] is float
+                      else str(error))
+            raise UsageError(f"{option}: {key}={text!r}: {reason}") from None
     missing = [key for key in required if key not in values]
     if missing:
         raise UsageError(f"{option}: needs {', '.join(f'{key}=…' for key in missing)}")
@@ -146,6 +148,8 @@ def parse_openings(openings: Optional[Sequence[str]], fen: Optional[str], repeat
         path = path[len("file="):]
     values = key_values("--openings", words, {"order": str, "plies": int, "start": int})
     order = values.get("order", "sequential")
+    if values.get("plies", 0) < 0:
+        raise UsageError(f"--openings: plies must be 0 or more (moves of each game to play), got {values['plies']}")
     if order not in OPENING_ORDERS:
         raise UsageError(f"--openings: order must be {' or '.join(OPENING_ORDERS)}, got {order!r}")
     try:
@@ -158,6 +162,25 @@ def parse_openings(openings: Optional[Sequence[str]], fen: Optional[str], repeat
     if not 1 <= start <= len(read):
         raise UsageError(f"--openings: start must be between 1 and {len(read)} (the openings in {path}), got {start}")
     return OpeningChoice(tuple(read), order, start, repeat)
+
+
+OPENING_KEYS = ("file=", "order=", "plies=", "start=")
+"""The words ``--openings`` takes after its FILE."""
+
+
+def openings_last(words: Sequence[str]) -> list[str]:
+    """A command line with its ``--openings FILE [KEY=VALUE…]`` moved to the end: the option takes
+    one or more words, so engine names after it (``tournament --openings FILE A B``) would be taken
+    as its own; moved, they stay the command's. Unchanged when there is no ``--openings`` or a
+    ``--``."""
+    words = list(words)
+    if "--" in words or "--openings" not in words:
+        return words
+    start = words.index("--openings")
+    end = start + 2  # the option and its FILE
+    while end < len(words) and words[end].startswith(OPENING_KEYS):
+        end += 1
+    return words[:start] + words[end:] + words[start:end]
 
 
 def add_start_and_adjudication_arguments(parser: argparse.ArgumentParser) -> None:
@@ -186,5 +209,5 @@ def endless(opening: Opening) -> Iterable[Opening]:
     return itertools.repeat(opening)
 
 
-__all__ = ["OpeningChoice", "UsageError", "add_start_and_adjudication_arguments", "endless", "key_values",
+__all__ = ["OPENING_KEYS", "OpeningChoice", "UsageError", "openings_last", "add_start_and_adjudication_arguments", "endless", "key_values",
            "parse_adjudication", "parse_openings", "parse_sprt"]

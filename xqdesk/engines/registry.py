@@ -32,7 +32,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from xqdesk.engines.errors import EngineStartError
 from xqdesk.engines.transport.protocol import ProtocolName, parse_protocol_name
-from xqdesk.engines.spec import EngineSpec, host_command, host_environment, parse_spec, spec_kind
+from xqdesk.engines.spec import HOST_KINDS, EngineSpec, host_command, host_environment, parse_spec, spec_kind
 
 APP_NAME = "xqdesk"
 REGISTRY_FILE = "engines.json"
@@ -299,7 +299,7 @@ def engine_spec(text: str, engines_file: Optional[str | os.PathLike[str]] = None
     engines = load_engines_file(path)
     if text in engines:
         return engines[text]
-    raise EngineStartError(f"unknown engine {text!r}: not builtin, random, greedy, player:PATH, egtb:DIR, uci:PATH, "
+    raise EngineStartError(f"unknown engine {text!r}: not {', '.join(HOST_KINDS)}, player:PATH, egtb:DIR, uci:PATH, "
                            f"ucci:PATH, engine:PATH, nor a name in the engines file {str(path)!r} "
                            f"({', '.join(engines) or 'none there'}; see 'xqdesk engines')")
 

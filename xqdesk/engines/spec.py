@@ -160,6 +160,6 @@ def parse_spec(text: str) -> EngineSpec:
             raise EngineStartError(f"{text!r}: engine file {path!r} is not executable")
         return EngineSpec(f"{kind}:{executable.name}", (str(executable.resolve()),), options, verify=True,
                           protocol=EXTERNAL_KINDS[kind])
-    raise EngineStartError(f"unknown engine {text!r}: expected builtin, random, greedy, mcts, zero, player:PATH, "
+    raise EngineStartError(f"unknown engine {text!r}: expected {', '.join(HOST_KINDS)}, player:PATH, "
                            "egtb:DIR, uci:PATH, ucci:PATH or engine:PATH (a name of the engine registry is looked up "
                            "by xqdesk.engines.registry.engine_spec)")

@@ -25,6 +25,7 @@ from xqdesk import __version__
 from xqdesk.engines.transport.referee_guard import guard_referee
 from xqdesk.pieces import RED, parse_color
 from xqdesk.resource_files import read_resource
+from xqdesk.ui.display import EXIT_NO_WINDOW, window_problem
 from xqdesk.ui.engine_preparation import EnginePreparation
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
@@ -65,6 +66,9 @@ def ensure_application(argv: Sequence[str] = ()) -> QApplication:
         raise RuntimeError("a non-GUI Qt application already exists in this process; the window needs a QApplication")
     app = existing
     if app is None:
+        problem = window_problem()
+        if problem is not None:  # Qt would abort the process
+            raise RuntimeError(problem)
         app = QApplication([sys.argv[0] if sys.argv else "xqdesk", *argv])
         app.setApplicationName("xqdesk")
         app.setOrganizationName("xqdesk")
@@ -87,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="analyse the position on show with the analysis engines (the built-in one by default)")
     parser.add_argument("--multipv", type=int, default=None, help="with --analyse: lines per engine")
     parser.add_argument("--size", type=window_size, default=SCREENSHOT_SIZE, metavar="WxH",
-                        help="with --screenshot: the window's size in pixels (default %(default)s)")
+                        help=f"with --screenshot: the window's size in pixels (default {SCREENSHOT_SIZE[0]}x{SCREENSHOT_SIZE[1]})")
     parser.add_argument("--theme", choices=("wood", "contrast", "traditional"),
                         help="board and piece theme (remembered; with --screenshot only for the picture)")
     parser.add_argument("--wait", type=float, default=None, metavar="SECONDS",
@@ -164,6 +168,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return change_desktop_entry(install=args.install_desktop_entry)
     if args.screenshot and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    if QApplication.instance() is None and (problem := window_problem()) is not None:
+        print(problem, file=sys.stderr)  # instead of Qt's abort (exit code 134, a core dump)
+        return EXIT_NO_WINDOW
     with window_guard():
         return _run_window(args)
 

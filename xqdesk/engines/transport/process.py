@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import collections
 import enum
+import functools
 import logging
 import os
 import queue
@@ -33,7 +34,7 @@ import time
 import weakref
 from pathlib import Path
 from dataclasses import dataclass
-from typing import IO, Callable, Mapping, Optional, Sequence
+from typing import IO, Any, Callable, Mapping, Optional, Sequence
 
 from xqdesk.engines.errors import EngineStartError
 
@@ -129,6 +130,12 @@ SHIELD = Path(__file__).with_name("shield.py")
 SHIELDED = (sys.platform.startswith("linux") and hasattr(signal, "sigwaitinfo") and hasattr(os, "posix_spawnp")
             and SHIELD.is_file())
 """Whether engines run under the shield here (Linux); elsewhere only the process group holds them."""
+PROCESS_GROUPS = hasattr(os, "killpg") and hasattr(os, "setsid")
+"""Whether each engine leads a session and process group of its own, killed as one (POSIX); where
+not (Windows) the engine process alone is started and killed."""
+MEMORY_CAP = os.name == "posix"
+"""Whether the address-space cap is set in the child before it runs the engine (POSIX: Windows
+refuses ``preexec_fn``); where the system refuses the cap itself the engine starts without it."""
 SHIELD_GRACE = 1.0
 """Seconds the shield gets to kill the engine's tree before its whole group is SIGKILLed."""
 
@@ -176,7 +183,10 @@ def _kill_groups(pids: list[int]) -> None:
             time.sleep(0.005)
     for pid in mine:
         try:
-            os.killpg(pid, signal.SIGKILL)
+            if PROCESS_GROUPS:
+                os.killpg(pid, signal.SIGKILL)
+            elif (popen := _children.get(pid)) is not None:
+                popen.kill()  # the process alone (TerminateProcess on Windows)
         except (ProcessLookupError, PermissionError):
             pass
 
@@ -213,10 +223,24 @@ def live_process_groups() -> set[int]:
 
 
 def _limit_memory(limit_bytes: Optional[int]) -> None:
-    """Runs in the child before exec: cap its address space."""
+    """Runs in the child before exec: cap its address space (not where the system refuses it)."""
     if limit_bytes is not None:
         import resource
-        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+        except (ValueError, OSError):
+            pass
+
+
+def _start_options(limit_bytes: Optional[int]) -> dict[str, Any]:
+    """``Popen``'s options for an engine: its own session and the memory cap where this platform
+    has them (:data:`PROCESS_GROUPS`, :data:`MEMORY_CAP`), none elsewhere."""
+    options: dict[str, Any] = {}
+    if PROCESS_GROUPS:
+        options["start_new_session"] = True
+    if MEMORY_CAP and limit_bytes is not None:
+        options["preexec_fn"] = functools.partial(_limit_memory, limit_bytes)
+    return options
 
 
 def _check_executable(program: str, cwd: Optional[str]) -> None:
@@ -253,8 +277,7 @@ class LineProcess:
             try:
                 self._popen = subprocess.Popen(
                     launched, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                    cwd=cwd, env=None if env is None else dict(env), start_new_session=True,
-                    preexec_fn=lambda: _limit_memory(limit))
+                    cwd=cwd, env=None if env is None else dict(env), **_start_options(limit))
             except OSError as error:
                 raise EngineStartError(f"cannot start engine {self.command!r}: {error.strerror or error}") from None
             self.pid = self._popen.pid
