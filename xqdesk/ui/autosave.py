@@ -15,7 +15,6 @@ moved on) is thrown away before it replaces the file, and the change's own autos
 """
 from __future__ import annotations
 
-import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Optional
@@ -106,6 +105,7 @@ class Autosave(QObject):
             self.schedule()
             return
         self._in_flight = self._start_write(wait_for_changes=True)
+        self._in_flight.add_done_callback(self._report_from_writer)
 
     def write_now(self) -> None:
         """Write the current game to the autosave file now and wait until it is written (atomically:
@@ -116,13 +116,21 @@ class Autosave(QObject):
         self._deadline.stop()
         if self._in_flight is not None:
             self._in_flight.result()  # the write before it ends first (it may move a slot)
-        self._start_write(wait_for_changes=False).result()
+        failure = self._start_write(wait_for_changes=False).result()
         self._in_flight = None
+        if failure:
+            self._report(failure)
+
+    def _report_from_writer(self, write: Future[Optional[str]]) -> None:
+        """On the writing thread: a failed write's message, handed to the window's thread."""
+        failure = write.result()
+        if failure:
+            self._failed.emit(failure)
 
     def _writing(self) -> bool:
         return self._in_flight is not None and not self._in_flight.done()
 
-    def _start_write(self, wait_for_changes: bool) -> Future[None]:
+    def _start_write(self, wait_for_changes: bool) -> Future[Optional[str]]:
         """Hand the current game to the writing thread. Which slot the file already there goes to
         is decided here, in the window's thread; ``wait_for_changes``: the write is thrown away
         when the game changes while it is written (the window's thread then is not waiting)."""
@@ -134,10 +142,11 @@ class Autosave(QObject):
         revision = self._controller.revision if wait_for_changes else None
         return self._writer.submit(self._write, game, target, rotate, revision)
 
-    def _write(self, game: Game, target: Path, rotate: bool, revision: Optional[int]) -> None:
+    def _write(self, game: Game, target: Path, rotate: bool, revision: Optional[int]) -> Optional[str]:
         """On the writing thread: ``game`` to ``target`` by way of a partial file, the file there
         first copied to the second slot when ``rotate``; nothing replaced when ``revision`` is no
-        longer the controller's (the game changed while it was read)."""
+        longer the controller's (the game changed while it was read). The message to show when it
+        could not be written, else None."""
         from xqdesk.formats import write_games
         from xqdesk.formats.atomic_write import write_bytes_atomically
 
@@ -151,15 +160,15 @@ class Autosave(QObject):
             except Exception:  # noqa: BLE001 - a tree changed mid-read can fail in any way
                 partial.unlink(missing_ok=True)
                 if revision is not None and revision != self._controller.revision:
-                    return  # the game changed under the writer: the change's own autosave follows
+                    return None  # the game changed under the writer: the change's own autosave follows
                 raise
             if revision is not None and revision != self._controller.revision:
                 partial.unlink(missing_ok=True)
-                return
+                return None
             partial.replace(target)
         except (OSError, XqdeskError) as error:
-            self._failed.emit(tr("Could not save {path}: {reason}").format(path=target.name,
-                                                                            reason=tr_reason(str(error))))
+            return tr("Could not save {path}: {reason}").format(path=target.name, reason=tr_reason(str(error)))
+        return None
 
     def _on_failed(self, message: str) -> None:
         self._report(message)
