@@ -58,7 +58,7 @@ class Autosave(QObject):
         self._written_game: int | None = None  # id() of the game last autosaved in this run
         self._restored = False  # the window started with the autosaved game
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
-        self._in_flight: Future[None] | None = None
+        self._in_flight: Future[Optional[str]] | None = None
         self._failed.connect(self._on_failed)
         # A change (re)starts the short timer; the first unsaved change also starts the long one,
         # which a later change does not restart: a game changing faster than the short delay
@@ -104,8 +104,9 @@ class Autosave(QObject):
         if self._writing():
             self.schedule()
             return
-        self._in_flight = self._start_write(wait_for_changes=True)
-        self._in_flight.add_done_callback(self._report_from_writer)
+        write = self._start_write(wait_for_changes=True)
+        write.add_done_callback(self._report_from_writer)
+        self._in_flight = write
 
     def write_now(self) -> None:
         """Write the current game to the autosave file now and wait until it is written (atomically:
