@@ -73,3 +73,20 @@ def test_a_right_drag_draws_an_arrow_kept_in_the_moves_comment_and_saved(qtbot, 
     assert view.drawings().arrows == ()
     assert controller.game().mainline()[0].comment == "[%csl Re4] 第一步红注解"
     assert pixel(view, middle) == before
+
+
+def test_a_picture_of_the_board_shows_the_drawings(qtbot):
+    from xqdesk.ui.pictures import render_image, scene_with
+
+    view = BoardView()
+    qtbot.addWidget(view)
+    view.resize(540, 594)
+    right_drag(qtbot, view, "e3", "e5")
+    assert view.drawings().arrows == (DrawnArrow(E3, E5, "G"),)
+    plain = render_image(BoardView().scene(), 540)
+    drawn = render_image(scene_with(view.scene()), 540)
+    middle = shaft_middle(view, E3, E5)
+    scale = drawn.width() / view.width()
+    point = (int(middle.x() * scale), int(middle.y() * scale))
+    color = drawn.pixelColor(*point)
+    assert color != plain.pixelColor(*point) and color.green() > color.red() and color.green() > color.blue()

@@ -135,8 +135,8 @@ class BoardGeometry:
 @dataclass(frozen=True)
 class BoardScene:
     """What a board picture shows: a position, the move that led to it, highlighted squares,
-    arrows, Black at the bottom when ``flipped``, the file numbers when ``coordinates``, and the
-    squares under fog (None: the whole board)."""
+    arrows, Black at the bottom when ``flipped``, the file numbers when ``coordinates``, the
+    squares under fog (None: the whole board), and a person's arrows and circles (``drawings``)."""
 
     board: Board
     last_move: Move | None = None
@@ -146,6 +146,7 @@ class BoardScene:
     coordinates: bool = True
     fog: frozenset[Square] | None = None
     theme: Theme = DEFAULT_THEME
+    drawings: Drawings = Drawings()
 
 
 def draw_text(painter: QPainter, rect: QRectF, text: str, font: QFont, color: QColor, vector: bool) -> None:
@@ -485,3 +486,4 @@ def paint_scene(painter: QPainter, width: float, height: float, scene: BoardScen
                  lambda sq: sq in fog)
     paint_fog(painter, geometry, scene.fog)
     paint_arrows(painter, geometry, scene.arrows, vector)
+    paint_drawings(painter, geometry, scene.drawings)

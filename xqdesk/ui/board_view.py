@@ -218,7 +218,7 @@ class BoardView(QWidget):
     def scene(self) -> BoardScene:
         """What the view shows, as a picture would show it (no selection, no dragged piece)."""
         return BoardScene(self._board.copy(), self._last_move, self._flipped, self._arrows, self._highlights,
-                          self._coordinates, self._fog, self._theme)
+                          self._coordinates, self._fog, self._theme, self._drawings)
 
     def selected_square(self) -> Square | None:
         return self._selected
