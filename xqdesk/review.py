@@ -222,7 +222,10 @@ def _with_class(review: MoveReview, move_class: Optional[MoveClass]) -> MoveRevi
 # --- the record form --------------------------------------------------------------------------------
 _EVAL = re.compile(r"\[%eval\s+(?P<score>#[+-]?\d+|[+-]?\d+(?:\.\d+)?)(?:\s*,\s*(?P<depth>\d+))?\s*\]")
 _BEST = re.compile(r"\[%best\s+(?P<move>[a-i]\d[a-i]\d)\s*\]")
-_COMMANDS = re.compile(r"\s*\[%(?:eval|best)\s[^\]]*\]")
+_REVIEW_COMMANDS = re.compile(r"\s*\[%(?:eval|best)\s[^\]]*\]")
+_COMMANDS = re.compile(r"\s*\[%(?:eval|best|cal|csl)\s[^\]]*\]")
+"""Every machine command a person does not edit as words: the review's and the board drawings'
+(:mod:`xqdesk.drawings`)."""
 
 
 def format_eval(score: Score, depth: int) -> str:
@@ -256,19 +259,21 @@ def parse_best(comment: str) -> Optional[Move]:
 
 
 def strip_commands(comment: str) -> str:
-    """``comment`` without its ``[%eval]`` and ``[%best]`` commands."""
+    """``comment`` without its ``[%eval]`` and ``[%best]`` commands and its drawings (``[%cal]``,
+    ``[%csl]``): the words a person reads."""
     return _COMMANDS.sub("", comment).strip()
 
 
 def with_text(comment: str, text: str) -> str:
     """``comment`` with its words replaced by ``text``, its ``[%eval]`` and ``[%best]`` commands
-    kept as they were (what a person edits is the words; the review's commands stay intact)."""
+    and its drawings kept as they were (what a person edits is the words; the review's commands stay intact)."""
     commands = " ".join(match.group(0).strip() for match in _COMMANDS.finditer(comment))
     return f"{commands} {text.strip()}".strip() if commands else text
 
 
 def _with_commands(comment: str, commands: str) -> str:
-    rest = strip_commands(comment)
+    """``comment`` with its review commands replaced by ``commands`` (its drawings and words kept)."""
+    rest = _REVIEW_COMMANDS.sub("", comment).strip()
     return f"{commands} {rest}".strip() if rest else commands
 
 

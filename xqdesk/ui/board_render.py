@@ -19,6 +19,7 @@ from PySide6.QtGui import (
 )
 
 from xqdesk.board import Board
+from xqdesk.drawings import DEFAULT_COLOR, Drawings
 from xqdesk.move import Move
 from xqdesk.squares import FILES, RANKS, SQUARE_COUNT, Square, square, square_file, square_rank
 from xqdesk.ui.piece_glyphs import (
@@ -47,6 +48,11 @@ ARROW_COLORS = (QColor(30, 110, 230, 190), QColor(30, 160, 80, 170), QColor(230,
 SECOND_ENGINE_ARROW_COLOR = QColor(200, 30, 120, 170)
 #: The opening book's moves: a brown of their own, with a dotted outline, drawn under engine arrows.
 BOOK_ARROW_COLOR = QColor(150, 95, 30, 150)
+#: Arrows and circles a person draws (:mod:`xqdesk.drawings`), by colour letter.
+DRAWN_COLORS = {"G": QColor(21, 120, 27, 190), "R": QColor(200, 30, 30, 190), "Y": QColor(225, 160, 0, 200),
+                "B": QColor(0, 48, 136, 190)}
+DRAWN_ARROW_WIDTH = 0.13
+"""Shaft width of a drawn arrow, in cells."""
 #: Shaft widths (in cells) by MultiPV rank: each lower line thinner than the one above it.
 ARROW_WIDTHS = (0.15, 0.105, 0.08, 0.06, 0.05)
 
@@ -129,8 +135,8 @@ class BoardGeometry:
 @dataclass(frozen=True)
 class BoardScene:
     """What a board picture shows: a position, the move that led to it, highlighted squares,
-    arrows, Black at the bottom when ``flipped``, the file numbers when ``coordinates``, and the
-    squares under fog (None: the whole board)."""
+    arrows, Black at the bottom when ``flipped``, the file numbers when ``coordinates``, the
+    squares under fog (None: the whole board), and a person's arrows and circles (``drawings``)."""
 
     board: Board
     last_move: Move | None = None
@@ -140,6 +146,7 @@ class BoardScene:
     coordinates: bool = True
     fog: frozenset[Square] | None = None
     theme: Theme = DEFAULT_THEME
+    drawings: Drawings = Drawings()
 
 
 def draw_text(painter: QPainter, rect: QRectF, text: str, font: QFont, color: QColor, vector: bool) -> None:
@@ -422,6 +429,23 @@ def paint_arrows(painter: QPainter, geometry: BoardGeometry, arrows: tuple[Arrow
             draw_text(painter, shape.label_rect, arrow.label, font, color.darker(170), vector)
 
 
+def paint_drawings(painter: QPainter, geometry: BoardGeometry, drawings: Drawings) -> None:
+    """A person's circled squares (a ring round the piece) and arrows (from the edge of the piece
+    on the from-square to the target's centre), in their colours, over the pieces."""
+    cell = geometry.cell
+    for circle in drawings.circles:
+        color = DRAWN_COLORS.get(circle.color, DRAWN_COLORS[DEFAULT_COLOR])
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(color, max(2.0, cell * 0.08)))
+        radius = cell * (PIECE_RADIUS + 0.02)
+        painter.drawEllipse(geometry.square_center(circle.square), radius, radius)
+    painter.setPen(Qt.PenStyle.NoPen)
+    for drawn in drawings.arrows:
+        shape = arrow_shape(Arrow(Move(drawn.start, drawn.end)), geometry)
+        painter.setBrush(DRAWN_COLORS.get(drawn.color, DRAWN_COLORS[DEFAULT_COLOR]))
+        painter.drawPath(arrow_path(shape.start, shape.end, cell * DRAWN_ARROW_WIDTH, cell * 0.36))
+
+
 def arrow_path(start: QPointF, end: QPointF, width: float, head: float) -> QPainterPath:
     """A filled arrow from ``start`` to ``end`` with a shaft ``width`` and a head ``head`` long."""
     dx, dy = end.x() - start.x(), end.y() - start.y()
@@ -462,3 +486,4 @@ def paint_scene(painter: QPainter, width: float, height: float, scene: BoardScen
                  lambda sq: sq in fog)
     paint_fog(painter, geometry, scene.fog)
     paint_arrows(painter, geometry, scene.arrows, vector)
+    paint_drawings(painter, geometry, scene.drawings)

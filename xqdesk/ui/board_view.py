@@ -4,8 +4,14 @@ It shows what it is given (``set_position``) and never changes the game itself: 
 move comes out as ``move_chosen``; an illegal attempt is refused with ``move_refused(reason)``.
 Everything scales with the widget: the grid, river text, palace diagonals, file numbers for both
 sides, the pieces (bundled Chinese glyphs), the selection, legal destinations, last move, a king in
-check, highlighted squares and engine candidate arrows — all drawn by :mod:`xqdesk.ui.board_render`,
+check, highlighted squares, engine candidate arrows and a person's own drawings — all drawn by :mod:`xqdesk.ui.board_render`,
 which draws pictures of the board too.
+
+**Drawing** (as on lichess and in ChessBase): a right-button drag from one square to another draws
+an arrow, a right click circles the square; the same arrow or circle again removes it. The colour
+is green, red with Shift or Ctrl held, blue with Alt, yellow with Shift and Alt. The view shows what
+it is given (``set_drawings``) and says what a person drew with ``drawings_edited``; the window keeps
+them in the viewed move's comment (:mod:`xqdesk.drawings`).
 """
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPix
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from xqdesk.board import Board
+from xqdesk.drawings import DrawnArrow, DrawnCircle, Drawings
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.squares import Square
@@ -21,7 +28,7 @@ from xqdesk.notation import Notation
 from xqdesk.ui.board_render import (  # re-exported: the board's look is defined there
     ARROW_COLORS, BLACK_INK, BOARD_COLOR, CHECK_COLOR, FOG_COLOR, LAST_MOVE_COLOR, LINE_COLOR, PIECE_EDGE,
     PIECE_FACE, PIECE_RADIUS, RED_INK, Arrow, ArrowShape, BoardGeometry, BoardScene, arrow_path, arrow_shape,
-    arrow_style, paint_arrows, paint_board, paint_check, paint_fog, paint_highlights, paint_last_move, paint_pieces,
+    arrow_style, paint_arrows, paint_board, paint_drawings, paint_check, paint_fog, paint_highlights, paint_last_move, paint_pieces,
     render_piece,
 )
 from xqdesk.ui.i18n import side_word, tr
@@ -43,12 +50,21 @@ def illegal_move_reason(board: Board, move: Move, notation: Notation = Notation.
     return _illegal_move_reason(board, move, notation)
 
 
+def drawing_color(modifiers: Qt.KeyboardModifier) -> str:
+    """The colour letter of a drawing made with ``modifiers`` held (lichess's keys): Shift or Ctrl
+    red, Alt blue, Shift (or Ctrl) with Alt yellow, none green."""
+    red = bool(modifiers & (Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier))
+    blue = bool(modifiers & Qt.KeyboardModifier.AltModifier)
+    return "Y" if red and blue else "R" if red else "B" if blue else "G"
+
+
 class BoardView(QWidget):
     """Draws a :class:`~xqdesk.board.Board` and lets a person move the pieces of ``movable_colors``."""
 
     move_chosen = Signal(object)  # a legal Move made by the person
     move_refused = Signal(str)  # why an attempted move was refused
     square_clicked = Signal(int)  # any press on a square (for editors and tools)
+    drawings_edited = Signal(object)  # the Drawings after a person drew or removed an arrow or circle
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -58,6 +74,9 @@ class BoardView(QWidget):
         self._movable: frozenset[Color] = frozenset((RED, BLACK))
         self._arrows: tuple[Arrow, ...] = ()
         self._book_arrows: tuple[Arrow, ...] = ()
+        self._drawings = Drawings()
+        self._drawing_from: Square | None = None
+        self._drawing_to: Square | None = None
         self._selected: Square | None = None
         self._press_position: QPointF | None = None
         self._drag_position: QPointF | None = None
@@ -79,9 +98,10 @@ class BoardView(QWidget):
     # --- what is shown ---------------------------------------------------------------------
     def set_position(self, board: Board, last_move: Move | None = None) -> None:
         """Show a copy of ``board``; ``last_move`` (the move that led to it) is marked. The book
-        arrows of another position go."""
+        arrows and drawings of another position go."""
         if board.fen() != self._board.fen():
             self._book_arrows = ()
+            self._drawings = Drawings()
         self._board = board.copy()
         self._last_move = last_move
         self._clear_selection()
@@ -167,6 +187,15 @@ class BoardView(QWidget):
     def book_arrows(self) -> tuple[Arrow, ...]:
         return self._book_arrows
 
+    def set_drawings(self, drawings: Drawings) -> None:
+        """The arrows and circles a person drew, to show over the pieces (replaces the previous ones)."""
+        if drawings != self._drawings:
+            self._drawings = drawings
+            self.update()
+
+    def drawings(self) -> Drawings:
+        return self._drawings
+
     def set_highlights(self, squares: frozenset[Square] | set[Square]) -> None:
         """Squares to mark with a translucent disc (replaces the previous ones)."""
         highlights = frozenset(squares)
@@ -189,7 +218,7 @@ class BoardView(QWidget):
     def scene(self) -> BoardScene:
         """What the view shows, as a picture would show it (no selection, no dragged piece)."""
         return BoardScene(self._board.copy(), self._last_move, self._flipped, self._arrows, self._highlights,
-                          self._coordinates, self._fog, self._theme)
+                          self._coordinates, self._fog, self._theme, self._drawings)
 
     def selected_square(self) -> Square | None:
         return self._selected
@@ -231,6 +260,7 @@ class BoardView(QWidget):
         if event.button() != Qt.MouseButton.LeftButton:
             if event.button() == Qt.MouseButton.RightButton:
                 self._clear_selection()
+                self._drawing_from = self._drawing_to = self.geometry_model().square_at(event.position())
                 self.update()
             return
         position = event.position()
@@ -258,6 +288,12 @@ class BoardView(QWidget):
                 reason=tr("Red to move" if self._board.turn == RED else "Black to move")))
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if self._drawing_from is not None:
+            target = self.geometry_model().square_at(event.position())
+            if target is not None and target != self._drawing_to:
+                self._drawing_to = target
+                self.update()
+            return
         if self._press_position is None or self._selected is None:
             return
         position = event.position()
@@ -270,6 +306,9 @@ class BoardView(QWidget):
         self.update()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.button() == Qt.MouseButton.RightButton:
+            self._finish_drawing(event)
+            return
         if event.button() != Qt.MouseButton.LeftButton:
             return
         was_dragging = self._dragging
@@ -282,6 +321,23 @@ class BoardView(QWidget):
                 self._attempt(Move(self._selected, target))
                 return
         self.update()
+
+    def _finish_drawing(self, event: QMouseEvent) -> None:
+        """A right-button drag ends: an arrow from the pressed square to this one, or on the same
+        square a circle; drawn again, it goes."""
+        start = self._drawing_from
+        self._drawing_from = self._drawing_to = None
+        end = self.geometry_model().square_at(event.position())
+        self.update()
+        if start is None or end is None:
+            return
+        color = drawing_color(event.modifiers())
+        if start == end:
+            drawings = self._drawings.toggled_circle(DrawnCircle(start, color))
+        else:
+            drawings = self._drawings.toggled_arrow(DrawnArrow(start, end, color))
+        self._drawings = drawings
+        self.drawings_edited.emit(drawings)
 
     def _attempt(self, move: Move) -> None:
         board = self._board
@@ -314,8 +370,16 @@ class BoardView(QWidget):
         paint_fog(painter, geometry, self._fog)
         self._paint_selection(painter, geometry)
         paint_arrows(painter, geometry, self._book_arrows + self._arrows)
+        paint_drawings(painter, geometry, self._drawings_shown())
         self._paint_dragged_piece(painter, geometry)
         painter.end()
+
+    def _drawings_shown(self) -> Drawings:
+        """The drawings, with the arrow being drawn (a right-button drag under way) on top."""
+        start, end = self._drawing_from, self._drawing_to
+        if start is None or end is None or start == end:
+            return self._drawings
+        return Drawings(self._drawings.arrows + (DrawnArrow(start, end),), self._drawings.circles)
 
     def _board_pixmap(self, geometry: BoardGeometry) -> QPixmap:
         """The empty board drawn once per size, side, coordinates and theme (the wood's grain

@@ -21,6 +21,7 @@ from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
+from xqdesk.drawings import parse_drawings, with_drawings
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
@@ -289,6 +290,8 @@ class MainWindow(QMainWindow):
         controller = self.controller
         self.board_view.move_chosen.connect(controller.play_move)
         self.board_view.move_refused.connect(self.show_status)
+        self.board_view.drawings_edited.connect(
+            lambda drawings: controller.set_comment(with_drawings(controller.comment(), drawings)))
         controller.position_changed.connect(self._refresh)
         controller.game_changed.connect(self.reviews.on_game_changed)  # after the analysis has cleared the graph
         controller.status_message.connect(self.show_status)
@@ -334,6 +337,7 @@ class MainWindow(QMainWindow):
             self.analysis.position_shown(*shown)
             self.explorer_panel.set_position(*shown)
             self.tablebase_pane.show_board(controller.board())
+        self.board_view.set_drawings(parse_drawings(controller.comment()))
         self.board_view.set_movable_colors(controller.movable_colors())
         self.board_view.set_refusal(controller.why_not_movable())
         live = controller.mode().is_play and controller.outcome() is None

@@ -183,4 +183,4 @@ def save_gif(scenes: Sequence[BoardScene], path: str | Path, width: int = DEFAUL
 def scene_with(scene: BoardScene, arrows: Sequence[Arrow] = (), highlights: frozenset[Square] = frozenset()) -> BoardScene:
     """``scene`` with more arrows and highlighted squares."""
     return BoardScene(scene.board, scene.last_move, scene.flipped, tuple(scene.arrows) + tuple(arrows),
-                      scene.highlights | highlights, scene.coordinates, scene.fog)
+                      scene.highlights | highlights, scene.coordinates, scene.fog, drawings=scene.drawings)
