@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPLICATION_LAYER = {"ui", "engines", "cli", "compat", "__init__", "__main__"}
+APPLICATION_LAYER = {"ui", "engines", "engine", "cli", "compat", "__init__", "__main__"}
 
 
 def core_module_names() -> set[str]:

@@ -23,6 +23,8 @@ import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from xqdesk.cli.reporting import report_error as report_error  # the commands import it from here
+
 COMMANDS: dict[str, tuple[str, str]] = {
     "perft": ("xqdesk.cli.perft", "count the leaves of the legal move tree (move generator check)"),
     "replay": ("xqdesk.cli.replay", "print the games of a record file or match folder; --check re-judges them"),
@@ -54,16 +56,6 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool whose r
 GUI_OPTIONS = ("--screenshot", "--language", "--ply", "--theme", "--analyse", "--multipv", "--size", "--wait",
                "--install-desktop-entry", "--remove-desktop-entry")
 """Options that, before any command, mean "start the window" (``xqdesk --screenshot out.png``)."""
-
-
-def report_error(message: str, command: str = "", *, label: Optional[str] = None) -> None:
-    """A command's message to its user on stderr, ``xqdesk[ COMMAND]: MESSAGE`` (what went wrong
-    and what to do), or ``LABEL: MESSAGE`` (``error: …`` for each problem met in a record file):
-    the one way commands report what is not their output; internals log through ``logging``."""
-    from xqdesk.terminal_text import printable  # record and engine text in it is made inert
-
-    head = label if label is not None else f"xqdesk {command}" if command else "xqdesk"
-    print(printable(f"{head}: {message}", keep_newlines=True), file=sys.stderr, flush=True)
 
 
 def plural(count: int, word: str, words: Optional[str] = None) -> str:
@@ -143,7 +135,7 @@ def _run(argv: Optional[Sequence[str]]) -> int:
     parser = build_parser()
     if not args_list or (args_list[0] not in COMMANDS
                          and (args_list[0].startswith(GUI_OPTIONS) or os.path.exists(args_list[0]))):
-        from xqdesk.ui.display import start_window  # no command (or a file): the window
+        from xqdesk.ui.start import start_window  # no command (or a file): the window
 
         return start_window(args_list)
     if args_list[0] not in COMMANDS:

@@ -3,7 +3,7 @@
 Without a display, or with a library that Qt's platform plugin needs missing, Qt prints a message
 and aborts the process (exit code 134, a core dump). :func:`window_problem` finds both first, so
 the window can say what to do instead and end with exit code :data:`EXIT_NO_WINDOW`;
-:func:`start_window` does that for ``python main.py`` and ``xqdesk`` without a command, and also
+:func:`xqdesk.ui.start.start_window` does that for ``python main.py`` and ``xqdesk`` without a command, and also
 catches Qt's own libraries missing when they are first imported.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import ctypes
 import importlib.util
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Optional
 
@@ -26,9 +26,9 @@ SYSTEM_PACKAGES = ("libgl1 libegl1 libfontconfig1 libglib2.0-0 libdbus-1-3 libxk
 WINDOWLESS_PLATFORMS = ("offscreen", "minimal", "minimalegl", "vnc", "linuxfb", "eglfs", "vkkhrdisplay")
 """Qt platforms that need no display (``QT_QPA_PLATFORM``)."""
 
-_INSTALL_HINT = (f"On Debian and Ubuntu: sudo apt-get install {SYSTEM_PACKAGES}\n"
+INSTALL_HINT = (f"On Debian and Ubuntu: sudo apt-get install {SYSTEM_PACKAGES}\n"
                  "(other systems: see docs/install.md, 'System packages for the window').")
-_WITHOUT_WINDOW_HINT = ("The command line needs no display: 'xqdesk --help' lists its commands, and "
+WITHOUT_WINDOW_HINT = ("The command line needs no display: 'xqdesk --help' lists its commands, and "
                         "'xqdesk --screenshot OUT.png FILE' draws the window to a picture.")
 
 
@@ -68,25 +68,11 @@ def window_problem(environ: Mapping[str, str] = os.environ, platform: str = sys.
         wanted = {"xcb": "DISPLAY is not set", "": "neither DISPLAY nor WAYLAND_DISPLAY is set"}.get(
             chosen, "WAYLAND_DISPLAY is not set")
         return (f"xqdesk: no display to open the window on ({wanted}).\n"
-                "Start it from a desktop session, or over ssh with 'ssh -X'.\n" + _WITHOUT_WINDOW_HINT)
+                "Start it from a desktop session, or over ssh with 'ssh -X'.\n" + WITHOUT_WINDOW_HINT)
     if chosen == "xcb" or (not chosen and x11 and not (wayland and environ.get("XDG_SESSION_TYPE") == "wayland")):
         plugin = _platform_plugin("xcb", environ)
         problem = missing_library(plugin) if plugin is not None else None
         if problem is not None:
             return (f"xqdesk: the window cannot open: Qt's X11 platform plugin needs a library that is not "
-                    f"installed ({problem}).\n{_INSTALL_HINT}\n{_WITHOUT_WINDOW_HINT}")
+                    f"installed ({problem}).\n{INSTALL_HINT}\n{WITHOUT_WINDOW_HINT}")
     return None
-
-
-def start_window(argv: Optional[Sequence[str]] = None) -> int:
-    """Open the window (:func:`xqdesk.ui.app.main`); when Qt's own libraries cannot be loaded,
-    say which and what to install, and return :data:`EXIT_NO_WINDOW` instead of a traceback."""
-    try:
-        from xqdesk.ui.app import main
-    except ImportError as error:
-        if "cannot open shared object file" not in str(error):
-            raise
-        print(f"xqdesk: the window cannot open: a library Qt needs is not installed ({error}).\n{_INSTALL_HINT}\n"
-              f"{_WITHOUT_WINDOW_HINT}", file=sys.stderr)
-        return EXIT_NO_WINDOW
-    return main(argv)

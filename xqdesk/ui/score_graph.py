@@ -295,7 +295,6 @@ class ScoreGraph(QWidget):
         faint = QColor(self.palette().mid().color())
         faint.setAlpha(90)
         label_color = self.palette().placeholderText().color()
-        metrics = painter.fontMetrics()
         for pawns in GRID_PAWNS:
             for signed in (pawns, -pawns):
                 y = self._y(signed, plot)
