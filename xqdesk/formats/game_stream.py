@@ -276,9 +276,10 @@ def _piece_games(stream: GameStream, pieces: Iterator[tuple[int, int, bytes]], p
         text, bad_byte = decode_piece(piece, encoding)
         part = parse(text, source, line_offset=first_line - 1) if takes_offset else parse(text, source)
         found: list[GameReadError] = []
+        not_listed: list[GameReadError] = []  # the count of a piece's errors past the cap stays last
         for error in part.errors:
             if isinstance(error, ErrorsNotListed):
-                found.append(error)
+                not_listed.append(error)
                 continue
             number = error.game_number + games_before if error.game_number != WHOLE_FILE else WHOLE_FILE
             found.append(GameReadError(source, number, error.where, error.text, error.reason))
@@ -289,7 +290,7 @@ def _piece_games(stream: GameStream, pieces: Iterator[tuple[int, int, bytes]], p
                 f"{piece[bad_byte:bad_byte + 4]!r} cannot be decoded as {encoding}; this game is read with "
                 f"the undecodable bytes replaced"))
         found.sort(key=lambda error: error.game_number)
-        stream.errors.extend(found)
+        stream.errors.extend(found + not_listed)
         damaged = {error.game_number for error in found}
         stream._report(begin + len(piece), size)
         for index, game in enumerate(part.games):
