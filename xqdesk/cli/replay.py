@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     notation = _NOTATIONS[args.notation]
     stream = open_games(args.path, args.encoding)
     verdicts: Counter[str] = Counter()
-    with CommandProgress(f"reading {args.path}", 1) as progress:
+    with CommandProgress(f"{'checking' if args.check else 'writing'} games of {args.path}", 1) as progress:
         stream.progress = progress.update
         for read in stream:
             verdicts[_replay_one(read.game, f"Game {read.number} of {stream.source}", notation, args.check,
