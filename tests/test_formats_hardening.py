@@ -49,10 +49,23 @@ def test_each_kind_of_non_file_is_named(tmp_path: Path) -> None:
     assert whole_file_reason(tmp_path / "gone.pgn") == "gone.pgn, whole file: no such file or folder"
 
 
-def test_a_file_over_the_size_cap_is_refused_unread(tmp_path: Path) -> None:
+def test_a_file_read_whole_over_the_size_cap_is_refused_unread_and_says_why(tmp_path: Path) -> None:
+    path = tmp_path / "big.xqf"
+    path.write_bytes((GAMES / "xqf" / "eleeye_SAMPLE.XQF").read_bytes())
+    reason = whole_file_reason_capped(path, 1000)
+    assert "is larger than the 1,000 bytes a record file may have when it is read whole, as XQF files are" in reason
+    assert "PGN and FEN files are read a game at a time and may be of any size" in reason
+
+
+def test_a_pgn_file_over_the_size_cap_is_read_a_game_at_a_time(tmp_path: Path) -> None:
     path = tmp_path / "big.pgn"
     path.write_bytes(FIFTEEN_CHINESE.read_bytes())
-    assert "is larger than the 1,000 bytes a record file may have" in whole_file_reason_capped(path, 1000)
+    assert path.stat().st_size > 8000
+    assert len(read_games(path, max_bytes=8000).games) == 15 and not read_games(path, max_bytes=8000).errors
+    one_line = tmp_path / "one_line.pgn"  # the cap still bounds a game's text: no game is that long
+    one_line.write_bytes(b'[Event "x"]\n\n' + b"1. h2e2 " * 2000)
+    game_file = read_games(one_line, max_bytes=8000)
+    assert "holds no new game for more than 8,000 bytes" in str(game_file.errors[-1])
 
 
 def whole_file_reason_capped(path: Path, cap: int) -> str:

@@ -260,10 +260,10 @@ def test_json_or_random_bytes_are_refused_not_opened_as_an_empty_game(qtbot, win
 
 
 def test_a_bug_while_loading_ends_the_load_with_an_error(qtbot, window, monkeypatch):
-    def broken(record, progress=None):
+    def broken(number, game, damaged=False):
         raise RuntimeError("listing broke")
 
-    monkeypatch.setattr("xqdesk.ui.game_loader.game_rows", broken)
+    monkeypatch.setattr("xqdesk.ui.game_loader.game_row", broken)
     files = window.files
     assert files.open_path(BIG_FILE)
     with qtbot.waitSignal(files.loading_finished, timeout=HANG_GUARD_MS) as finished:

@@ -34,7 +34,7 @@ from typing import Any
 
 from xqdesk.board import Board
 from xqdesk.errors import InputError
-from xqdesk.formats import READ_EXTENSIONS, is_match_folder, read_games
+from xqdesk.formats import READ_EXTENSIONS, is_match_folder, open_games
 from xqdesk.game import Game
 from xqdesk.move import Move
 from xqdesk.position_key import CanonicalKey, KeyedReplay, canonical_key
@@ -340,29 +340,33 @@ class PositionIndex:
             if row is not None and (row[1], row[2]) == (size, mtime):
                 skipped += 1
                 continue
-            record = read_games(path)
+            stream = open_games(path)  # a game at a time: a file of any size in bounded memory
+            file_games = 0
             try:
                 with self._guard(), self._db:
                     if row is not None:
                         self._forget_file(row[0])
-                    file_id = self._db.execute(
+                    file_id = int(self._db.execute(
                         "INSERT INTO files (path, size, mtime_ns, games, errors) VALUES (?, ?, ?, ?, ?)",
-                        (resolved, size, mtime, len(record.games), len(record.errors))).lastrowid
+                        (resolved, size, mtime, 0, 0)).lastrowid or 0)
                     added_positions = 0
-                    for number, game in enumerate(record.games):
-                        if cancelled is not None and number % CANCEL_CHECK_GAMES == 0 and cancelled():
+                    for read in stream:
+                        if cancelled is not None and file_games % CANCEL_CHECK_GAMES == 0 and cancelled():
                             raise _Cancelled
-                        added_positions += self._add_game(int(file_id or 0), number, game)
+                        added_positions += self._add_game(file_id, file_games, read.game)
+                        file_games += 1
                         if game_progress is not None:
-                            game_progress(number + 1, len(record.games))
+                            game_progress(file_games, stream.estimated_games())
+                    self._db.execute("UPDATE files SET games = ?, errors = ? WHERE id = ?",
+                                     (file_games, len(stream.errors), file_id))
             except _Cancelled:
                 return IndexReport(added, skipped, games, positions, tuple(errors), cancelled=True)
             positions += added_positions
-            errors.extend(_with_folder(str(error), path) for error in record.errors)
+            errors.extend(_with_folder(str(error), path) for error in stream.errors)
             added += 1
-            games += len(record.games)
+            games += file_games
             if progress is not None:
-                progress(path.name, len(record.games))
+                progress(path.name, file_games)
         return IndexReport(added, skipped, games, positions, tuple(errors))
 
     def _forget_file(self, file_id: int) -> None:

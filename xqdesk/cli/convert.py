@@ -19,7 +19,7 @@ import sys
 from xqdesk.cli import encoding_argument, plural
 from xqdesk.cli.progress import CommandProgress
 from xqdesk.errors import XqdeskError
-from xqdesk.formats import GameFile, read_games, read_games_text, write_games
+from xqdesk.formats import GameFile, read_games_stored, read_games_text, write_games
 from xqdesk.formats.atomic_write import FileWriteError
 from xqdesk.notation import Notation
 from xqdesk.notation.normalize import has_cjk
@@ -39,17 +39,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--encoding", type=encoding_argument, help="text encoding of IN (detected when not given)")
 
 
-def _read(source: str, encoding: str | None) -> GameFile:
+def _read(source: str, encoding: str | None, progress: CommandProgress | None = None) -> GameFile:
+    """The games of IN; a PGN or FEN file's are read from it again as they are written (only
+    where each lies is held), so a file of any size converts in bounded memory."""
     if source == "-":
         return read_games_text(sys.stdin.read(), "<stdin>")
     if not os.path.exists(source) and ("\n" in source or "[" in source or has_cjk(source)):
         return read_games_text(source, "<text>")
-    return read_games(source, encoding)
+    return read_games_stored(source, encoding, progress.update if progress is not None else None)
 
 
 def run(args: argparse.Namespace) -> int:
-    with CommandProgress(f"reading {args.source if len(args.source) <= 60 else 'the text'}"):
-        game_file = _read(args.source, args.encoding)
+    with CommandProgress(f"reading {args.source if len(args.source) <= 60 else 'the text'}", 1) as progress:
+        game_file = _read(args.source, args.encoding, progress)
     for error in game_file.errors:
         report_error(str(error), label="error")
     if not game_file.games:

@@ -36,6 +36,11 @@ class CommandProgress:
         if self._progress is not None:
             self._progress.advance(self._task, amount)
 
+    def update(self, done: int, total: int) -> None:
+        """Set how much of how much is done (a reader's bytes, say)."""
+        if self._progress is not None:
+            self._progress.update(self._task, completed=done, total=total)
+
     def describe(self, description: str, total: Optional[int] = None) -> None:
         """A new phase: its text, and its amount of work (None: a spinner), counted from 0."""
         if self._progress is not None:

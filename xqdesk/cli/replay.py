@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 
 from xqdesk.errors import XqdeskError
-from xqdesk.formats import read_games
+from xqdesk.formats import open_games
 from xqdesk.cli import encoding_argument, plural
 from xqdesk.cli.progress import CommandProgress
 from xqdesk.game import Game
@@ -31,27 +32,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Games are read, printed and checked one at a time: a file of any size takes the memory of
+    one game."""
     _tolerant_output()
-    with CommandProgress(f"reading {args.path}"):
-        game_file = read_games(args.path, args.encoding)
     notation = _NOTATIONS[args.notation]
-    damaged = game_file.damaged_game_numbers
-    verdicts: list[str] = []
-    with CommandProgress("checking games" if args.check else "writing games", len(game_file.games)) as progress:
-        for number, game in enumerate(game_file.games, start=1):
-            verdicts.append(_replay_one(game, f"Game {number} of {game_file.source}", notation, args.check,
-                                        number in damaged))
-            progress.advance()
-    for error in game_file.errors:
+    stream = open_games(args.path, args.encoding)
+    verdicts: Counter[str] = Counter()
+    with CommandProgress(f"{'checking' if args.check else 'writing'} games of {args.path}", 1) as progress:
+        stream.progress = progress.update
+        for read in stream:
+            verdicts[_replay_one(read.game, f"Game {read.number} of {stream.source}", notation, args.check,
+                                 read.damaged)] += 1
+    for error in stream.errors:
         report_error(str(error), label="error")
     if args.check:
-        agree, differ, illegal = (verdicts.count(kind) for kind in ("agree", "differ", "illegal"))
-        unread = len(game_file.errors)
-        print(f"checked {plural(len(game_file.games), 'game')} of {printable(game_file.source)}: "
-              f"{agree} agree, {differ} differ, "
+        agree, differ, illegal = (verdicts[kind] for kind in ("agree", "differ", "illegal"))
+        unread = len(stream.errors)
+        print(f"checked {plural(stream.games_read, 'game')} of {printable(stream.source)}: {agree} agree, {differ} differ, "
               f"{illegal} with illegal or damaged moves, {plural(unread, 'read error')}")
         return 0 if differ == 0 and illegal == 0 and unread == 0 else 1
-    return 1 if game_file.errors else 0
+    return 1 if stream.errors else 0
 
 
 def _replay_one(game: Game, title: str, notation: Notation, check: bool, damaged: bool) -> str:

@@ -84,21 +84,59 @@ def file_encoding(pieces: list[bytes], encoding: str | None = None) -> str | Non
         return None if encoding_problem(encoding) else _ALIASES.get(encoding.lower(), encoding.lower())
     if pieces and pieces[0].startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return None
-    votes: dict[str, int] = {}
+    votes = EncodingVotes()
     for piece in pieces:
+        votes.add(piece)
+    return votes.winner()
+
+
+class EncodingVotes:
+    """The votes of a file's pieces for its encoding, taken one piece at a time (so a file of any
+    size is judged without holding it): see :func:`file_encoding`."""
+
+    def __init__(self) -> None:
+        self.votes: dict[str, int] = {}
+
+    def add(self, piece: bytes) -> None:
+        """Count the vote of one piece (an ASCII piece does not vote)."""
         if piece.isascii():
-            continue
+            return
         name = "utf-8" if _mostly_utf8(piece) else None
         if name is None:
             try:
                 _text, name = decode_record(piece)
             except RecordFormatError:
                 name = _closest_legacy(piece)
-        votes[name] = votes.get(name, 0) + 1
-    utf8 = votes.pop("utf-8", 0)
-    if utf8 or not votes:  # a piece that reads as UTF-8 says the file is; ASCII is UTF-8 too
-        return "utf-8" if utf8 >= sum(votes.values()) else max(votes, key=lambda name: votes[name])
-    return max(votes, key=lambda name: votes[name])
+        self.votes[name] = self.votes.get(name, 0) + 1
+
+    def winner(self) -> str:
+        """UTF-8 when at least as many pieces voted for it as against (or none voted), else the
+        legacy encoding most pieces voted for."""
+        votes = dict(self.votes)
+        utf8 = votes.pop("utf-8", 0)
+        if utf8 or not votes:  # a piece that reads as UTF-8 says the file is; ASCII is UTF-8 too
+            return "utf-8" if utf8 >= sum(votes.values()) else max(votes, key=lambda name: votes[name])
+        return max(votes, key=lambda name: votes[name])
+
+
+def stream_encoding_name(encoding: str) -> str | None:
+    """The codec name ``encoding`` decodes with when it can be decoded piece by piece (line
+    breaks and ``[`` are the ASCII bytes in it: UTF-8, GB18030, Big5 …), else None (UTF-16,
+    UTF-32, an unknown or unusable name)."""
+    if encoding_problem(encoding):
+        return None
+    name = _ALIASES.get(encoding.lower(), encoding.lower())
+    try:
+        codec = codecs.lookup(name).name
+        ascii_compatible = ("[\n".encode(name) == b"[\n" or codec == "utf-8-sig") and not codec.startswith(
+            _NOT_PIECEWISE)
+    except (UnicodeError, LookupError, ValueError):
+        return None
+    return name if ascii_compatible else None
+
+
+_NOT_PIECEWISE = ("utf-7", "utf-16", "utf-32", "hz", "iso2022")
+"""Codecs whose text cannot be cut at a line break and decoded in pieces (a shift state spans lines)."""
 
 
 def _closest_legacy(piece: bytes) -> str:

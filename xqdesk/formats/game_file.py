@@ -5,7 +5,7 @@ import inspect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Self
+from typing import Any, Callable, Iterable, MutableSequence, Self
 
 from xqdesk.errors import RecordFormatError, XqdeskError
 from xqdesk.formats.encoding import decode_piece, decode_record, file_encoding
@@ -115,7 +115,7 @@ class GameFile:
     ``games`` can hold damaged games: each error's ``game_number`` says which (1-based)."""
 
     source: str
-    games: list[Game] = field(default_factory=list)
+    games: MutableSequence[Game] = field(default_factory=list)
     errors: list[GameReadError] = field(default_factory=ErrorList)
     """At most :data:`MAX_ERRORS` errors, then one that counts the rest (an :class:`ErrorList`)."""
     encoding: str | None = None

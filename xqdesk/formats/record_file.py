@@ -2,7 +2,9 @@
 
 A FIFO would block forever, ``/dev/zero`` never ends, a directory or a symlink loop is no file at
 all: each is refused with an error that says what the path really is, before anything is read.
-A file over the cap is refused rather than read, so no input can take unbounded time or memory.
+A file read whole (a binary XQF or XiangQi Bridge file, a web page, XML …) over the cap is refused
+rather than read, so no input can take unbounded memory; PGN and FEN files are read a game at a
+time (:mod:`~xqdesk.formats.game_stream`) and have no size limit.
 """
 from __future__ import annotations
 
@@ -10,11 +12,13 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from xqdesk.errors import RecordFormatError
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
-"""The largest record file read (16 MiB: some 15,000 PGN games); larger files are refused."""
+"""The largest record file read whole (16 MiB), and the longest text a PGN or FEN file may hold
+without a new game starting; PGN and FEN files themselves may be of any size."""
 
 _CHUNK = 1 << 16
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
@@ -52,18 +56,8 @@ def read_record_bytes(path: str | Path, max_bytes: int = MAX_RECORD_BYTES, head:
     socket or symlink loop, a file that cannot be read, and (unless ``head``) a file larger than
     ``max_bytes``."""
     name = Path(path).name or str(path)
-    problem = path_problem(path)
-    if problem is not None:
-        raise RecordFileError(name, problem)
-    try:
-        # O_NONBLOCK: if the path was swapped for a FIFO since the check, opening does not hang.
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError as error:
-        raise RecordFileError(name, _os_reason(error)) from None
-    with os.fdopen(descriptor, "rb") as handle:
+    with open_record_file(path) as handle:
         info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise RecordFileError(name, f"not a regular file but {_kind(info.st_mode)}")
         if not head and info.st_size > max_bytes:
             raise RecordFileError(name, f"{info.st_size:,} bytes is larger than the {max_bytes:,} bytes a "
                                         f"record file may have")
@@ -82,6 +76,27 @@ def read_record_bytes(path: str | Path, max_bytes: int = MAX_RECORD_BYTES, head:
     if not head and len(data) > max_bytes:  # it grew while being read
         raise RecordFileError(name, f"larger than the {max_bytes:,} bytes a record file may have")
     return data
+
+
+def open_record_file(path: str | Path) -> BinaryIO:
+    """The regular file at ``path``, open for reading bytes (the caller closes it). Raises
+    :class:`RecordFileError` naming the file for a missing path, a folder, FIFO, device, socket
+    or symlink loop, or a file that cannot be opened; never blocks."""
+    name = Path(path).name or str(path)
+    problem = path_problem(path)
+    if problem is not None:
+        raise RecordFileError(name, problem)
+    try:
+        # O_NONBLOCK: if the path was swapped for a FIFO since the check, opening does not hang.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise RecordFileError(name, _os_reason(error)) from None
+    handle = os.fdopen(descriptor, "rb")
+    info = os.fstat(handle.fileno())
+    if not stat.S_ISREG(info.st_mode):
+        handle.close()
+        raise RecordFileError(name, f"not a regular file but {_kind(info.st_mode)}")
+    return handle
 
 
 def _kind(mode: int) -> str:

@@ -30,7 +30,7 @@ from xqdesk.board import Board
 from xqdesk.ecco import Opening, classify_moves
 from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
-from xqdesk.formats import read_games
+from xqdesk.formats import open_games
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move
 from xqdesk.opening_book import SHIPPED_ATTRIBUTION, CompactBook, shipped_book
@@ -195,12 +195,13 @@ class ExplorerWorker(QObject):
                                   book=book)
 
     def _read(self, job: GameRequest) -> None:
-        record = read_games(job.path)
-        if not 0 <= job.number < len(record.games):
-            reason = str(record.errors[0]) if record.errors else f"game {job.number + 1} is not in it"
-            self.game_failed.emit(tr("Could not open {path}: {reason}").format(path=Path(job.path).name, reason=reason))
-            return
-        self.game_read.emit(record.games[job.number], job.ply)
+        stream = open_games(job.path)  # up to the game wanted, one game at a time
+        for index, read in enumerate(stream):
+            if index == job.number:
+                self.game_read.emit(read.game, job.ply)
+                return
+        reason = str(stream.errors[0]) if stream.errors else f"game {job.number + 1} is not in it"
+        self.game_failed.emit(tr("Could not open {path}: {reason}").format(path=Path(job.path).name, reason=reason))
 
 
 def average_text(red_wins: int, draws: int, black_wins: int) -> str:

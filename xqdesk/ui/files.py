@@ -292,8 +292,8 @@ class FileManager(QObject):
 
     def show_game(self, record: GameFile, index: int, ply: int | None = 0) -> bool:
         """Load game ``index`` of ``record`` in replay mode, at ``ply`` (None: the end)."""
-        game = record.games[index]
         try:
+            game = record.games[index]  # a big file's game is read from it now
             self._controller.load_game(game, Mode.REPLAY, ply=ply)
         except XqdeskError as error:
             self._report(tr("Could not open {path}: {reason}").format(path=record.source, reason=tr_reason(str(error))))

@@ -9,6 +9,7 @@ folder, a match's PGN), the match score is shown above the table.
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,9 +26,10 @@ from xqdesk.ui.i18n import Language, current_language, follow_language, tr, tr_o
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameRow:
-    """What the table shows of one game."""
+    """What the table shows of one game (a list of a big file holds one per game, not the games:
+    slots, and the texts that repeat from game to game — events, players — shared)."""
 
     number: int
     event: str
@@ -58,10 +60,16 @@ def game_row(number: int, game: Game, damaged: bool = False) -> GameRow:
     result = outcome.result() if outcome is not None else headers.get("Result", "*") or "*"
     opening = " ".join(part for part in (headers.get("ECCO", "").strip(), headers.get("Opening", "").strip()) if part)
     classified = classify_game(game)
-    return GameRow(number, headers.get("Event", "").strip(), headers.get("Date", "").strip(),
-                   (headers.get("Round") or headers.get("Game") or "").strip(), headers.get("Red", "").strip(),
-                   headers.get("Black", "").strip(), result, len(game.mainline_moves()), opening,
-                   outcome.text if outcome is not None else "", damaged, classified.code if classified else "")
+    return GameRow(number, _shared(headers.get("Event", "")), _shared(headers.get("Date", "")),
+                   _shared(headers.get("Round") or headers.get("Game") or ""), _shared(headers.get("Red", "")),
+                   _shared(headers.get("Black", "")), result, len(game.mainline_moves()), _shared(opening),
+                   _shared(outcome.text) if outcome is not None else "", damaged,
+                   classified.code if classified else "")
+
+
+def _shared(text: str) -> str:
+    """``text`` stripped, one copy for every row that holds it."""
+    return sys.intern(text.strip())
 
 
 ROWS_PER_REPORT = 25

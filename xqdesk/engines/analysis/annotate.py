@@ -21,7 +21,7 @@ from xqdesk.engines.analysis.reviewer import GameReviewer
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
 from xqdesk.errors import XqdeskError
-from xqdesk.formats import READ_EXTENSIONS, read_games
+from xqdesk.formats import READ_EXTENSIONS, open_games, read_games
 from xqdesk.formats.pgn import format_pgn, parse_pgn, write_pgn
 from xqdesk.game import Game
 from xqdesk.pieces import BLACK, RED, Color
@@ -95,18 +95,18 @@ def plan(source: Path, target: Path, spec: EngineSpec, limits: SearchLimits,
         result.problems.append(f"{source}: no such file or folder")
         return result
     for path, out in input_files(source, target):
-        read = read_games(path)
-        result.problems.extend(str(error) for error in read.errors)
-        wanted = Counter(game_key(game) for game in read.games)
+        stream = open_games(path)  # a game at a time: only each game's key and text are kept
+        entries = [(read.number, game_key(read.game), format_pgn(read.game)) for read in stream]
+        result.problems.extend(str(error) for error in stream.errors)
+        wanted = Counter(key for _number, key, _text in entries)
         done = _annotated_games(out, wanted)
         result.done[out] = done
         remaining = Counter(game_key(game) for game in done)
-        for number, game in enumerate(read.games, start=1):
-            key = game_key(game)
+        for number, key, text in entries:
             if remaining[key] > 0:
                 remaining[key] -= 1
                 continue
-            result.jobs.append(AnnotateJob(len(result.jobs), out, f"{path.name} game {number}", format_pgn(game),
+            result.jobs.append(AnnotateJob(len(result.jobs), out, f"{path.name} game {number}", text,
                                            spec, limits, tuple(sides)))
     return result
 

@@ -21,7 +21,7 @@ from xqdesk.engines.training.shards import ShardWriter
 from xqdesk.engines.training.tasks import (TEACHER_GAME_BASE, LabelSettings, RecordedGame, RecordTask, Task,
                                            TaskResult, TeacherGamesTask, is_held_out, run_task)
 from xqdesk.engines.training.teacher import Teacher
-from xqdesk.formats import read_games
+from xqdesk.formats import open_games
 from xqdesk.position_index import game_result, record_paths
 
 
@@ -50,16 +50,20 @@ def recorded_games(paths: Sequence[str], holdout: int, report: Callable[[str], N
     numbered from 0 in file order; damaged games are reported and skipped."""
     number = 0
     for path in (str(found) for given in paths for found in record_paths(Path(given))):
-        record = read_games(path)
-        for error in record.errors:
-            report(f"warning: {error}")
-        damaged = record.damaged_game_numbers
-        for index, game in enumerate(record.games, start=1):
-            moves = tuple(move.iccs() for move in game.mainline_moves())
-            if index in damaged or not moves:
+        stream = open_games(path)  # a game at a time: a collection of any size in bounded memory
+        reported = 0
+        for read in stream:
+            for error in stream.errors[reported:]:
+                report(f"warning: {error}")
+            reported = len(stream.errors)
+            moves = tuple(move.iccs() for move in read.game.mainline_moves())
+            if read.damaged or not moves:
                 continue
-            yield path, RecordedGame(number, game.start_fen, moves, game_result(game), is_held_out(moves, holdout))
+            yield path, RecordedGame(number, read.game.start_fen, moves, game_result(read.game),
+                                     is_held_out(moves, holdout))
             number += 1
+        for error in stream.errors[reported:]:
+            report(f"warning: {error}")
 
 
 def plan_tasks(plan: DataPlan, report: Callable[[str], None]) -> list[Task]:
