@@ -61,7 +61,9 @@ def test_ctrl_s_in_a_file_of_several_games_keeps_every_other_game(qtbot, window,
     assert len(new_pieces) == 15
     assert [piece for number, piece in enumerate(new_pieces) if number != 5] == \
         [piece for number, piece in enumerate(old_pieces) if number != 5]  # byte for byte
-    # a second game saved in the same session: both edits are kept
+    # another game opened after the save is read from where it now lies, and saved too
+    show_game(window, 6)
+    assert window.controller.game().mainline_moves() == before.games[6].mainline_moves()
     show_game(window, 14)
     window.controller.set_comment("and the last one")
     window.action("Save").trigger()

@@ -392,6 +392,23 @@ class StoredGames(MutableSequence[Game]):
             raise IndexError(f"game index {index} out of range ({len(self)} games)")
         self._replaced[number] = value
 
+    def follow_rewrite(self, number: int, game: Game, byte_change: int, line_change: int) -> None:
+        """The file was rewritten with game ``number``'s text replaced by ``game``'s, ``byte_change``
+        bytes and ``line_change`` lines longer, every other game's bytes as they were (a *Save* of
+        one game into its file): ``game`` stands in its place and the other games are found where
+        they now lie."""
+        spans = self.spans
+        piece = spans.offsets[number]
+        for index in range(len(spans)):
+            if spans.offsets[index] == piece:
+                spans.lengths[index] += byte_change
+            elif spans.offsets[index] > piece:
+                spans.offsets[index] += byte_change
+                spans.first_lines[index] += line_change
+        self._kept.clear()
+        self._replaced[number] = game
+        self.fingerprint = _fingerprint(self.path)
+
     def __delitem__(self, index: int | slice) -> None:
         raise TypeError("games cannot be removed from a file's stored games")
 

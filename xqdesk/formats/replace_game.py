@@ -100,6 +100,13 @@ class GameSpans:
     spans: tuple[tuple[int, int, str], ...]
     """``(begin, end, Format tag's notation or '')`` of each game's bytes, in file order."""
 
+    def game_bytes(self, number: int) -> bytes:
+        """Game ``number``'s bytes (0-based) as the file holds them now."""
+        begin, end, _notation = self.spans[number]
+        with open(self.path, "rb") as handle:
+            handle.seek(len(self.prefix) + begin)
+            return handle.read(end - begin)
+
 
 def find_game_spans(path: str | Path, games_read: int, stamp: tuple[int, int] | None = None) -> GameSpans:
     """The games' places in ``path``, which held ``games_read`` games when it was read (and had

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QStatusBar, QWidget
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import WRITE_EXTENSIONS
 from xqdesk.formats.game_file import GameFile
+from xqdesk.formats.game_stream import StoredGames
 from xqdesk.formats.replace_game import (REPLACEABLE_SUFFIXES, GameNotReplaceable, GameSpans, file_stamp,
                                          find_game_spans, replace_game)
 from xqdesk.game import Game
@@ -114,6 +115,7 @@ class FileManager(QObject):
         self._record_stamp: tuple[int, int] | None = None  # its size and time when read
         self._spans: GameSpans | None = None  # where its games lie, once a game was saved into it
         self._clean: tuple[int, int] | None = None  # (id of the game, its revision) when last saved or opened
+        self._shown: tuple[Game, int] | None = None  # the game of ``record`` shown last, and its index
         self._touched = False  # a person changed the game since (a move, a comment, a variation)
         controller.seats_changed.connect(self._note_new_game)
         controller.move_made.connect(self._note_move)
@@ -295,6 +297,7 @@ class FileManager(QObject):
         try:
             game = record.games[index]  # a big file's game is read from it now
             self._controller.load_game(game, Mode.REPLAY, ply=ply)
+            self._shown = (game, index)
         except XqdeskError as error:
             self._report(tr("Could not open {path}: {reason}").format(path=record.source, reason=tr_reason(str(error))))
             return False
@@ -379,6 +382,10 @@ class FileManager(QObject):
         record = self.record
         if record is None:
             return None
+        if self._shown is not None and self._shown[0] is game:
+            return self._shown[1]
+        if not isinstance(record.games, list):  # a big file's games are read when asked for: not all now
+            return None
         return next((index for index, candidate in enumerate(record.games) if candidate is game), None)
 
     def _save_into_collection(self, notation: Notation | None = None) -> bool:
@@ -398,7 +405,9 @@ class FileManager(QObject):
             spans = self._spans
             if spans is None or not _same_file(spans.path, path):
                 spans = find_game_spans(path, len(record.games), self._record_stamp)
+            old_text = spans.game_bytes(index)
             self._spans = replace_game(spans, index, self._controller.game(), notation)
+            new_text = self._spans.game_bytes(index)
         except GameNotReplaceable as error:
             QGuiApplication.restoreOverrideCursor()
             return self._offer_save_as(tr("xqdesk cannot save this game alone into {name}: {reason}.").format(
@@ -409,6 +418,11 @@ class FileManager(QObject):
             return False
         QGuiApplication.restoreOverrideCursor()
         self._record_stamp = self._spans.stamp
+        if isinstance(record.games, StoredGames):  # its other games are read from the rewritten file
+            record.games.follow_rewrite(index, self._controller.game(), len(new_text) - len(old_text),
+                                        new_text.count(b"\n") - old_text.count(b"\n"))
+        else:
+            record.games[index] = self._controller.game()
         self._mark_clean()
         self._window.show_status(tr("Saved game {number} of {count} in {path}").format(
             number=index + 1, count=len(record.games), path=path))
