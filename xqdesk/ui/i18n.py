@@ -366,6 +366,8 @@ CHINESE: Final[dict[str, str]] = {
         "{index}：{games} 局到达此局面；有结果的 {decided} 局中红方平均得分 {average}",
     "Draws": "和局",
     "Red's average": "红方平均得分",
+    "no results": "无结果",
+    "{index}: {games} games reached this position; none of them has a result": "{index}：{games} 局到达此局面；其中没有一局有结果",
     "Export position…": "导出局面图片…",
     "Export game as GIF…": "导出对局动画（GIF）…",
     "Copy position picture": "复制局面图片",
