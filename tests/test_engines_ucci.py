@@ -318,3 +318,10 @@ def test_an_engine_that_dies_says_why_on_stdout_and_the_error_quotes_it():
     engine.start()
     with pytest.raises(EngineCrashedError, match="exited with code 1 .*CRITICAL ERROR: Command `position` failed"):
         engine.search(STARTING_FEN, [], SearchLimits(depth=1), time.monotonic() + 5)
+
+
+def test_an_info_line_with_nodes_and_time_but_no_nps_gets_its_nps():
+    """ElephantEye reports ``info time T nodes N`` and never an nps: the engine view's NPS was empty."""
+    assert parse_info("info time 120 nodes 4000", RED).nps == 33333
+    assert parse_info("info depth 5 time 0 nodes 10", RED).nps is None  # no time yet: no rate
+    assert parse_info("info time 100 nodes 4000 nps 7", RED).nps == 7  # the engine's own figure wins

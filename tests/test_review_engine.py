@@ -154,3 +154,15 @@ def test_a_ucci_engine_reviews_too(tmp_path):
                                     review_limits(depth=1))
     assert len(review.moves) == 4 and all(move.move_class is not None for move in review.moves)
     assert all(move.best_move is not None for move in review.moves) and "depth 1" in annotator
+
+
+def test_a_review_at_a_small_time_still_searches_every_position_to_the_minimum_depth():
+    """At 0.01 s a move the built-in engine stops at depth 2 to 4, where its verdicts swing from
+    one ply to the next; the review searches such positions again to MIN_REVIEW_DEPTH."""
+    from xqdesk.engines.analysis.reviewer import MIN_REVIEW_DEPTH
+    master = read_games(MASTER).games[0]
+    game = Game.from_moves(master.mainline_moves()[:6], headers=dict(master.headers))
+    review, annotator = review_game(parse_spec("builtin"), game, review_limits(movetime=0.01))
+    assert [move.depth for move in review.moves] == [move.depth for move in review.moves if move.depth >= MIN_REVIEW_DEPTH]
+    assert len(review.moves) == 6 and review.end_depth >= MIN_REVIEW_DEPTH
+    assert annotator.endswith("movetime 0.01s")

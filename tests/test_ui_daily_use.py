@@ -563,3 +563,18 @@ def test_every_new_text_reads_chinese(qtbot, window):
     assert window.view.theme_actions["wood"].text() == "木纹棋盘，雕刻棋子"
     window.set_language(Language.ENGLISH)
     assert QApplication.instance() is not None
+
+
+def test_the_game_list_finds_date_and_round_in_the_tags_other_tools_write():
+    """ElephantEye's sample writes [Game "Chinese Chess"] and no Round: no round, not "Chinese Chess".
+    Databases that keep the date in EventDate or UTCDate, and rounds in Board, fill the columns."""
+    from xqdesk.formats.pgn import parse_pgn
+    from xqdesk.ui.game_list import game_row
+    sample = read_games(DATA / "games" / "chinese_gb18030" / "eleeye_SAMPLE.PGN").games[0]
+    row = game_row(1, sample)
+    assert (row.date, row.round) == ("1999.12.09", "")
+    text = ('[Event "A"]\n[Date "????.??.??"]\n[EventDate "1998.05.01"]\n[Board "3"]\n\n1. h2e2 *\n\n'
+            '[Event "B"]\n[UTCDate "2024.02.03"]\n[Game "12"]\n\n1. h2e2 *\n')
+    first, second = (game_row(number, game) for number, game in enumerate(parse_pgn(text).games, 1))
+    assert (first.date, first.round) == ("1998.05.01", "3")
+    assert (second.date, second.round) == ("2024.02.03", "12")

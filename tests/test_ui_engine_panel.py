@@ -196,3 +196,15 @@ def test_with_nothing_to_say_the_panel_folds_to_one_line_and_offers_analysis(qtb
     panel.graph.clear()
     assert not panel.is_occupied()
     assert folds == [True, False, True, False]
+
+
+def test_the_nps_comes_from_nodes_and_time_sent_on_separate_lines():
+    from xqdesk.engines.transport.ucci import parse_info
+    from xqdesk.ui.engine_worker import _ProgressThrottle
+
+    throttle = _ProgressThrottle(1)
+    throttle.add(parse_info("info depth 6 score 20 pv h2e2 h9g7", RED))
+    throttle.add(parse_info("info nodes 50000", RED))
+    throttle.add(parse_info("info time 200", RED))
+    progress = throttle.take()
+    assert progress is not None and progress.latest.nps == 250000 and progress.latest.depth == 6

@@ -252,3 +252,22 @@ def test_the_about_box_credits_the_opening_books_source(qtbot, window):
     window.action("About xqdesk…").trigger()
     assert "大师对局" in window.about_box.text() and window.action("About xqdesk…").text() == "关于 xqdesk…"
     window.about_box.close()
+
+
+def test_a_collection_without_results_says_so_instead_of_a_dash(qtbot, panel, tmp_path):
+    """The 15 games of notation_15/iccs.pgn carry no Result tag: every average reads "no results"."""
+    path = tmp_path / "no_results.xqdb"
+    with PositionIndex(path) as index:
+        index.add([GAMES / "notation_15" / "iccs.pgn"])
+    panel.set_position(STARTING_FEN, ())
+    panel.set_database(str(path))
+    qtbot.waitUntil(lambda: panel.result() is not None and not panel.is_looking_up(), timeout=HANG_GUARD_MS)
+    table = panel.moves_model
+    assert table.rowCount() >= 1
+    assert {table.text(row, table.columnCount() - 1) for row in range(table.rowCount())} == {"no results"}
+    assert "none of them has a result" in panel.summary.text() and "–" not in panel.summary.text()
+    set_language(Language.CHINESE)
+    try:
+        assert table.text(0, table.columnCount() - 1) == "无结果"
+    finally:
+        set_language(Language.ENGLISH)

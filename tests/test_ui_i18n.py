@@ -29,6 +29,8 @@ INDIRECT_TR_CALLS = {
     ("i18n.py", "tr(text)"): "tr_outcome: the outcome texts",
     ("i18n.py", "tr(sentence)"): "tr_outcome: the outcome texts",
     ("i18n.py", "tr(side_name(color))"): "side_word: 'Red' and 'Black'",
+    ("i18n.py", "tr(name)"): "tr_player: PLAYER_NAMES",
+    ("i18n.py", "tr(english)"): "tr_player: PLAYER_NAMES",
     ("move_reasons.py", "tr(reason.value)"): "IllegalReason's texts",
     ("main_window.py", "tr(key)"): "the window's actions and menus, checked on a real window",
     ("move_list.py", "tr(label)"): "NOTATION_LABELS",
@@ -154,7 +156,7 @@ def test_tables_of_texts_translated_indirectly_have_chinese_entries():
     texts = [*EngineView.COLUMNS, *KIND_LABELS.values(), *GameTable.COLUMNS,
              *ExplorerPanel.MOVE_COLUMNS, *ExplorerPanel.GAME_COLUMNS,
              *(label for _notation, label in NOTATION_LABELS), *PIECE_LABELS.values(), *CONTEXT_MENU_TEXTS,
-             *REASON_TEMPLATES]
+             *REASON_TEMPLATES, *i18n.PLAYER_NAMES]
     assert [text for text in texts if text not in CHINESE and text != "#"] == []
 
 
@@ -231,3 +233,25 @@ def test_problem_reasons_are_said_in_chinese_and_unknown_ones_kept():
     finally:
         set_language(Language.ENGLISH)
     assert tr_reason("missing.pgn, whole file: no such file or folder") == "missing.pgn, whole file: no such file or folder"
+
+
+def test_a_refused_paste_and_the_program_s_player_names_read_chinese():
+    from xqdesk.formats import read_games_text
+    from xqdesk.ui.reasons import tr_reason
+    from xqdesk.ui.i18n import tr_player
+
+    set_language(Language.CHINESE)
+    try:
+        record = read_games_text("hello world", "clipboard")
+        said = tr_reason(str(record.errors[0]))
+        assert said.startswith("剪贴板，整个文件：不是任何已知格式的棋谱；已尝试 ")
+        assert "（作为着法列表：无法在局面 " in said and "不是 WXF 记法（应形如 " in said
+        for english in ("whole file", "as a move list", "cannot read move", "not WXF notation"):
+            assert english not in said
+        empty = read_games_text("", "clipboard")
+        assert tr_reason(str(empty.errors[0])) == "剪贴板，整个文件：其中没有棋局"
+        assert [tr_player(name) for name in ("Person", "xqdesk builtin", "Built-in level 3", "Hu Ronghua")] == \
+            ["棋手", "xqdesk 内置引擎", "内置引擎 3 级", "Hu Ronghua"]
+    finally:
+        set_language(Language.ENGLISH)
+    assert tr_player("棋手") == "Person" and tr_player("xqdesk builtin") == "xqdesk builtin"

@@ -86,3 +86,21 @@ def test_stop_ends_the_tournament_within_a_move(qtbot, window, tmp_path):
     assert reason == "stopped" and len(played) == 1 and not played[0].finished  # the game in progress: aborted
     assert tournament.status_label.text() == "Stopped after 0 finished games"
     assert tournament.crosstable_text(0, 2) == ""  # an aborted game scores nothing
+
+
+def test_the_crosstable_shows_score_and_elo_without_scrolling_at_the_default_size(qtbot, window):
+    """Four engines at the window's default size: every column, Score % and Elo the last, fits."""
+    engines = (STRONG, RANDOM, EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1),
+               EngineProfile("Built-in level 5", EngineKind.BUILTIN, level=5))
+    tournament = open_tournament(window, engines)
+    tournament.set_chosen([profile.name for profile in engines])
+    qtbot.waitExposed(tournament)
+    table = tournament.crosstable_view
+    header = table.horizontalHeader()
+    qtbot.waitUntil(lambda: table.columnCount() == 9 and table.viewport().width() > 0, timeout=5000)
+    qtbot.wait(50)  # the layout settles
+    columns = range(table.columnCount())
+    assert [table.horizontalHeaderItem(column).text() for column in columns][-2:] == ["Score %", "Elo"]
+    needed = sum(max(table.sizeHintForColumn(column), header.sectionSizeHint(column)) for column in columns)
+    assert needed <= table.viewport().width() and not table.horizontalScrollBar().isVisible()
+    assert tournament.board_view.width() > 0

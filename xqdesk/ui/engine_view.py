@@ -23,7 +23,7 @@ from xqdesk.notation import Notation, format_move
 from xqdesk.pieces import Color
 from xqdesk.score import PovScore
 from xqdesk.ui.engine_worker import SearchProgress
-from xqdesk.ui.i18n import follow_language, tr
+from xqdesk.ui.i18n import follow_language, tr, tr_player
 from xqdesk.ui.reasons import engine_reason
 from xqdesk.ui.settings import ScoreView
 
@@ -176,7 +176,7 @@ class EngineView(QWidget):
         self._show_progress()
 
     def _show_header(self) -> None:
-        self.name_label.setText(self._engine_name or tr("(no engine)"))
+        self.name_label.setText(tr_player(self._engine_name) or tr("(no engine)"))
         self.name_label.setToolTip(self._engine_name)
         self.state_label.setText(tr(self._state) if self._state else "")
         self.start_button.setText(tr("Stop") if self._running else tr("Start"))

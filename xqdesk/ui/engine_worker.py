@@ -181,14 +181,20 @@ def _merge_latest(previous: Optional[SearchInfo], info: SearchInfo) -> SearchInf
     """``info`` with the fields it lacks taken from ``previous`` (engines send partial lines)."""
     if previous is None:
         return info
+    nodes = info.nodes if info.nodes is not None else previous.nodes
+    time_ms = info.time_ms if info.time_ms is not None else previous.time_ms
+    nps = info.nps
+    if nps is None:  # none sent: the nodes and time of the lines so far give it
+        fresh = (info.nodes is not None or info.time_ms is not None) and nodes is not None and time_ms
+        nps = nodes * 1000 // time_ms if fresh and nodes is not None and time_ms else previous.nps
     return replace(
         info,
         depth=info.depth if info.depth is not None else previous.depth,
         seldepth=info.seldepth if info.seldepth is not None else previous.seldepth,
         score=info.score if info.score is not None else previous.score,
-        nodes=info.nodes if info.nodes is not None else previous.nodes,
-        nps=info.nps if info.nps is not None else previous.nps,
-        time_ms=info.time_ms if info.time_ms is not None else previous.time_ms,
+        nodes=nodes,
+        nps=nps,
+        time_ms=time_ms,
         pv=info.pv or previous.pv,
         string=None,
     )

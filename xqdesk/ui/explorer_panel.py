@@ -205,10 +205,11 @@ class ExplorerWorker(QObject):
 
 
 def average_text(red_wins: int, draws: int, black_wins: int) -> str:
-    """Red's average result in per cent over the games with a known result ('–' when none)."""
+    """Red's average result in per cent over the games with a known result ("no results", in the
+    interface language, when none has one)."""
     decided = red_wins + draws + black_wins
     if not decided:
-        return "–"
+        return tr("no results")
     return f"{100 * (red_wins + 0.5 * draws) / decided:.0f}%"
 
 
@@ -337,6 +338,7 @@ class ExplorerPanel(QWidget):
         self.book_model.retranslate()
         self.moves_model.retranslate()
         self._fill_book(self._result)
+        self._fill_moves(self._result)  # "no results" is a word in the interface language
         self.games_model.retranslate()
         self._show_summary()
         self._show_opening()
@@ -426,6 +428,10 @@ class ExplorerPanel(QWidget):
         elif result is not None:
             red, draws, black = (sum(stat.red_wins for stat in result.moves), sum(stat.draws for stat in result.moves),
                                  sum(stat.black_wins for stat in result.moves))
+            if result.reached and not red + draws + black:
+                self.summary.setText(tr("{index}: {games} games reached this position; none of them has a "
+                                        "result").format(index=Path(self._database).name, games=result.reached))
+                return
             self.summary.setText(tr("{index}: {games} games reached this position; Red's average result {average} "
                                     "over {decided} with a result").format(
                 index=Path(self._database).name, games=result.reached, average=average_text(red, draws, black),

@@ -13,7 +13,7 @@ from xqdesk.game import Game
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import RED
 from xqdesk.ui.game_controller import GameController
-from xqdesk.ui.i18n import follow_language, tr, tr_outcome
+from xqdesk.ui.i18n import follow_language, tr, tr_outcome, tr_player
 
 UNKNOWN_PLAYER = "?"
 """Shown for a side whose name the record does not give (a course history names nobody)."""
@@ -24,7 +24,7 @@ BLACK_NAME_STYLE = "color: #202020; font-weight: bold;"
 
 def player_name(game: Game, side: str) -> str:
     """The name of ``side`` ('Red' or 'Black') in ``game``'s headers, with the team when given."""
-    name = game.headers.get(side, "").strip() or UNKNOWN_PLAYER
+    name = tr_player(game.headers.get(side, "").strip()) or UNKNOWN_PLAYER
     team = game.headers.get(f"{side}Team", "").strip()
     return f"{name} ({team})" if team else name
 

@@ -10,7 +10,7 @@ folder, a match's PGN), the match score is shown above the table.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +53,35 @@ class GameRow:
         return opening.label(chinese=current_language() is Language.CHINESE)
 
 
+DATE_TAGS = ("Date", "EventDate", "GameDate", "UTCDate")
+"""Where a record keeps its date, first found first: PGN's Date, else the EventDate, GameDate or
+UTCDate other tools write (PGN's Time is a time of day, not a date). PGN's unknown ``????.??.??``
+counts as none."""
+
+ROUND_TAGS = ("Round", "Board", "Game")
+"""Where a record keeps its round; a Game tag counts only as a number (many Chinese PGN files write
+``[Game "Chinese Chess"]``, which is no round)."""
+
+
+def date_text(headers: Mapping[str, str]) -> str:
+    """The Date column: the first of :data:`DATE_TAGS` with a known date, else empty."""
+    for tag in DATE_TAGS:
+        value = headers.get(tag, "").strip()
+        if value and value.strip("?.-/ "):
+            return value
+    return ""
+
+
+def round_text(headers: Mapping[str, str]) -> str:
+    """The Round column: the first of :data:`ROUND_TAGS` with a round, else empty."""
+    for tag in ROUND_TAGS:
+        value = headers.get(tag, "").strip()
+        if not value or value == "?" or (tag == "Game" and not any(char.isdigit() for char in value)):
+            continue
+        return value
+    return ""
+
+
 def game_row(number: int, game: Game, damaged: bool = False) -> GameRow:
     """The row of game ``number`` (1-based) of a file."""
     headers = game.headers
@@ -60,8 +89,8 @@ def game_row(number: int, game: Game, damaged: bool = False) -> GameRow:
     result = outcome.result() if outcome is not None else headers.get("Result", "*") or "*"
     opening = " ".join(part for part in (headers.get("ECCO", "").strip(), headers.get("Opening", "").strip()) if part)
     classified = classify_game(game)
-    return GameRow(number, _shared(headers.get("Event", "")), _shared(headers.get("Date", "")),
-                   _shared(headers.get("Round") or headers.get("Game") or ""), _shared(headers.get("Red", "")),
+    return GameRow(number, _shared(headers.get("Event", "")), _shared(date_text(headers)),
+                   _shared(round_text(headers)), _shared(headers.get("Red", "")),
                    _shared(headers.get("Black", "")), result, len(game.mainline_moves()), _shared(opening),
                    _shared(outcome.text) if outcome is not None else "", damaged,
                    classified.code if classified else "")

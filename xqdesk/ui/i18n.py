@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+import re
 import weakref
 from typing import Final
 
@@ -195,6 +196,7 @@ CHINESE: Final[dict[str, str]] = {
     "Red": "红方",
     "Black": "黑方",
     "Person": "棋手",
+    "xqdesk builtin": "xqdesk 内置引擎",
     "Built-in level {level}": "内置引擎 {level} 级",
     "Engine": "引擎",
     "Player": "棋手",
@@ -364,6 +366,8 @@ CHINESE: Final[dict[str, str]] = {
         "{index}：{games} 局到达此局面；有结果的 {decided} 局中红方平均得分 {average}",
     "Draws": "和局",
     "Red's average": "红方平均得分",
+    "no results": "无结果",
+    "{index}: {games} games reached this position; none of them has a result": "{index}：{games} 局到达此局面；其中没有一局有结果",
     "Export position…": "导出局面图片…",
     "Export game as GIF…": "导出对局动画（GIF）…",
     "Copy position picture": "复制局面图片",
@@ -444,7 +448,13 @@ CHINESE: Final[dict[str, str]] = {
     "Starting the agents… {side}: {name} ({done} of {total} ready, {seconds} s)": "正在启动智能体… {side}：{name}（已就绪 {done}/{total}，{seconds} 秒）",
     "{source}, whole file: {reason}": "{source}，整个文件：{reason}",
     "{source}, game {number}: {reason}": "{source}，第 {number} 局：{reason}",
+    "not a game record in any known format; tried {formats} (as a move list: {detail}): {text}":
+        "不是任何已知格式的棋谱；已尝试 {formats}（作为着法列表：{detail}）：{text}",
+    "not a game record in any known format; tried {formats}: {text}": "不是任何已知格式的棋谱；已尝试 {formats}：{text}",
     "not a game record in any known format; tried {formats}": "不是任何已知格式的棋谱；已尝试 {formats}",
+    "no game found in the file": "其中没有棋局",
+    "cannot read move {move} in position {fen}: {reason}": "无法在局面 {fen} 中读出着法 {move}：{reason}",
+    "not WXF notation (expected like {examples})": "不是 WXF 记法（应形如 {examples}）",
     "no such file or folder": "没有这个文件或文件夹",
     "a folder, and not a course match folder (it holds no summary.txt)": "是文件夹，但不是课程比赛文件夹（其中没有 summary.txt）",
     "nothing in it reads as a game record (no tags, no moves, no position)": "其中没有可读作棋谱的内容（无标签、无着法、无局面）",
@@ -570,6 +580,28 @@ def translate(text: str, language: Language) -> str:
 def tr(text: str) -> str:
     """``text`` (an English source string) in the current interface language."""
     return translate(text, _current)
+
+
+PLAYER_NAMES = ("Person", "xqdesk builtin")
+"""Names the program itself gives players (a person's seat, the built-in engine's UCI name)."""
+
+_BUILTIN_LEVEL = re.compile(r"Built-in level (\d+)")
+
+
+def tr_player(name: str) -> str:
+    """A player's name as shown: the names the program gives (``Person``, ``xqdesk builtin``,
+    ``Built-in level 3``) in the interface language, whichever language wrote them; any other name
+    stays as it is."""
+    if name in PLAYER_NAMES:
+        return tr(name)
+    level = _BUILTIN_LEVEL.fullmatch(name)
+    if level is not None:
+        return tr("Built-in level {level}").format(level=level.group(1))
+    for table in _TABLES.values():  # a name written while another language was chosen
+        for english in PLAYER_NAMES:
+            if table.get(english) == name:
+                return tr(english)
+    return name
 
 
 def side_word(color: Color) -> str:

@@ -23,7 +23,12 @@ REASON_TEMPLATES = (
     # record files and pasted texts (xqdesk.formats)
     "{source}, whole file: {reason}",
     "{source}, game {number}: {reason}",
+    "not a game record in any known format; tried {formats} (as a move list: {detail}): {text}",
+    "not a game record in any known format; tried {formats}: {text}",
     "not a game record in any known format; tried {formats}",
+    "no game found in the file",
+    "cannot read move {move} in position {fen}: {reason}",
+    "not WXF notation (expected like {examples})",
     "no such file or folder",
     "a folder, and not a course match folder (it holds no summary.txt)",
     "nothing in it reads as a game record (no tags, no moves, no position)",
@@ -84,7 +89,7 @@ def _translate_one(text: str, depth: int) -> str:
 def _value(value: str, depth: int) -> str:
     """A value in a sentence: a known text (``Red``), a nested known sentence, or itself."""
     translated = tr(value)
-    if translated != value or depth >= 2:
+    if translated != value or depth >= 4:  # a pasted text's refusal nests four deep
         return translated
     return tr_reason(value, depth + 1)
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QFormLayout, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QPushButton, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QToolButton,
@@ -41,6 +41,10 @@ ADJUDICATION = AdjudicationRules(draw=DrawRule(move_number=40, move_count=8, sco
                                  resign=ResignRule(move_count=3, score=800))
 """What *Adjudicate* applies: a draw after move 40 when both scores stay within ±0.20 for 8 moves,
 a resignation when a side's score stays below -8.00 for 3 moves (cutechess-cli's rules)."""
+
+
+LIVE_MIN_WIDTH = 360
+"""The least width the game in progress (its board and lines) keeps when the crosstable widens."""
 
 
 class TournamentWindow(QWidget):
@@ -130,6 +134,7 @@ class TournamentWindow(QWidget):
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)
         right.setSizes([560, 480])
+        self._splitter = right
         self.setup_box.setMaximumWidth(330)
         setup_column = QVBoxLayout()
         setup_column.addWidget(self.setup_box)
@@ -311,6 +316,26 @@ class TournamentWindow(QWidget):
             side = tr("Red") if color == RED else tr("Black")
             label.setText(f"{side} — {run.names[index]}: {self._lines.get(index, '')}")
 
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self._fit_crosstable()
+
+    def _fit_crosstable(self) -> None:
+        """Widen the results beside the board (the board keeps at least :data:`LIVE_MIN_WIDTH`)
+        until every crosstable column, Score % and Elo included, shows without scrolling."""
+        table = self.crosstable_view
+        header = table.horizontalHeader()
+        needed = sum(max(table.sizeHintForColumn(column), header.sectionSizeHint(column))
+                     for column in range(table.columnCount())) + 2 * table.frameWidth()
+        if table.verticalScrollBar().isVisible():
+            needed += table.verticalScrollBar().width()
+        live, results = self._splitter.sizes()
+        if live + results == 0 or needed <= results:
+            return
+        widened = min(needed, live + results - LIVE_MIN_WIDTH)
+        if widened > results:
+            self._splitter.setSizes([live + results - widened, widened])
+
     def _show_results(self) -> None:
         """The crosstable and the games: of the tournament running or last run, else of the
         engines chosen (no games yet)."""
@@ -342,6 +367,7 @@ class TournamentWindow(QWidget):
                       elo_text]
             for column, text in enumerate(cells):
                 self.crosstable_view.setItem(row, column, QTableWidgetItem(text))
+        self._fit_crosstable()
         self.games_view.setRowCount(len(played))
         for row, game in enumerate(played):
             outcome = game.record.outcome

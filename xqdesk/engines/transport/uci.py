@@ -177,7 +177,8 @@ _INFO_INT_FIELDS = {"depth": "depth", "seldepth": "seldepth", "nodes": "nodes", 
 
 def parse_info(line: str, dialect: UciDialect, turn: Color) -> SearchInfo:
     """Parse an ``info`` line of a search in a position where ``turn`` is to move (its score is
-    from that side's view). Unknown fields are skipped; a PV is cut at its first bad move."""
+    from that side's view). Unknown fields are skipped; a PV is cut at its first bad move. A line
+    with nodes and time but no nps gets the nps they give."""
     tokens = line.split()
     if not tokens or tokens[0] != "info":
         raise EngineProtocolError(f"not an info line: {line!r}")
@@ -218,6 +219,9 @@ def parse_info(line: str, dialect: UciDialect, turn: Color) -> SearchInfo:
         if isinstance(error, EngineProtocolError):
             raise
         raise EngineProtocolError(f"malformed info line {line!r}: {error}") from None
+    nodes, time_ms = values.get("nodes"), values.get("time_ms")
+    if "nps" not in values and isinstance(nodes, int) and isinstance(time_ms, int) and time_ms > 0:
+        values["nps"] = nodes * 1000 // time_ms  # engines such as ElephantEye give nodes and time, no nps
     return SearchInfo(**values)  # type: ignore[arg-type]
 
 
