@@ -15,8 +15,8 @@ from pathlib import Path
 import ray
 
 from xqdesk.engines.analysis.annotate import AnnotateJob, annotate_job
-from xqdesk.engines.contests.cluster import run_tasks
 from xqdesk.engines.analysis.reviewer import review_limits
+from xqdesk.engines.contests.cluster import run_tasks
 from xqdesk.engines.spec import parse_spec
 from xqdesk.formats import read_games
 from xqdesk.formats.pgn import format_pgn

@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from crafted_records import CRAFTED  # noqa: E402
+
 from xqdesk.formats import read_games  # noqa: E402
 
 

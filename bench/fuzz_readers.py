@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from fuzz_records import Case, check_case, clear, make_cases, run_commands  # noqa: E402
+
 from xqdesk.cli import main as cli_main  # noqa: E402
 
 

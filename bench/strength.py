@@ -50,11 +50,11 @@ sys.path.insert(0, str(ROOT))
 from xqdesk.cli.match_options import UsageError, parse_adjudication, parse_sprt  # noqa: E402
 from xqdesk.cli.match_report import MatchReport, PgnAppender  # noqa: E402
 from xqdesk.engines.contests.elo import elo_difference  # noqa: E402
-from xqdesk.engines.play.engine_player import EnginePlayer  # noqa: E402
 from xqdesk.engines.contests.match import Contestant, MatchRunner, PlayedGame, opening_schedule  # noqa: E402
+from xqdesk.engines.contests.sprt import likelihood_of_superiority  # noqa: E402
+from xqdesk.engines.play.engine_player import EnginePlayer  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.engines.spec import EngineSpec, host_command, parse_options, parse_spec  # noqa: E402
-from xqdesk.engines.contests.sprt import likelihood_of_superiority  # noqa: E402
 from xqdesk.formats.openings import opening_sequence, read_openings  # noqa: E402
 from xqdesk.outcome import Termination  # noqa: E402
 from xqdesk.pieces import RED  # noqa: E402

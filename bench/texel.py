@@ -43,12 +43,30 @@ sys.path.insert(0, str(ROOT))
 from xqdesk.board import Board  # noqa: E402
 from xqdesk.engines.builtin import BuiltinEngine  # noqa: E402
 from xqdesk.engines.builtin.board_kernel import (  # noqa: E402
-    MAX_MOVES, STACK_SIZE, generate_moves, is_attacked_king, make_move, unmake_move)
+    MAX_MOVES,
+    STACK_SIZE,
+    generate_moves,
+    is_attacked_king,
+    make_move,
+    unmake_move,
+)
 from xqdesk.engines.builtin.eval_features import (  # noqa: E402
-    FEATURE_COUNT, TERMS_OFFSET, features_batch, phased_weights_from_vector, phased_weights_vector)
+    FEATURE_COUNT,
+    TERMS_OFFSET,
+    features_batch,
+    phased_weights_from_vector,
+    phased_weights_vector,
+)
 from xqdesk.engines.builtin.eval_kernel import evaluate  # noqa: E402
 from xqdesk.engines.builtin.eval_tables import (  # noqa: E402
-    FULL_MATERIAL, SHIPPED_PARAMS, TERM_ORDER, WEIGHTS, midgame_share, phase_material, read_weights)
+    FULL_MATERIAL,
+    SHIPPED_PARAMS,
+    TERM_ORDER,
+    WEIGHTS,
+    midgame_share,
+    phase_material,
+    read_weights,
+)
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.engines.transport.uci_engine import UciEngine  # noqa: E402
 from xqdesk.engines.zero.dataset import red_result  # noqa: E402

@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from search import SUITE  # noqa: E402
+
 from xqdesk.board import Board  # noqa: E402
 from xqdesk.engines.play.engine_player import EnginePlayer  # noqa: E402
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.engines.spec import parse_spec  # noqa: E402
-
-from search import SUITE  # noqa: E402
 
 
 def main() -> None:

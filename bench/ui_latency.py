@@ -311,9 +311,10 @@ def main() -> None:
     from xqdesk.ui.app import ensure_application
 
     app = ensure_application()
+    import tempfile
+
     from xqdesk.ui.main_window import MainWindow
     from xqdesk.ui.settings import open_store
-    import tempfile
 
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     scratch = tempfile.mkdtemp()
@@ -331,6 +332,7 @@ def main() -> None:
             tree = arguments.tree
             if tree is None:
                 from big_tree import big_tree
+
                 from xqdesk.formats import write_games
 
                 tree = Path(scratch) / "big_tree.xqf"

@@ -153,7 +153,7 @@ def laptop(app, out: Path) -> None:
         window.engine_panel.set_lines(3)
         window.analysis.start(engines)
         views = window.engine_panel.views
-        wait(app, lambda: all(len(view.row_texts()) >= 3 for view in views), 60)
+        wait(app, lambda: all(len(view.row_texts()) >= 3 for view in views), 60)  # noqa: B023 (waited for here)
         wait(app, lambda: False, 3)
         save(window, out / name)
         window.shutdown()

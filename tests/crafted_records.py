@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-
 _HORSE_CYCLE = ("h0g2", "h9g7", "g2h0", "g7h9")
 
 

@@ -23,6 +23,7 @@ from typing import Callable, Iterator
 
 import xqf_craft
 from datafiles import COURSE_VECTORS, GAMES
+
 from xqdesk.formats import read_games
 from xqdesk.formats.course_match import CourseGameResult, CourseMatch, write_course_match
 from xqdesk.formats.game_file import WHOLE_FILE, GameFile

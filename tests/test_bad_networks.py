@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hang_guard import HANG_GUARD, HANG_GUARD_MS
 
 from xqdesk.engines.builtin import nnue
 from xqdesk.engines.errors import NetworkFileError
@@ -18,7 +19,8 @@ from xqdesk.engines.zero import network as zero_network
 from xqdesk.engines.zero.network import Network, array_shapes
 from xqdesk.errors import InputError
 from xqdesk.ui.engine_panel import EnginePanel
-from hang_guard import HANG_GUARD, HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 ROOT = Path(__file__).resolve().parents[1]
 

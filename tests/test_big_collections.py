@@ -12,14 +12,16 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from datafiles import GAMES
 from hang_guard import HANG_GUARD_MS
 from window_files import open_file
+
 from xqdesk.cli import main
 from xqdesk.formats import StoredGames, open_games, read_games
 from xqdesk.formats.record_file import MAX_RECORD_BYTES
 from xqdesk.position_index import open_index
+
+pytestmark = pytest.mark.engines
 
 REPO = Path(__file__).resolve().parent.parent
 MASTER_GAMES = GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"

@@ -4,9 +4,9 @@ import random
 import pytest
 
 from xqdesk import BLACK, RED, Board, IllegalMoveError, Move, Termination
+from xqdesk.board import IllegalReason
 from xqdesk.compat import change_round, init_board
 from xqdesk.fen import STARTING_FEN
-from xqdesk.board import IllegalReason
 from xqdesk.squares import from_course, parse_square, square_name, to_course
 from xqdesk.zobrist import hash_codes
 

@@ -5,7 +5,11 @@ import os
 import types
 from pathlib import Path
 
+import pytest
+
 from xqdesk.engines.builtin.compiled import drop_stale_compiled_code
+
+pytestmark = pytest.mark.engines
 
 
 def test_an_index_older_than_a_dependency_is_dropped(tmp_path: Path) -> None:

@@ -12,6 +12,8 @@ from xqdesk.engines.builtin import endgame_kernel as ek
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.fen import parse_fen
 
+pytestmark = pytest.mark.engines
+
 RED, BLACK = 1, -1
 
 

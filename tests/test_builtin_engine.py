@@ -6,6 +6,8 @@ import threading
 import time
 
 import pytest
+from datafiles import COURSE_VECTORS
+from hang_guard import HANG_GUARD
 
 from xqdesk.board import Board
 from xqdesk.engines.builtin import BuiltinEngine
@@ -17,9 +19,8 @@ from xqdesk.move import Move
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK
 from xqdesk.score import Cp, Mate
-from datafiles import COURSE_VECTORS
-from hang_guard import HANG_GUARD
 
+pytestmark = pytest.mark.engines
 
 VECTORS = COURSE_VECTORS
 MATE_IN_ONE = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"

@@ -13,6 +13,8 @@ from xqdesk.engines.builtin.position import encode_move
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 from xqdesk.squares import parse_square
 
+pytestmark = pytest.mark.engines
+
 RED, BLACK = 1, -1
 
 

@@ -8,10 +8,12 @@ import threading
 import time
 
 import pytest
+from hang_guard import HANG_GUARD
 
 from xqdesk.board import Board
 from xqdesk.move import Move
-from hang_guard import HANG_GUARD
+
+pytestmark = pytest.mark.engines
 
 
 class _Uci:

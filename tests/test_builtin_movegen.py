@@ -5,11 +5,13 @@ import json
 import random
 
 import pytest
+from datafiles import COURSE_VECTORS
 
 from xqdesk.engines.builtin.position import Position, decode_move
 from xqdesk.fen import STARTING_FEN, format_fen, parse_fen
 from xqdesk.squares import from_course, square_name, to_course
-from datafiles import COURSE_VECTORS
+
+pytestmark = pytest.mark.engines
 
 VECTORS = COURSE_VECTORS
 

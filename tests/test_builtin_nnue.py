@@ -11,13 +11,22 @@ import pytest
 
 from xqdesk.board import Board
 from xqdesk.engines.builtin import BuiltinEngine, board_kernel, nnue_kernel
-from xqdesk.engines.builtin.nnue import (FEATURES, MAX_PIECES, VERSION, Network, NetworkFileError, feature_index,
-                                         feature_indices)
+from xqdesk.engines.builtin.nnue import (
+    FEATURES,
+    MAX_PIECES,
+    VERSION,
+    Network,
+    NetworkFileError,
+    feature_index,
+    feature_indices,
+)
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.errors import EngineOptionError
 from xqdesk.engines.hosted.in_process import apply_option
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.fen import STARTING_FEN, parse_fen
+
+pytestmark = pytest.mark.engines
 
 MIDDLEGAME = "1r2kab2/4a4/2n1b2c1/p1p1p3p/3c2pn1/1CPN5/P3P1P1P/2N1C4/5R3/2BAKAB2 w - - 1 16"
 

@@ -5,13 +5,17 @@ import json
 import random
 import threading
 
+import pytest
+from datafiles import COURSE_VECTORS
+
 from xqdesk.board import Board
 from xqdesk.engines.builtin import BuiltinEngine
 from xqdesk.engines.builtin.position import encode_move
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.ruleset import COURSE, STANDARD
-from datafiles import COURSE_VECTORS
+
+pytestmark = pytest.mark.engines
 
 
 def kernel_banned(engine: BuiltinEngine, board: Board) -> set[Move]:

@@ -7,6 +7,8 @@ import time
 from typing import Iterator
 
 import pytest
+from datafiles import COURSE_VECTORS
+from hang_guard import HANG_GUARD
 
 from xqdesk.board import Board
 from xqdesk.engines.builtin import BuiltinEngine
@@ -18,9 +20,8 @@ from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.fen import STARTING_FEN, parse_fen
 from xqdesk.move import Move
 from xqdesk.score import Cp, Mate
-from datafiles import COURSE_VECTORS
-from hang_guard import HANG_GUARD
 
+pytestmark = pytest.mark.engines
 
 MATE_IN_ONE = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"
 MATE_IN_TWO = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"

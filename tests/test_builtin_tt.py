@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from xqdesk.engines.builtin import tt_kernel as tt
 from xqdesk.engines.builtin.searcher import Searcher
+
+pytestmark = pytest.mark.engines
 
 ENTRIES = 64
 BUCKETS = ENTRIES // tt.TT_BUCKET

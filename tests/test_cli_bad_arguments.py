@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from hang_guard import HANG_GUARD
 
+pytestmark = pytest.mark.engines
+
 ROOT = Path(__file__).resolve().parents[1]
 TWO_GAMES = ROOT / "tests" / "data" / "openings" / "two_games.pgn"
 

@@ -6,8 +6,8 @@ import io
 from pathlib import Path
 
 import pytest
-
 from datafiles import DATA
+
 from xqdesk.cli import main
 from xqdesk.formats import read_games
 

@@ -4,6 +4,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.engines
+
 
 def xqdesk(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "xqdesk", *args], capture_output=True, text=True, timeout=300,

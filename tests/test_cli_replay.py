@@ -7,14 +7,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from datafiles import DATA
+from hang_guard import HANG_GUARD
 
 from xqdesk.cli import main
 from xqdesk.formats import read_games
 from xqdesk.formats.course_match import CourseGameResult, CourseMatch, write_course_match
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
-from datafiles import DATA
-from hang_guard import HANG_GUARD
 
 DATA = DATA
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.engines
+
 ROOT = Path(__file__).parent.parent
 TWO_GAMES = Path(__file__).parent / "data" / "openings" / "two_games.pgn"
 

@@ -14,10 +14,13 @@ import pytest
 pytest.importorskip("ray", reason="Ray is not installed: pip install 'xqdesk[cluster]'")
 
 from test_review_engine import MASTER  # noqa: E402
+
 from xqdesk.engines.training.shards import ShardReader  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402
 from xqdesk.formats.pgn import write_pgn  # noqa: E402
 from xqdesk.game import Game  # noqa: E402
+
+pytestmark = pytest.mark.engines
 
 ROOT = Path(__file__).parent.parent
 

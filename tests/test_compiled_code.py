@@ -13,12 +13,22 @@ from pathlib import Path
 
 import pytest
 from filelock import FileLock
+from hang_guard import HANG_GUARD
 
 from xqdesk.engines import compile_state
-from xqdesk.engines.compiled_code import (Progress, _ProgressTracker, compile_lock, is_ready, kinds_needed, locked_warm_up,
-                                          parse_progress_line, progress_line)
+from xqdesk.engines.compiled_code import (
+    Progress,
+    _ProgressTracker,
+    compile_lock,
+    is_ready,
+    kinds_needed,
+    locked_warm_up,
+    parse_progress_line,
+    progress_line,
+)
 from xqdesk.engines.spec import host_command
-from hang_guard import HANG_GUARD
+
+pytestmark = pytest.mark.engines
 
 ROOT = Path(__file__).resolve().parents[1]
 

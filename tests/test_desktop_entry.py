@@ -8,9 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hang_guard import HANG_GUARD
+
 from xqdesk.resource_files import read_resource
 from xqdesk.ui.desktop_entry import _exec_quote, desktop_entry_text
-from hang_guard import HANG_GUARD
 
 ROOT = Path(__file__).resolve().parents[1]
 

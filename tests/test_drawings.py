@@ -4,7 +4,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from xqdesk.drawings import (
-    DrawnArrow, DrawnCircle, Drawings, format_drawings, parse_drawings, strip_drawings, with_drawings,
+    Drawings,
+    DrawnArrow,
+    DrawnCircle,
+    format_drawings,
+    parse_drawings,
+    strip_drawings,
+    with_drawings,
 )
 from xqdesk.formats.pgn import format_pgn, parse_pgn, read_pgn, write_pgn
 from xqdesk.game import Game

@@ -7,12 +7,13 @@ import numpy as np
 import pytest
 
 from xqdesk.board import Board
-from xqdesk.egtb import MissingTableError, Signature, SignatureError, Tablebase, TableValue
-from xqdesk.egtb import kernels
+from xqdesk.egtb import MissingTableError, Signature, SignatureError, Tablebase, TableValue, kernels
 from xqdesk.egtb.fileformat import TableFileError, read_header, table_path
 from xqdesk.egtb.layout import Layout
 from xqdesk.egtb.signature import all_signatures, build_order
 from xqdesk.egtb.verify import check_table, entry_fen
+
+pytestmark = pytest.mark.engines
 
 
 def test_signatures_read_fen_letters_and_name_the_stronger_side_red():

@@ -9,11 +9,13 @@ from xqdesk.egtb import Tablebase
 from xqdesk.engines.builtin import BuiltinEngine
 from xqdesk.engines.errors import EngineOptionError, EngineStartError
 from xqdesk.engines.hosted.in_process import apply_option
+from xqdesk.engines.hosted.tablebase import TablebaseEngine
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import parse_spec
-from xqdesk.engines.hosted.tablebase import TablebaseEngine
 from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.score import Mate
+
+pytestmark = pytest.mark.engines
 
 WON = "5a3/7R1/4k4/9/9/9/9/9/3K5/9 w"
 """Red mates in 5 plies, only by h8h9."""

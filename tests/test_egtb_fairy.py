@@ -11,6 +11,8 @@ import pytest
 from xqdesk.egtb import Tablebase
 from xqdesk.engines.analysis.tablebase_check import MateChecker, sample_positions
 
+pytestmark = pytest.mark.engines
+
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not Path(FAIRY).is_file(),
                                  reason="Fairy-Stockfish is not installed (CI installs the Debian package)")

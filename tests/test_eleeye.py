@@ -9,11 +9,15 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from xqdesk.board import Board
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
+
+pytestmark = pytest.mark.engines
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -5,17 +5,19 @@ import random
 import threading
 
 import pytest
-
 from datafiles import GAMES
+from test_builtin_host import _Uci
+
 from xqdesk.board import Board
-from xqdesk.engines.hosted.book import OpeningBook, book_weight, mover_score
 from xqdesk.engines.builtin.engine import BuiltinEngine
 from xqdesk.engines.errors import EngineOptionError
+from xqdesk.engines.hosted.book import OpeningBook, book_weight, mover_score
 from xqdesk.engines.hosted.in_process import apply_option
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.move import Move
 from xqdesk.position_index import MoveStats, PositionIndex
-from test_builtin_host import _Uci
+
+pytestmark = pytest.mark.engines
 
 
 @pytest.fixture(scope="module")

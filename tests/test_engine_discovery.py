@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from hang_guard import HANG_GUARD_MS
+
 from xqdesk.engines.registry import EngineKind, discover_engines, load_registry, save_registry
+
+pytestmark = pytest.mark.engines
 
 FAKE_ENGINE = Path(__file__).resolve().parent / "fake_fairy_stockfish.py"
 

@@ -8,14 +8,15 @@ from pathlib import Path
 import pytest
 
 from xqdesk.board import Board
-
-from xqdesk.engines.hosted.baselines import SEED_OPTION, GreedyEngine, RandomEngine
-from xqdesk.engines.hosted.course_player import CoursePlayerEngine
 from xqdesk.engines.errors import EngineOptionError
 from xqdesk.engines.host import UciHost
+from xqdesk.engines.hosted.baselines import SEED_OPTION, GreedyEngine, RandomEngine
+from xqdesk.engines.hosted.course_player import CoursePlayerEngine
 from xqdesk.engines.hosted.in_process import apply_option
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.transport.uci import UciOption, find_option, format_option, parse_option
+
+pytestmark = pytest.mark.engines
 
 PLAYERS = Path(__file__).parent / "players"
 

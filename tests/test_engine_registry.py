@@ -8,9 +8,17 @@ from pathlib import Path
 import pytest
 
 from xqdesk.engines.errors import EngineStartError
+from xqdesk.engines.registry import (
+    EngineKind,
+    EngineProfile,
+    load_registry,
+    merge_into_registry,
+    registry_path,
+    save_registry,
+)
 from xqdesk.engines.transport.protocol import ProtocolName
-from xqdesk.engines.registry import (EngineKind, EngineProfile, load_registry, merge_into_registry, registry_path,
-                                     save_registry)
+
+pytestmark = pytest.mark.engines
 
 PLAYERS = Path(__file__).parent / "players"
 

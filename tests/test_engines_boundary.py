@@ -10,12 +10,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
+from hang_guard import HANG_GUARD
 from test_referee_zoo import CLOCK, play, script_engine, seat
+
 from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.spec import EngineSpec
 from xqdesk.engines.transport.process import LINE_CUT, MAX_LINE_BYTES
-from hang_guard import HANG_GUARD
 
 SCRIPTS = Path(__file__).parent / "players" / "uci_scripts"
 REPO = Path(__file__).resolve().parent.parent

@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import SUBREAPER
 from test_referee_zoo import PLAYERS, play, seat
+
 from xqdesk.engines.transport.process import SHIELDED, LineProcess, live_process_groups
 from xqdesk.outcome import Termination
 

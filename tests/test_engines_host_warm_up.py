@@ -4,8 +4,8 @@ from __future__ import annotations
 import threading
 import time
 
-from xqdesk.engines.hosted.baselines import RandomEngine
 from xqdesk.engines.host import UciHost
+from xqdesk.engines.hosted.baselines import RandomEngine
 
 
 class SlowStartingEngine(RandomEngine):

@@ -9,23 +9,24 @@ import time
 from pathlib import Path
 
 import pytest
+from datafiles import COURSE_VECTORS
+from hang_guard import HANG_GUARD
 
 from xqdesk.board import Board
-from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.errors import EngineOptionError, EngineStartError, EngineTimeoutError
 from xqdesk.engines.host import UciHost
 from xqdesk.engines.hosted.baselines import GreedyEngine
-from xqdesk.engines.transport.process import SHIELDED, LineProcess, live_process_groups
-from xqdesk.engines.search_types import SearchLimits
+from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.registry import load_engines_file
+from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec, parse_spec
+from xqdesk.engines.transport.process import SHIELDED, LineProcess, live_process_groups
 from xqdesk.engines.transport.uci import UciDialect
 from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
-from datafiles import COURSE_VECTORS
-from hang_guard import HANG_GUARD
 
+pytestmark = pytest.mark.engines
 
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not Path(FAIRY).is_file(),

@@ -9,28 +9,35 @@ import time
 from pathlib import Path
 
 import pytest
-
 from datafiles import COURSE_VECTORS
+from hang_guard import HANG_GUARD
+
 from xqdesk.board import Board
-from xqdesk.engines.transport import uci_engine as uci_engine_module
-from xqdesk.engines.play.engine_player import EnginePlayer
-from xqdesk.engines.errors import EngineCrashedError, EnginePositionError, EngineProtocolError, EngineStartError
 from xqdesk.engines.contests.match import PlayedGame, ScheduledGame, to_game
-from xqdesk.engines.transport.protocol import ProtocolName, UciProtocol, UcciProtocol
+from xqdesk.engines.errors import EngineCrashedError, EnginePositionError, EngineProtocolError, EngineStartError
+from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.play.referee import play_game
-from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.registry import load_engines_file
+from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec, host_command, host_environment, parse_spec
+from xqdesk.engines.transport import uci_engine as uci_engine_module
+from xqdesk.engines.transport.protocol import ProtocolName, UcciProtocol, UciProtocol
+from xqdesk.engines.transport.ucci import (
+    format_banmoves,
+    format_go,
+    format_position,
+    format_setoption,
+    parse_bestmove,
+    parse_info,
+    parse_option,
+    position_after_last_capture,
+)
 from xqdesk.engines.transport.uci import UciDialect, UciOption, network_file_problem, pikafish_fen
-from xqdesk.engines.transport.ucci import (format_banmoves, format_go, format_position, format_setoption,
-                                           parse_bestmove, parse_info, parse_option, position_after_last_capture)
 from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.score import Cp
-from hang_guard import HANG_GUARD
-
 
 SCRIPTS = Path(__file__).parent / "players" / "uci_scripts"
 UCCI_SCRIPT = SCRIPTS / "ucci_engine.py"

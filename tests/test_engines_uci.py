@@ -3,9 +3,22 @@ import pytest
 
 from xqdesk.engines.errors import EngineProtocolError
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.transport.uci import (UciDialect, detect_dialect, format_go, format_info, format_move,
-                                          format_position, format_setoption, parse_bestmove, parse_go, parse_id,
-                                          parse_info, parse_move, parse_option, parse_position)
+from xqdesk.engines.transport.uci import (
+    UciDialect,
+    detect_dialect,
+    format_go,
+    format_info,
+    format_move,
+    format_position,
+    format_setoption,
+    parse_bestmove,
+    parse_go,
+    parse_id,
+    parse_info,
+    parse_move,
+    parse_option,
+    parse_position,
+)
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.score import MATE_GIVEN, Cp, Mate, PovScore

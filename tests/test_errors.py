@@ -4,13 +4,21 @@ import pytest
 from xqdesk.egtb.fileformat import TableFileError
 from xqdesk.egtb.probe import MissingTableError
 from xqdesk.egtb.signature import SignatureError
-from xqdesk.engines.errors import (EngineCrashedError, EngineOptionError, EnginePositionError, EngineProtocolError,
-                                   EngineStartError, EngineTimeoutError)
+from xqdesk.engines.errors import (
+    EngineCrashedError,
+    EngineOptionError,
+    EnginePositionError,
+    EngineProtocolError,
+    EngineStartError,
+    EngineTimeoutError,
+)
 from xqdesk.engines.fog.agent import NotAnObservationError
 from xqdesk.engines.hosted.course_player import PlayerMoveError
 from xqdesk.engines.zero.network import NetworkFileError
 from xqdesk.errors import IllegalMoveError, InputError, InvalidFenError, RecordFormatError, XqdeskError
 from xqdesk.position_index import PositionIndexError
+
+pytestmark = pytest.mark.engines
 
 
 @pytest.mark.parametrize("error", [InvalidFenError, IllegalMoveError, RecordFormatError, PositionIndexError,

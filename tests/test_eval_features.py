@@ -9,15 +9,32 @@ import numpy as np
 import pytest
 
 from xqdesk.board import Board
-from xqdesk.engines.builtin.eval_features import (FEATURE_COUNT, HALF_FILES, features, phased_weights_from_vector,
-                                                  phased_weights_vector, reachable, slot, weights_vector)
-from xqdesk.engines.builtin.eval_tables import (FULL_MATERIAL, SHIPPED_PARAMS, WEIGHTS, ParamsByPhase,
-                                                build_params, midgame_share, phase_material,
-                                                read_weights)
+from xqdesk.engines.builtin.eval_features import (
+    FEATURE_COUNT,
+    HALF_FILES,
+    features,
+    phased_weights_from_vector,
+    phased_weights_vector,
+    reachable,
+    slot,
+    weights_vector,
+)
+from xqdesk.engines.builtin.eval_tables import (
+    FULL_MATERIAL,
+    SHIPPED_PARAMS,
+    WEIGHTS,
+    ParamsByPhase,
+    build_params,
+    midgame_share,
+    phase_material,
+    read_weights,
+)
 from xqdesk.engines.builtin.position import Position
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import read_games
 from xqdesk.pieces import PIECE_TYPES, RED
+
+pytestmark = pytest.mark.engines
 
 GAMES = Path(__file__).parent / "data" / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 

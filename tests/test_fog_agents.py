@@ -9,11 +9,13 @@ from xqdesk import BLACK, RED, Board, Move
 from xqdesk.engines.fog import AGENT_KINDS, NotAnObservationError, make_agent
 from xqdesk.engines.fog.belief import implied, is_consistent, sample_board
 from xqdesk.engines.fog.particles import START_CODES, ParticleBelief
+from xqdesk.engines.fog.referee import AgentSeat, play_fog_game
 from xqdesk.fen import STARTING_FEN, board_fen
 from xqdesk.pieces import Piece
 from xqdesk.squares import parse_square
-from xqdesk.engines.fog.referee import AgentSeat, play_fog_game
 from xqdesk.variants.fog import observe, start_board
+
+pytestmark = pytest.mark.engines
 
 FAST = {"Sample Depth": "2", "Sample Time": "0", "Samples": "4"}
 """Belief agents searching each board to a fixed depth: their games repeat exactly."""

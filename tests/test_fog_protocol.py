@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hang_guard import HANG_GUARD
 
 from xqdesk import BLACK, RED, Move
 from xqdesk.engines.fog import make_agent
@@ -16,7 +17,8 @@ from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.formats.pgn import read_pgn
 from xqdesk.ruleset import FOG
 from xqdesk.variants.fog import format_view, observe, parse_view, start_board, views
-from hang_guard import HANG_GUARD
+
+pytestmark = pytest.mark.engines
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -15,6 +15,8 @@ from xqdesk.ruleset import COURSE, FOG
 from xqdesk.squares import parse_square, square_name
 from xqdesk.variants.fog import observe, seen_square_names, start_board
 
+pytestmark = pytest.mark.engines
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

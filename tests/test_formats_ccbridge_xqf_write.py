@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from datafiles import DATA
+
 from xqdesk.formats import read_games, record_kind, write_games
 from xqdesk.formats.ccbridge import read_cbr
 from xqdesk.formats.xqf_write import format_xqf

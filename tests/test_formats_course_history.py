@@ -5,13 +5,17 @@ import json
 from pathlib import Path
 
 import pytest
+from datafiles import COURSE_VECTORS
 
 from xqdesk.errors import RecordFormatError
-from xqdesk.formats.course_history import (format_course_history, game_from_course_history,
-                                           parse_course_history, read_course_history,
-                                           write_course_history)
+from xqdesk.formats.course_history import (
+    format_course_history,
+    game_from_course_history,
+    parse_course_history,
+    read_course_history,
+    write_course_history,
+)
 from xqdesk.game import Game
-from datafiles import COURSE_VECTORS
 
 VECTORS = COURSE_VECTORS
 

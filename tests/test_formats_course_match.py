@@ -5,13 +5,12 @@ import json
 from pathlib import Path
 
 import pytest
+from datafiles import COURSE_VECTORS
 
 from xqdesk.errors import RecordFormatError
-from xqdesk.formats.course_match import (CourseGameResult, CourseMatch, read_course_match,
-                                         write_course_match)
+from xqdesk.formats.course_match import CourseGameResult, CourseMatch, read_course_match, write_course_match
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
-from datafiles import COURSE_VECTORS
 
 VECTORS = COURSE_VECTORS
 

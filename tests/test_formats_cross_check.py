@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from datafiles import DATA
+
 from xqdesk.formats import read_games, write_games
 from xqdesk.game import GameNode
 from xqdesk.notation import Notation

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from datafiles import GAMES
 
 from xqdesk.errors import RecordFormatError
 from xqdesk.fen import STARTING_FEN
@@ -11,7 +12,6 @@ from xqdesk.formats import read_games, read_games_text, record_kind, write_games
 from xqdesk.formats.fen_moves import format_fen_moves, parse_fen_moves
 from xqdesk.game import Game
 from xqdesk.move import Move
-from datafiles import GAMES
 
 DATA = GAMES
 

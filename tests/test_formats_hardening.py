@@ -10,18 +10,20 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-
 import xqf_craft
 from datafiles import GAMES
 from fuzz_records import deep_pgn
+from hang_guard import HANG_GUARD
 from test_formats_course_match import _match
+
 from xqdesk.cli import EXIT_CANNOT_WRITE, EXIT_INTERNAL_ERROR, EXIT_PROBLEMS, EXIT_USAGE, main
 from xqdesk.errors import InvalidFenError
 from xqdesk.fen import parse_fen
 from xqdesk.formats import read_games
 from xqdesk.formats.course_match import write_course_match
 from xqdesk.formats.game_file import MAX_ERRORS, WHOLE_FILE
-from hang_guard import HANG_GUARD
+
+pytestmark = pytest.mark.engines
 
 FIFTEEN_CHINESE = GAMES / "notation_15" / "chinese.pgn"
 GB18030 = GAMES / "chinese_gb18030" / "eleeye_SAMPLE.PGN"

@@ -4,16 +4,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from datafiles import GAMES
 
 from xqdesk.formats import read_games, write_games
 from xqdesk.formats.pgn import format_pgn, parse_pgn, read_pgn
 from xqdesk.game import Game
-from xqdesk.ruleset import STANDARD
 from xqdesk.move import Move
 from xqdesk.notation import Notation
 from xqdesk.outcome import Outcome, Termination
-from xqdesk.ruleset import COURSE
-from datafiles import GAMES
+from xqdesk.ruleset import COURSE, STANDARD
 
 GAMES = GAMES
 

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import pyffish
 import pytest
-
 from datafiles import DATA
+
 from xqdesk.formats import read_games
 from xqdesk.formats.pgn import format_pgn, parse_pgn
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.notation.san import format_san, parse_san
+
+pytestmark = pytest.mark.engines
 
 SAN_DIR = "games/pgn_san"
 

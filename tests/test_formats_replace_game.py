@@ -3,11 +3,11 @@ encoding, line ends and the game's notation."""
 from __future__ import annotations
 
 import pytest
+from datafiles import GAMES
 
 from xqdesk.formats import read_games, write_games
 from xqdesk.formats.replace_game import GameNotReplaceable, file_stamp, find_game_spans, replace_game
 from xqdesk.game import Game
-from datafiles import GAMES
 
 GB18030_GAMES = sorted((GAMES / "chinese_gb18030").iterdir())
 """11 xqbase PGN files: GB18030, CRLF line ends, Chinese moves, an advertisement after each result."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from datafiles import DATA
+
 from xqdesk.formats import read_games, read_games_text, record_kind, write_games
 from xqdesk.formats.dhtmlxq import START_BINIT, format_dhtmlxq, parse_dhtmlxq
 from xqdesk.notation import Notation, format_move

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pyffish
 import pytest
+from datafiles import GAMES
 
 from xqdesk.errors import RecordFormatError
 from xqdesk.fen import STARTING_FEN
@@ -12,7 +13,6 @@ from xqdesk.formats.xqf import read_xqf
 from xqdesk.formats.xqf_binary import decode_xqf
 from xqdesk.game import GameNode
 from xqdesk.outcome import Termination
-from datafiles import GAMES
 
 XQF_DIR = GAMES / "xqf"
 

@@ -17,12 +17,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from datafiles import GAMES
 
 from xqdesk.formats import read_games, write_games
 from xqdesk.formats.atomic_write import FileWriteError, write_bytes_atomically
 from xqdesk.formats.pgn import format_pgn
 from xqdesk.game import Game
-from datafiles import GAMES
+
+pytestmark = pytest.mark.engines
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 FIFTEEN = GAMES / "notation_15" / "iccs.pgn"

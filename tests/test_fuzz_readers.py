@@ -9,8 +9,8 @@ import io
 from pathlib import Path
 
 import pytest
-
 from fuzz_records import check_case, clear, make_cases, run_commands
+
 from xqdesk.cli import main
 
 SEED = 20261123

@@ -6,11 +6,11 @@ import pytest
 from xqdesk.errors import IllegalMoveError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.game import Game
-from xqdesk.ruleset import STANDARD
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
-from xqdesk.ruleset import COURSE
+from xqdesk.ruleset import COURSE, STANDARD
+
 
 def _moves(*texts: str) -> list[Move]:
     return [Move.from_iccs(text) for text in texts]

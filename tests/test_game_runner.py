@@ -9,6 +9,8 @@ from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK, RED
 from xqdesk.time_control import TimeControl
 
+pytestmark = pytest.mark.engines
+
 COURSE_CLOCK = {RED: TimeControl.per_move(10), BLACK: TimeControl.per_move(10)}
 
 

@@ -8,10 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
+from hang_guard import HANG_GUARD
 
 from xqdesk.formats.course_match import read_course_match
 from xqdesk.formats.pgn import read_pgn
-from hang_guard import HANG_GUARD
+
+pytestmark = pytest.mark.engines
 
 PLAYERS = Path(__file__).parent / "players"
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"

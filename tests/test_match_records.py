@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from xqdesk.engine_comment import (BOOK_COMMENT, engine_scores, format_engine_comment, parse_engine_comment,
-                                   parse_score)
+from xqdesk.engine_comment import BOOK_COMMENT, engine_scores, format_engine_comment, parse_engine_comment, parse_score
 from xqdesk.formats.pgn import read_pgn
 from xqdesk.pieces import BLACK, RED
 from xqdesk.score import MATE_GIVEN, Cp, Mate
+
+pytestmark = pytest.mark.engines
 
 OPENINGS = Path(__file__).parent / "data" / "openings"
 

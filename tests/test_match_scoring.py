@@ -5,10 +5,12 @@ import pytest
 
 from xqdesk.engines.contests.elo import elo_difference, elo_from_score, performance_rating
 from xqdesk.engines.contests.match import PlayedGame, ScheduledGame, alternating_schedule, tally
-from xqdesk.engines.play.referee import GameRecord
 from xqdesk.engines.contests.tournament import format_standings, round_robin_schedule, standings
+from xqdesk.engines.play.referee import GameRecord
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED
+
+pytestmark = pytest.mark.engines
 
 
 def played(number: int, red: int, black: int, outcome: Outcome) -> PlayedGame:

@@ -3,7 +3,14 @@ import math
 
 import pytest
 
-from xqdesk.engines.contests.sprt import PairedResults, Sprt, SprtModel, Verdict, likelihood_of_superiority, log_likelihood_ratio
+from xqdesk.engines.contests.sprt import (
+    PairedResults,
+    Sprt,
+    SprtModel,
+    Verdict,
+    likelihood_of_superiority,
+    log_likelihood_ratio,
+)
 
 
 @pytest.mark.parametrize("counts, expected", [

@@ -13,6 +13,8 @@ from xqdesk.formats.pgn import read_pgn
 from xqdesk.outcome import Termination
 from xqdesk.pieces import RED
 
+pytestmark = pytest.mark.engines
+
 CHARIOT_WINS = "4k4/9/9/R8/9/9/9/9/9/3K5 w"
 HORSE_DRAWS = "3aka3/9/9/9/9/9/2N6/9/9/3K5 w"
 

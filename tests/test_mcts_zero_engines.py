@@ -9,9 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from datafiles import COURSE_VECTORS
+from hang_guard import HANG_GUARD
 from test_zero_encoding import random_network
+
 from xqdesk.board import Board
 from xqdesk.engines.builtin import BuiltinEngine
 from xqdesk.engines.mcts.engine import MctsEngine
@@ -23,7 +24,8 @@ from xqdesk.move import Move
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK
 from xqdesk.score import Mate
-from hang_guard import HANG_GUARD
+
+pytestmark = pytest.mark.engines
 
 ROOT = Path(__file__).parent.parent
 

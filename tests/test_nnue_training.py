@@ -16,8 +16,17 @@ from xqdesk.engines.training.shards import ShardReader
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install 'xqdesk[train]')")
 
-from xqdesk.engines.training.nnue_training import (TrainingConfig, TrainingError, fit_scale,  # noqa: E402
-                                                  mirrored_boards, quiet_positions, targets, train_network)
+from xqdesk.engines.training.nnue_training import (  # noqa: E402
+    TrainingConfig,
+    TrainingError,
+    fit_scale,
+    mirrored_boards,
+    quiet_positions,
+    targets,
+    train_network,
+)
+
+pytestmark = pytest.mark.engines
 
 ROOT = Path(__file__).parent.parent
 SAMPLE = ROOT / "tests" / "data" / "labelled_sample"

@@ -2,12 +2,12 @@
 import json
 
 import pytest
+from datafiles import COURSE_VECTORS
 
 from xqdesk.board import Board
 from xqdesk.errors import AmbiguousMoveError, IllegalMoveError
 from xqdesk.move import Move
 from xqdesk.notation import Notation, detect_notation, format_line, format_move, parse_line, parse_move
-from datafiles import COURSE_VECTORS
 
 COURSE_VECTORS = COURSE_VECTORS
 START = Board()

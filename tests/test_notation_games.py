@@ -4,13 +4,13 @@ import re
 
 import pyffish
 import pytest
+from datafiles import GAMES
 
 from xqdesk.board import Board
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.notation.descriptive import describe_move
 from xqdesk.ruleset import Ruleset
-from datafiles import GAMES
 
 NOTATION_15 = GAMES / "notation_15"
 # Master games may repeat a check more often than the course's referee allows; replay them with

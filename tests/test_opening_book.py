@@ -9,19 +9,21 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from datafiles import GAMES
+
 from xqdesk.board import Board
 from xqdesk.cli import main
 from xqdesk.engines.builtin.engine import BuiltinEngine
-from xqdesk.engines.hosted.book import OpeningBook
 from xqdesk.engines.errors import EngineOptionError
+from xqdesk.engines.hosted.book import OpeningBook
 from xqdesk.engines.hosted.in_process import apply_option
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.opening_book import BookFileError, CompactBook, build_book, save_book, shipped_book
 from xqdesk.position_index import PositionIndex
 from xqdesk.position_key import canonical_key, mirror_move
 from xqdesk.resource_files import read_resource
+
+pytestmark = pytest.mark.engines
 
 MASTER = GAMES / "notation_15" / "iccs.pgn"  # 15 master games, no results
 WITH_RESULTS = GAMES / "chinese_gb18030"  # 11 engine games with results, one from a set-up position

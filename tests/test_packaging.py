@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from hang_guard import HANG_GUARD
 
+pytestmark = pytest.mark.engines
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -6,14 +6,17 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+from hang_guard import HANG_GUARD
+
 from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.play.person_seat import PersonSeat
 from xqdesk.engines.play.referee import play_game
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.time_control import TimeControl
-from hang_guard import HANG_GUARD
 
+pytestmark = pytest.mark.engines
 
 UNTIMED = {RED: TimeControl.unlimited(), BLACK: TimeControl.unlimited()}
 

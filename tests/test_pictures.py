@@ -5,18 +5,17 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import replace
 
 import pytest
+from datafiles import GAMES
 from PIL import Image, ImageChops
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-from datafiles import GAMES
 from xqdesk.cli import main
 from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.squares import parse_square
 from xqdesk.ui.board_render import Arrow, BoardGeometry
-from xqdesk.ui.pictures import (PictureError, line_scenes, render_image, save_gif, save_picture,
-                                scene_with, to_pillow)
+from xqdesk.ui.pictures import PictureError, line_scenes, render_image, save_gif, save_picture, scene_with, to_pillow
 
 GAME_FILE = GAMES / "notation_15" / "iccs.pgn"
 

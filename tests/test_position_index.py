@@ -7,8 +7,8 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from datafiles import GAMES
+
 from xqdesk.board import Board
 from xqdesk.cli import main
 from xqdesk.fen import STARTING_FEN

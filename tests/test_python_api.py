@@ -13,6 +13,8 @@ import xqdesk.engine
 from xqdesk.engines.errors import EngineStartError
 from xqdesk.formats import read_games
 
+pytestmark = pytest.mark.engines
+
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIAL = ROOT / "docs" / "howto" / "python-api.md"
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)

@@ -22,16 +22,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from crafted_records import CRAFTED
 from datafiles import COURSE_VECTORS, GAMES
 from fuzz_records import Case, GameKey, check_case, game_key, text_sources
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from xqdesk.formats import read_games, write_games
+from xqdesk.formats.ccbridge import RECORD_MAGIC
 from xqdesk.formats.course_history import format_course_history
 from xqdesk.formats.game_file import MAX_ERRORS
-from xqdesk.formats.ccbridge import RECORD_MAGIC
 
 LINEAR_SLACK = 10.0
 """Largest time ratio allowed between the ``4 n`` and the ``n`` input (linear: 4, quadratic: 16)."""

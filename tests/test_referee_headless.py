@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hang_guard import HANG_GUARD
 
 import xqdesk.compat
 from xqdesk.board import Board
@@ -15,8 +16,6 @@ from xqdesk.engines.play.course_seat import CoursePlayerSeat
 from xqdesk.engines.play.forked_game import play_forked
 from xqdesk.move import Move
 from xqdesk.outcome import Termination
-from hang_guard import HANG_GUARD
-
 
 PLAYERS = Path(__file__).parent / "players"
 

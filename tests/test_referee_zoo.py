@@ -10,14 +10,14 @@ import time
 from pathlib import Path
 
 import pytest
+from hang_guard import HANG_GUARD
 
-from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.transport.process import Direction, LineProcess, live_process_groups
+from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.play.referee import play_game
 from xqdesk.engines.spec import EngineSpec, parse_spec
+from xqdesk.engines.transport.process import Direction, LineProcess, live_process_groups
 from xqdesk.outcome import Termination
-from hang_guard import HANG_GUARD
 
 PLAYERS = Path(__file__).parent / "players"
 CLOCK = 1.0

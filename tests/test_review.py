@@ -6,9 +6,21 @@ from xqdesk.formats.pgn import format_pgn, parse_pgn
 from xqdesk.game import Game
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
-from xqdesk.review import (MoveClass, PositionEval, build_review, classify, format_eval, is_reviewed,
-                           move_accuracy, parse_eval, read_review, side_accuracy, strip_commands, win_probability,
-                           write_review)
+from xqdesk.review import (
+    MoveClass,
+    PositionEval,
+    build_review,
+    classify,
+    format_eval,
+    is_reviewed,
+    move_accuracy,
+    parse_eval,
+    read_review,
+    side_accuracy,
+    strip_commands,
+    win_probability,
+    write_review,
+)
 from xqdesk.score import MATE_GIVEN, Cp, Mate
 
 MOVES = [Move.from_iccs(text) for text in ("h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7")]

@@ -9,8 +9,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from datafiles import GAMES
+from hang_guard import HANG_GUARD
+
 from xqdesk.cli import plural
 from xqdesk.engines.analysis.reviewer import review_game, review_limits
 from xqdesk.engines.errors import EngineProtocolError
@@ -21,7 +22,8 @@ from xqdesk.game import Game
 from xqdesk.move import Move
 from xqdesk.pieces import RED
 from xqdesk.review import MoveClass, read_review, write_review
-from hang_guard import HANG_GUARD
+
+pytestmark = pytest.mark.engines
 
 MASTER = GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 ROOT = Path(__file__).parent.parent

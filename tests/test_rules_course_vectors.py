@@ -2,11 +2,11 @@
 import json
 
 import pytest
+from datafiles import COURSE_VECTORS
 
 from xqdesk import Board
 from xqdesk.compat import get_legal_actions
 from xqdesk.move import Move
-from datafiles import COURSE_VECTORS
 
 VECTORS = COURSE_VECTORS
 

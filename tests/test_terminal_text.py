@@ -7,8 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xqdesk.terminal_text import printable
+import pytest
 from hang_guard import HANG_GUARD
+
+from xqdesk.terminal_text import printable
+
+pytestmark = pytest.mark.engines
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = Path(__file__).parent / "players"

@@ -12,6 +12,8 @@ from xqdesk.cli.match_options import UsageError
 from xqdesk.engines.contests.tournament import gauntlet_schedule, knockout_bracket
 from xqdesk.formats.pgn import read_pgn
 
+pytestmark = pytest.mark.engines
+
 
 def xqdesk(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "xqdesk", *args], capture_output=True, text=True, timeout=timeout,

@@ -8,19 +8,29 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hang_guard import HANG_GUARD
 
 from xqdesk.board import Board
 from xqdesk.engines.search_types import SearchInfo
 from xqdesk.engines.training.pipeline import DataPlan, plan_tasks
-from xqdesk.engines.training.shards import (MASTER, MATE_SCORE, TEACHER_GAME, DataSetError, Labelled, ShardReader,
-                                            ShardWriter, load_shard)
+from xqdesk.engines.training.shards import (
+    MASTER,
+    MATE_SCORE,
+    TEACHER_GAME,
+    DataSetError,
+    Labelled,
+    ShardReader,
+    ShardWriter,
+    load_shard,
+)
 from xqdesk.engines.training.tasks import LabelSettings, RecordTask, TeacherGamesTask, is_held_out, run_task
 from xqdesk.engines.training.teacher import FAIRY_STOCKFISH_PLACES, Teacher, centipawns, label_from_infos
 from xqdesk.fen import format_fen
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.score import MATE_GIVEN, Cp, Mate, PovScore
-from hang_guard import HANG_GUARD
+
+pytestmark = pytest.mark.engines
 
 ROOT = Path(__file__).parent.parent
 GAMES = ROOT / "tests" / "data" / "games"

@@ -10,12 +10,16 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
 from hang_guard import HANG_GUARD
+
 from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.ui.autosave import AUTOSAVE_DELAY_MS, AUTOSAVE_MAX_WAIT_MS
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.settings import EngineKind, EngineProfile
+
+pytestmark = pytest.mark.engines
 
 PLAYERS = Path(__file__).parent / "players"
 ORDINARY = EngineProfile("Ordinary", EngineKind.PLAYER, str(PLAYERS / "ordinary"))
@@ -176,8 +180,9 @@ def test_no_pgn_is_written_on_the_gui_thread_on_opening_a_move_or_a_comment(qtbo
     move or a comment. The real PGN writer runs; only where it runs is noted."""
     import threading
 
-    import xqdesk.formats.pgn as pgn
     from window_files import open_file
+
+    import xqdesk.formats.pgn as pgn
 
     writer = pgn.format_pgn
     threads: list[str] = []

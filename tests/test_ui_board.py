@@ -10,8 +10,14 @@ from xqdesk.pieces import BLACK, RED
 from xqdesk.squares import parse_square
 from xqdesk.ui.board_view import Arrow, BoardGeometry, BoardView, render_piece
 from xqdesk.ui.piece_glyphs import (
-    BLACK_CHARACTERS, RED_CHARACTERS, RED_FILE_NUMBERS, RIVER_LEFT, RIVER_RIGHT, board_font,
-    interface_font, load_fonts,
+    BLACK_CHARACTERS,
+    RED_CHARACTERS,
+    RED_FILE_NUMBERS,
+    RIVER_LEFT,
+    RIVER_RIGHT,
+    board_font,
+    interface_font,
+    load_fonts,
 )
 
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hang_guard import HANG_GUARD_MS
 from PySide6.QtCore import QObject, Signal
 
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
+from xqdesk.ui.analysis_session import AnalysisSession
 from xqdesk.ui.connections import SignalConnections
 from xqdesk.ui.engine_panel import EnginePanel
-from xqdesk.ui.analysis_session import AnalysisSession
 from xqdesk.ui.settings import EngineKind, EngineProfile
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 WEAK_ENGINE = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
 

@@ -13,9 +13,12 @@ from pathlib import Path
 
 import miniaudio
 import pytest
+from datafiles import DATA
+from hang_guard import HANG_GUARD, HANG_GUARD_MS
 from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QDockWidget, QLineEdit, QMessageBox
+from window_files import answer_question, open_file
 
 from xqdesk.formats import read_games
 from xqdesk.move import Move
@@ -29,13 +32,12 @@ from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.game_list import GameRow, match_score, points_text
 from xqdesk.ui.i18n import Language
 from xqdesk.ui.main_window import MainWindow
-from xqdesk.ui.seat_dialogs import NewGameDialog, available_engines
 from xqdesk.ui.message_banner import BannerKind
+from xqdesk.ui.seat_dialogs import NewGameDialog, available_engines
 from xqdesk.ui.settings import EngineKind, EngineProfile, load_settings, open_store
 from xqdesk.ui.sounds import SoundEvent, SoundPlayer
-from datafiles import DATA
-from window_files import answer_question, open_file
-from hang_guard import HANG_GUARD, HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 BIG_FILE = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"

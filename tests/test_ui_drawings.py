@@ -3,16 +3,19 @@ kept in the viewed move's comment as ``[%cal]``/``[%csl]`` (hidden from the comm
 with the game and shown again when it is opened."""
 from __future__ import annotations
 
+import pytest
+from datafiles import DATA
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor
+from window_files import open_file
 
-from xqdesk.drawings import DrawnArrow, DrawnCircle, Drawings, parse_drawings
+from xqdesk.drawings import Drawings, DrawnArrow, DrawnCircle, parse_drawings
 from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.squares import parse_square
 from xqdesk.ui.board_view import Arrow, BoardView
-from datafiles import DATA
-from window_files import open_file
+
+pytestmark = pytest.mark.engines
 
 UNIT_TEST_XQF = DATA / "games" / "xqf" / "cchess_UnitTest.xqf"
 E3, E5, E4 = (parse_square(name) for name in ("e3", "e5", "e4"))

@@ -1,12 +1,14 @@
 """The position editor in the real window: a position made by clicks starts a game that is played."""
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
 from xqdesk.move import Move
 from xqdesk.pieces import CANNON, HORSE, KING, PAWN
 from xqdesk.squares import parse_square
 
+pytestmark = pytest.mark.engines
 
 
 def test_the_editor_makes_a_position_and_starts_a_game_from_it(qtbot, window):

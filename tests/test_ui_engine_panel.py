@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 
 import pytest
+from datafiles import COURSE_VECTORS
+from hang_guard import HANG_GUARD_MS
 from PySide6.QtCore import Qt
 
 from xqdesk.board import Board
@@ -15,8 +17,6 @@ from xqdesk.score import Cp, Mate, PovScore
 from xqdesk.ui.engine_panel import EnginePanel
 from xqdesk.ui.engine_view import count_text, pv_text, score_text
 from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
-from datafiles import COURSE_VECTORS
-from hang_guard import HANG_GUARD_MS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")

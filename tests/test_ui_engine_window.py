@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from hang_guard import HANG_GUARD_MS
 
 from xqdesk.move import Move
 from xqdesk.ui.settings import EngineKind, EngineProfile
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")

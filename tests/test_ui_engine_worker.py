@@ -10,14 +10,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hang_guard import HANG_GUARD_MS
 
-from xqdesk.engines.transport.process import live_process_groups
 from xqdesk.engines.search_types import SearchLimits
+from xqdesk.engines.transport.process import live_process_groups
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.ui.engine_worker import EngineWorker, running_workers
 from xqdesk.ui.settings import EngineKind, EngineProfile
-from hang_guard import HANG_GUARD_MS
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")

@@ -7,12 +7,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hang_guard import HANG_GUARD_MS
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPushButton, QSpinBox
 
 from xqdesk.engines.errors import EngineError
 from xqdesk.ui.engines_dialog import EnginesDialog, unique_name
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, load_settings, open_store
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import pytest
+from datafiles import GAMES
+from hang_guard import HANG_GUARD_MS
 from PIL import Image
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
-
-from datafiles import GAMES
 from window_files import answer_question
+
 from xqdesk.board import Board
 from xqdesk.ecco import classify_game, classify_moves
 from xqdesk.fen import STARTING_FEN
@@ -19,7 +20,8 @@ from xqdesk.position_key import canonical_key
 from xqdesk.ui.explorer_panel import ExplorerPanel, average_text
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language, set_language
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 RECORDS = (GAMES / "notation_15" / "iccs.pgn", GAMES / "chinese_gb18030")
 

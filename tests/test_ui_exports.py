@@ -5,16 +5,19 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+import pytest
+from datafiles import GAMES
+from hang_guard import HANG_GUARD_MS
 from PIL import Image
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
-from datafiles import GAMES
 from xqdesk.formats import read_games
 from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.game_pdf import game_sheet
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 COMMENTED = GAMES / "xqf" / "eleeye_XQFEXAMA.XQF"
 LONG_GAME = GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"

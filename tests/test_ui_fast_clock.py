@@ -8,13 +8,15 @@ from __future__ import annotations
 import time
 
 import pytest
+from hang_guard import HANG_GUARD_MS
 from PySide6.QtCore import QTimer
 
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK, RED
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.settings import EngineKind, EngineProfile
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 BUILTIN = EngineProfile("Built-in level 3", EngineKind.BUILTIN, level=3)
 FULL_STRENGTH = EngineProfile("Built-in level 20", EngineKind.BUILTIN, level=20)  # thinks to the clock

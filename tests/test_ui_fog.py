@@ -3,12 +3,15 @@ window, seeing only Red's view while it lasts; then the fog lifts and the game r
 either side's view or the full board; and two agents watched with a choice of view."""
 import random
 
+import pytest
 from PySide6.QtCore import Qt
 
 from xqdesk import BLACK, RED
 from xqdesk.engines.fog.baselines import general_capture
 from xqdesk.ui.i18n import Language, set_language, tr
 from xqdesk.variants.fog import observe, start_board
+
+pytestmark = pytest.mark.engines
 
 GAME_TIMEOUT_MS = 240_000
 

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hang_guard import HANG_GUARD_MS
 from PySide6.QtCore import Qt
 
 from xqdesk.cli import main as cli_main
@@ -16,7 +17,8 @@ from xqdesk.pieces import BLACK, RED
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import EngineKind, EngineProfile
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 PLAYERS = Path(__file__).resolve().parent / "players"
 BUILTIN = EngineProfile("Built-in", EngineKind.BUILTIN, level=20, options=(("OwnBook", "false"),))

@@ -6,10 +6,12 @@ import string
 from pathlib import Path
 
 import pytest
+from hang_guard import HANG_GUARD_MS
 
 from xqdesk.ui import i18n
 from xqdesk.ui.i18n import CHINESE, Language, language_notifier, set_language, tr
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 UI_DIR = Path(i18n.__file__).resolve().parent
 
@@ -237,8 +239,8 @@ def test_problem_reasons_are_said_in_chinese_and_unknown_ones_kept():
 
 def test_a_refused_paste_and_the_program_s_player_names_read_chinese():
     from xqdesk.formats import read_games_text
-    from xqdesk.ui.reasons import tr_reason
     from xqdesk.ui.i18n import tr_player
+    from xqdesk.ui.reasons import tr_reason
 
     set_language(Language.CHINESE)
     try:

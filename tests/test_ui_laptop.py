@@ -3,10 +3,14 @@ during engine games; an aborted game is not called a draw; built-in
 levels are named in the interface language."""
 from __future__ import annotations
 
+import pytest
+from hang_guard import HANG_GUARD_MS
+
 from xqdesk.pieces import BLACK, RED
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.settings import EngineKind, EngineProfile
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 ENGINE = EngineProfile("Built-in level 20", EngineKind.BUILTIN, level=20)
 

@@ -5,13 +5,16 @@ analyse, folds the engine panel when it has nothing to say, and its toolbar fits
 with long names fit 1024 px, and show three lines each at 768 px."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QToolBar
-
+import pytest
 from datafiles import GAMES
 from hang_guard import HANG_GUARD_MS
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QToolBar
 from window_files import open_file
+
 from xqdesk.ui.settings import EngineKind, EngineProfile
+
+pytestmark = pytest.mark.engines
 
 LONG_GAME = GAMES / "chinese_gb18030" / "eleeye_05.相眼竞技(先负)象棋旋风(A2-A6).PGN"
 NEXT_GAME = GAMES / "chinese_gb18030" / "eleeye_07.相眼竞技(先胜)棋乐无穷(A2-A4).PGN"

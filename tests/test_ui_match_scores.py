@@ -6,11 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from window_files import open_file
 
 from xqdesk.engine_comment import engine_scores
 from xqdesk.formats import read_games
 from xqdesk.ui.score_graph import red_view_pawns
+
+pytestmark = pytest.mark.engines
 
 
 def test_a_match_game_opens_with_its_engines_scores_on_the_graph(qtbot, window, tmp_path):

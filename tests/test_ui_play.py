@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hang_guard import HANG_GUARD_MS
 from PySide6.QtCore import Qt
 
 from xqdesk.move import Move
@@ -17,7 +18,8 @@ from xqdesk.time_control import TimeControl
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import EngineKind, EngineProfile
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 WEAK_ENGINE = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
 

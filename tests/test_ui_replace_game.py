@@ -4,16 +4,18 @@ autosave's second slot, which *File → Open previous autosave* opens."""
 from __future__ import annotations
 
 import pytest
+from datafiles import GAMES
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
+from window_files import answer_question
 
 from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.seat_dialogs import NewGameDialog
-from datafiles import GAMES
-from window_files import answer_question
+
+pytestmark = pytest.mark.engines
 
 COMMENT = "a fine move"
 FEN = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1"

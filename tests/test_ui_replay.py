@@ -7,14 +7,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from datafiles import DATA
+from hang_guard import HANG_GUARD_MS
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication
+from window_files import open_file
 
 from xqdesk import compat
 from xqdesk.ecco import classify_game
 from xqdesk.formats import read_games
-from xqdesk.game import Game
 from xqdesk.formats.course_match import CourseGameResult, CourseMatch, write_course_match
+from xqdesk.game import Game
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ui.app import final_game_window, history_replay_window
@@ -22,9 +25,8 @@ from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.settings import open_store
-from datafiles import DATA
-from window_files import open_file
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 MASTER_GAMES = DATA / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 CHINESE_PGN = DATA / "games" / "notation_15" / "chinese.pgn"

@@ -3,16 +3,19 @@ its marks show on the score graph and in the move list with the better move, cli
 "Next mistake" step there, it can be cancelled, and a reviewed record shows its review when opened."""
 from __future__ import annotations
 
+import pytest
+from hang_guard import HANG_GUARD_MS
 from PySide6.QtCore import Qt
-
 from test_review_engine import planted_blunder
+
 from xqdesk.engines.analysis.reviewer import review_limits
 from xqdesk.formats.pgn import format_pgn, parse_pgn
 from xqdesk.pieces import BLACK, RED
 from xqdesk.review import MoveClass
 from xqdesk.ui.review_dialog import ReviewDialog
 from xqdesk.ui.settings import EngineKind, EngineProfile
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 BUILTIN = EngineProfile("Built-in", EngineKind.BUILTIN, level=20)
 HUNG = 19

@@ -6,15 +6,18 @@ from __future__ import annotations
 import re
 import shutil
 
-from PySide6.QtGui import QKeySequence
+import pytest
+from datafiles import GAMES
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QMessageBox
+from window_files import answer_question, open_file
 
 from xqdesk.formats import read_games
 from xqdesk.formats.pgn import format_pgn
 from xqdesk.move import Move
-from datafiles import GAMES
-from window_files import answer_question, open_file
+
+pytestmark = pytest.mark.engines
 
 FIFTEEN = GAMES / "notation_15" / "chinese.pgn"
 """15 master games in Chinese notation, UTF-8, no ``Format`` tag."""
@@ -91,6 +94,7 @@ def test_saving_one_game_of_the_1391_game_file_keeps_the_other_1390(qtbot, windo
 
 def test_save_as_onto_the_open_collection_keeps_its_games(qtbot, window, tmp_path):
     from test_ui_daily_use import fill_save_dialog
+
     from xqdesk.notation import Notation
     from xqdesk.ui.files import SAVE_FORMATS
 

@@ -16,6 +16,8 @@ from xqdesk.ui.settings import (
     save_settings,
 )
 
+pytestmark = pytest.mark.engines
+
 
 def test_settings_round_trip_through_an_ini_store(tmp_path):
     path = str(tmp_path / "xqdesk.ini")

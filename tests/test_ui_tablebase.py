@@ -1,7 +1,11 @@
 """The window with endgame tables: the tablebase pane and the tables as an analysis engine."""
+import pytest
+from hang_guard import HANG_GUARD_MS
+
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language, set_language
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 WON = "5a3/7R1/4k4/9/9/9/9/9/3K5/9 w"
 """Red mates in 5 plies, only by h8h9."""

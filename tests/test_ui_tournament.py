@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+from hang_guard import HANG_GUARD_MS
 from PySide6.QtCore import Qt
 
 from xqdesk.formats import read_games
 from xqdesk.pieces import RED
 from xqdesk.ui.i18n import Language
 from xqdesk.ui.settings import EngineKind, EngineProfile
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 STRONG = EngineProfile("Built-in level 3", EngineKind.BUILTIN, level=3)
 RANDOM = EngineProfile("Random mover", EngineKind.COMMAND, sys.executable,

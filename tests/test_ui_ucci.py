@@ -4,13 +4,15 @@ greedy UCCI test engine always, and with the real ElephantEye when its source is
 from __future__ import annotations
 
 import pytest
-
+from hang_guard import HANG_GUARD_MS
 from ucci_engines import greedy_ucci_executable
+
 from xqdesk.move import Move
 from xqdesk.ui.engines_dialog import EnginesDialog
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, open_store
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 
 @pytest.fixture

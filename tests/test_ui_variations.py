@@ -3,16 +3,18 @@ comment (saved with the game), the variations pane steps into a recorded variati
 different move in analysis becomes a new variation instead of cutting the main line."""
 from __future__ import annotations
 
-
+import pytest
+from datafiles import DATA
 from PySide6.QtCore import Qt
+from window_files import open_file
 
 from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.notation import Notation
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language
-from datafiles import DATA
-from window_files import open_file
+
+pytestmark = pytest.mark.engines
 
 UNIT_TEST_XQF = DATA / "games" / "xqf" / "cchess_UnitTest.xqf"
 MAIN_LINE = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]

@@ -6,8 +6,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from datafiles import DATA
+from hang_guard import HANG_GUARD_MS
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QGuiApplication, QImage
+from window_files import open_file
 
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
@@ -16,9 +19,8 @@ from xqdesk.ui.app import main
 from xqdesk.ui.game_controller import Mode
 from xqdesk.ui.i18n import Language, set_language
 from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
-from datafiles import DATA
-from window_files import open_file
-from hang_guard import HANG_GUARD_MS
+
+pytestmark = pytest.mark.engines
 
 XQF_GAME = DATA / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
 FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"

@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
+from hang_guard import HANG_GUARD
 
 from xqdesk.engines.transport.process import SHIELDED
 from xqdesk.engines.transport.referee_guard import guard_supported
-from hang_guard import HANG_GUARD
 
-pytestmark = pytest.mark.skipif(not (SHIELDED and guard_supported()), reason="the guard needs Linux")
+pytestmark = [pytest.mark.engines, pytest.mark.skipif(not (SHIELDED and guard_supported()), reason="the guard needs Linux")]
 TESTS = Path(__file__).resolve().parent
 SCRIPTS = TESTS / "players" / "uci_scripts"
 ORDINARY = TESTS / "players" / "ordinary"

@@ -1,15 +1,27 @@
 """The zero engine's fixed policy index, input planes and numpy network file."""
 import numpy as np
 import pytest
-
 from datafiles import GAMES
+
 from xqdesk.board import Board
 from xqdesk.engines.zero.encoding import (
-    MIRROR_PERMUTATION, PLANES, POLICY_INDEX, POLICY_MOVES, POLICY_SIZE, mirror_codes, mirror_square, mover_codes,
-    planes_from_codes, policy_index, policy_move)
+    MIRROR_PERMUTATION,
+    PLANES,
+    POLICY_INDEX,
+    POLICY_MOVES,
+    POLICY_SIZE,
+    mirror_codes,
+    mirror_square,
+    mover_codes,
+    planes_from_codes,
+    policy_index,
+    policy_move,
+)
 from xqdesk.engines.zero.network import Network, NetworkFileError, array_shapes
 from xqdesk.formats import read_games
 from xqdesk.move import Move
+
+pytestmark = pytest.mark.engines
 
 MASTER_GAMES = GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 

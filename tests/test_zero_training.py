@@ -8,13 +8,15 @@ import sys
 
 import numpy as np
 import pytest
-
 from datafiles import GAMES
+
 from xqdesk.engines.training.pipeline import DataPlan, make_data
 from xqdesk.engines.training.shards import MASTER, ShardReader
 from xqdesk.engines.training.tasks import LabelSettings
 from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX
 from xqdesk.engines.zero.network import Network
+
+pytestmark = pytest.mark.engines
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install 'xqdesk[train]')")
 

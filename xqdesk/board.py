@@ -12,15 +12,13 @@ from typing import Iterator, Optional, Sequence
 from xqdesk.errors import IllegalMoveError, InvalidFenError
 from xqdesk.fen import STARTING_FEN, format_fen, parse_fen
 from xqdesk.move import Move
-from xqdesk.movegen import (KING_LINES, KING_SENSITIVE, king_attacked, piece_attacks,
-                            pseudo_legal_moves, unchecked_moves)
+from xqdesk.movegen import KING_LINES, KING_SENSITIVE, king_attacked, piece_attacks, pseudo_legal_moves, unchecked_moves
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, KING, RED, Color, Piece, parse_color
 from xqdesk.position_check import ProblemKind, find_position_problems
 from xqdesk.ruleset import COURSE, Ruleset
 from xqdesk.squares import FILES, RANKS, SQUARE_COUNT, from_course, to_course
 from xqdesk.zobrist import BLACK_TO_MOVE_KEY, PIECE_KEYS
-
 
 
 class IllegalReason(enum.StrEnum):

@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 from typing import Any, Optional, Sequence
 
+from xqdesk.course import HistoryEntry, change_round, get_legal_actions, init_board
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ruleset import COURSE
-from xqdesk.course import HistoryEntry, change_round, get_legal_actions, init_board
 
 
 def play_headless_game(red: Any, black: Any, timeout: bool = False) -> tuple[str, str, list[HistoryEntry]]:
@@ -51,8 +51,8 @@ def fight(player_i: int, player_j: int, *, players_dir: str = ".", out_dir: str 
     import os
     import random
 
-    from xqdesk.engines.play.engine_player import EnginePlayer
     from xqdesk.engines.contests.match import Contestant, MatchRunner, play_course_match
+    from xqdesk.engines.play.engine_player import EnginePlayer
     from xqdesk.engines.spec import parse_spec
     from xqdesk.formats.course_match import write_course_match
 

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from xqdesk.movegen import king_attacked
-from xqdesk.pieces import (ADVISOR, ELEPHANT, KING, PAWN, PIECE_NAMES, PIECE_TYPES, RED, Color, Piece,
-                           color_name)
+from xqdesk.pieces import ADVISOR, ELEPHANT, KING, PAWN, PIECE_NAMES, PIECE_TYPES, RED, Color, Piece, color_name
 from xqdesk.squares import FILE_NAMES, SQUARE_COUNT, square_file, square_name, square_rank
 
 _START_COUNTS = {1: 5, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 1}

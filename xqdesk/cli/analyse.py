@@ -34,9 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from xqdesk.board import Board
     from xqdesk.engines.errors import EngineError
-    from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
-    from xqdesk.engines.search_types import SearchInfo, SearchLimits
     from xqdesk.engines.registry import engine_spec
+    from xqdesk.engines.search_types import SearchInfo, SearchLimits
+    from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
     from xqdesk.fen import STARTING_FEN
     from xqdesk.notation import Notation, format_line
     from xqdesk.pieces import RED, side_name

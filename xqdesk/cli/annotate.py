@@ -37,10 +37,16 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from xqdesk.engines.analysis.annotate import (AnnotateResult, OutputFiles, annotate_local,
-                                                  annotate_on_cluster, plan, summarise)
-    from xqdesk.engines.errors import EngineStartError
+    from xqdesk.engines.analysis.annotate import (
+        AnnotateResult,
+        OutputFiles,
+        annotate_local,
+        annotate_on_cluster,
+        plan,
+        summarise,
+    )
     from xqdesk.engines.analysis.reviewer import review_limits
+    from xqdesk.engines.errors import EngineStartError
     from xqdesk.engines.registry import engine_spec
     from xqdesk.pieces import BLACK, RED
 

@@ -22,8 +22,15 @@ from xqdesk.board import Board
 from xqdesk.cli import plural, positive_int
 from xqdesk.errors import XqdeskError
 from xqdesk.notation import Notation, format_move, parse_line
-from xqdesk.opening_book import (DEFAULT_MAX_PLY, DEFAULT_MIN_GAMES, BookFileError, CompactBook, build_book,
-                                 save_book, shipped_book)
+from xqdesk.opening_book import (
+    DEFAULT_MAX_PLY,
+    DEFAULT_MIN_GAMES,
+    BookFileError,
+    CompactBook,
+    build_book,
+    save_book,
+    shipped_book,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 
 from xqdesk.cli.reporting import report_error
-from xqdesk.engines.compiled_code import Progress as CompileProgress
 from xqdesk.engines.compiled_code import TYPICAL_CPU_SECONDS, engine_label, is_ready, kinds_needed, prepare_in_child
+from xqdesk.engines.compiled_code import Progress as CompileProgress
 
 ENGINE_COMMANDS = ("analyse", "match", "tournament", "play", "annotate")
 """Commands whose engine specs are looked at."""

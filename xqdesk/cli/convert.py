@@ -16,14 +16,13 @@ import argparse
 import os
 import sys
 
-from xqdesk.cli import encoding_argument, plural
+from xqdesk.cli import encoding_argument, plural, report_error
 from xqdesk.cli.progress import CommandProgress
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import GameFile, read_games_stored, read_games_text, write_games
 from xqdesk.formats.atomic_write import FileWriteError
 from xqdesk.notation import Notation
 from xqdesk.notation.normalize import has_cjk
-from xqdesk.cli import report_error
 from xqdesk.terminal_text import printable
 
 _NOTATIONS = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE, "san": Notation.SAN}

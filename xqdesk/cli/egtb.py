@@ -10,12 +10,12 @@ import argparse
 from pathlib import Path
 
 from xqdesk.board import Board
+from xqdesk.cli import report_error
 from xqdesk.egtb import BuildReport, MissingTableError, Signature, SignatureError, Tablebase, build
 from xqdesk.egtb.fileformat import TableFileError
 from xqdesk.egtb.generate import LONG_MATE_PLIES
 from xqdesk.egtb.signature import all_signatures
 from xqdesk.errors import InvalidFenError
-from xqdesk.cli import report_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

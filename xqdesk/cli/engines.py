@@ -31,9 +31,9 @@ def profile_from_spec(name: str, text: str):  # noqa: ANN201 - xqdesk.engines.re
     """The registry entry for engine SPEC ``text`` called ``name``; EngineStartError when the
     SPEC names nothing that can be kept (a missing file, a baseline engine)."""
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.transport.protocol import ProtocolName
     from xqdesk.engines.registry import BUILTIN_LEVEL_OPTION, EngineKind, EngineProfile
     from xqdesk.engines.spec import parse_options, parse_spec
+    from xqdesk.engines.transport.protocol import ProtocolName
 
     kind, _, rest = text.partition(":")
     if kind in ("builtin", "mcts", "zero"):

@@ -12,12 +12,12 @@ from __future__ import annotations
 import argparse
 
 from xqdesk.board import Board
+from xqdesk.cli import report_error
 from xqdesk.errors import XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.notation import parse_line
 from xqdesk.opening_book import shipped_book
 from xqdesk.position_index import MoveStats, open_index
-from xqdesk.cli import report_error
 from xqdesk.terminal_text import printable
 
 

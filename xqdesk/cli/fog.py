@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import argparse
 
+from xqdesk.cli import report_error
 from xqdesk.errors import InvalidFenError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.pieces import parse_color
 from xqdesk.variants.fog import diagram, observe, seen_square_names, start_board
-from xqdesk.cli import report_error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

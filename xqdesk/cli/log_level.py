@@ -45,8 +45,8 @@ def configure_logging(args: argparse.Namespace) -> Optional[logging.Handler]:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter(QUIET_FORMAT if level >= logging.WARNING else VERBOSE_FORMAT))
     handler.setLevel(level)
-    setattr(handler, "_xqdesk_cli", True)
-    setattr(handler, "_previous_level", logger.level)
+    handler._xqdesk_cli = True
+    handler._previous_level = logger.level
     logger.addHandler(handler)
     logger.setLevel(level)
     return handler

@@ -27,8 +27,8 @@ from xqdesk.cli.match_options import OpeningChoice, UsageError, endless
 from xqdesk.cli.match_report import MatchReport, PgnAppender, plural, stop_on_signals
 from xqdesk.cli.protocol_log import add_log_argument
 from xqdesk.engines.contests.adjudication import AdjudicationRules
-from xqdesk.time_control import TimeControl
 from xqdesk.terminal_text import printable
+from xqdesk.time_control import TimeControl
 
 FOG_PREFIX = "fog-"
 
@@ -132,9 +132,8 @@ def split_display_name(text: str) -> tuple[str, Optional[str]]:
     in the games, the standings and the PGN), and that name (None when not given):
     ``builtin:Level=3,name=weak`` -> ``('builtin:Level=3', 'weak')``; ``player:p1:name=Ann`` ->
     ``('player:p1', 'Ann')``. UsageError for an empty name."""
-    found = None
-    for found in _DISPLAY_NAME.finditer(text):
-        pass
+    matches = list(_DISPLAY_NAME.finditer(text))
+    found = matches[-1] if matches else None  # the last name= given counts
     if found is None:
         return text, None
     name = found.group("name").strip()
@@ -146,12 +145,12 @@ def split_display_name(text: str) -> tuple[str, Optional[str]]:
 
 def make_contestants(specs: Sequence[str], args: argparse.Namespace) -> list:
     """Contestants for ``specs``; EngineStartError for a spec that names nothing runnable."""
-    from xqdesk.engines.play.engine_player import EnginePlayer
-    from xqdesk.engines.errors import EngineStartError
     from xqdesk.engines.contests.match import Contestant
-    from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
-    from xqdesk.engines.search_types import SearchLimits
+    from xqdesk.engines.errors import EngineStartError
+    from xqdesk.engines.play.engine_player import EnginePlayer
     from xqdesk.engines.registry import engine_spec
+    from xqdesk.engines.search_types import SearchLimits
+    from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
 
     # Under --tc an engine is told its clock each move; otherwise it gets --movetime (or --nodes) / --depth.
     nodes = getattr(args, "nodes", None)
@@ -262,8 +261,8 @@ def run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, p
 
 def _run_with_runner(contestants, args, report: MatchReport, setup: MatchSetup, play: Callable,
                      summarise: Callable[[], None]) -> int:
-    from xqdesk.engines.errors import EngineStartError
     from xqdesk.engines.contests.match import MatchRunner
+    from xqdesk.engines.errors import EngineStartError
 
     runner: Any
     try:
@@ -348,9 +347,9 @@ def print_summary(report: MatchReport, args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.contests.match import play_course_match
     from xqdesk.cli.match_options import parse_sprt
+    from xqdesk.engines.contests.match import play_course_match
+    from xqdesk.engines.errors import EngineStartError
 
     if args.course and args.variant == "fog":
         print("xqdesk: --course plays the course's rules; fog of war plays --games N")

@@ -22,9 +22,9 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from xqdesk.board import Board
 from xqdesk.cli import plural, report_error
-from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.contests.match import GamesRunner, PlayedGame, ScheduledGame, game_score, to_game
 from xqdesk.engines.contests.sprt import PairedResults, Sprt, SprtStatus, Verdict
+from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ruleset import Ruleset
 from xqdesk.score import PovScore

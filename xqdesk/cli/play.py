@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TextIO
 
 from xqdesk.board import Board
+from xqdesk.cli import report_error
 from xqdesk.cli.match import time_control_argument
 from xqdesk.cli.protocol_log import add_log_argument
 from xqdesk.engines.play.person_seat import PersonSeat
@@ -23,7 +24,6 @@ from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.pieces import BLACK, RED, Color, side_name
 from xqdesk.terminal_text import printable
 from xqdesk.time_control import TimeControl
-from xqdesk.cli import report_error
 
 PERSON = "person"
 POLL_SECONDS = 0.05
@@ -63,8 +63,8 @@ def playing_spec(text: str, spec: EngineSpec) -> EngineSpec:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from xqdesk.engines.play.engine_player import EnginePlayer
     from xqdesk.engines.errors import EngineError
+    from xqdesk.engines.play.engine_player import EnginePlayer
     from xqdesk.engines.play.game_player import GamePlayer
     from xqdesk.engines.play.referee import play_game
     from xqdesk.engines.registry import engine_spec

@@ -11,13 +11,12 @@ import argparse
 import sys
 from collections import Counter
 
+from xqdesk.cli import encoding_argument, plural, report_error
+from xqdesk.cli.progress import CommandProgress
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import open_games
-from xqdesk.cli import encoding_argument, plural
-from xqdesk.cli.progress import CommandProgress
 from xqdesk.game import Game
 from xqdesk.notation import Notation, format_line
-from xqdesk.cli import report_error
 from xqdesk.terminal_text import printable
 
 _NOTATIONS = {"iccs": Notation.ICCS, "wxf": Notation.WXF, "chinese": Notation.CHINESE}

@@ -16,8 +16,8 @@ from xqdesk.terminal_text import printable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from xqdesk.cli.match import add_engine_arguments
     from xqdesk.cli import positive_int
+    from xqdesk.cli.match import add_engine_arguments
     from xqdesk.engines.contests.tournament import TOURNAMENT_FORMATS
 
     parser.add_argument("specs", nargs="+", metavar="SPEC", help="two or more engines (see 'xqdesk match')")
@@ -40,9 +40,15 @@ def run(args: argparse.Namespace) -> int:
     from xqdesk.cli.match import make_contestants, pgn_appender, read_setup, run_with_runner
     from xqdesk.cli.match_options import UsageError, parse_sprt
     from xqdesk.cli.match_report import MatchReport, plural
+    from xqdesk.engines.contests.tournament import (
+        PairTests,
+        format_standings,
+        gauntlet_schedule,
+        round_robin_schedule,
+        standings,
+        unique_names,
+    )
     from xqdesk.engines.errors import EngineStartError
-    from xqdesk.engines.contests.tournament import (PairTests, format_standings, gauntlet_schedule,
-                                                    round_robin_schedule, standings, unique_names)
 
     if len(args.specs) < 2:
         report_error("a tournament needs at least two engines")

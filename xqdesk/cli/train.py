@@ -192,7 +192,14 @@ def _data(args: argparse.Namespace) -> int:
     import time
 
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from xqdesk.engines.errors import EngineError
     from xqdesk.engines.training.pipeline import DataPlan, default_jobs, make_data

@@ -17,9 +17,21 @@ from xqdesk import attack_kernel
 from xqdesk.attack_kernel import king_attackers
 from xqdesk.compiled_cache import drop_stale_compiled_code
 from xqdesk.egtb import geometry, layout
-from xqdesk.egtb.geometry import (ADVISOR_STEPS, ELEPHANT_EYES, ELEPHANT_STEPS, FLIP, HORSE_LEGS,
-                                  HORSE_SOURCE_LEGS, HORSE_SOURCES, HORSE_TARGETS, KING_STEPS, MIRROR,
-                                  PAWN_SOURCES, PAWN_STEPS, RAYS)
+from xqdesk.egtb.geometry import (
+    ADVISOR_STEPS,
+    ELEPHANT_EYES,
+    ELEPHANT_STEPS,
+    FLIP,
+    HORSE_LEGS,
+    HORSE_SOURCE_LEGS,
+    HORSE_SOURCES,
+    HORSE_TARGETS,
+    KING_STEPS,
+    MIRROR,
+    PAWN_SOURCES,
+    PAWN_STEPS,
+    RAYS,
+)
 from xqdesk.egtb.layout import BINOMIAL, KING_PAIR_INDEX, KING_PAIRS
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 

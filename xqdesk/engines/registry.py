@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.transport.protocol import ProtocolName, parse_protocol_name
 from xqdesk.engines.spec import HOST_KINDS, EngineSpec, host_command, host_environment, parse_spec, spec_kind
+from xqdesk.engines.transport.protocol import ProtocolName, parse_protocol_name
 
 APP_NAME = "xqdesk"
 REGISTRY_FILE = "engines.json"

@@ -38,20 +38,33 @@ from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.ccbridge import LIBRARY_MAGIC, RECORD_MAGIC, read_cbl, read_cbr
 from xqdesk.formats.ccbridge_xml import parse_cbf
 from xqdesk.formats.course_history import write_course_history
-from xqdesk.formats.course_match import (is_course_match_folder, match_from_games, parse_folder_name,
-                                         read_match_games, write_course_match)
+from xqdesk.formats.course_match import (
+    is_course_match_folder,
+    match_from_games,
+    parse_folder_name,
+    read_match_games,
+    write_course_match,
+)
 from xqdesk.formats.detect import detect_text_format, read_text
 from xqdesk.formats.dhtmlxq import parse_dhtmlxq, write_dhtmlxq
 from xqdesk.formats.encoding import decode_record
 from xqdesk.formats.fen_moves import GAME_START as FEN_GAME_START
 from xqdesk.formats.fen_moves import parse_fen_moves, write_fen_moves
 from xqdesk.formats.game_file import GameFile, GameReadError, file_error, read_text_records, source_name
-from xqdesk.formats.game_stream import (GameSpan, GameStream, Progress, ReadGame, StoredGames, StoredSpans,
-                                        stream_text_file, whole_file_stream)
-from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, path_problem, read_record_bytes
+from xqdesk.formats.game_stream import (
+    GameSpan,
+    GameStream,
+    Progress,
+    ReadGame,
+    StoredGames,
+    StoredSpans,
+    stream_text_file,
+    whole_file_stream,
+)
 from xqdesk.formats.pgn import GAME_START as PGN_GAME_START
 from xqdesk.formats.pgn import parse_pgn, write_pgn
 from xqdesk.formats.playok_wxf import parse_playok_wxf
+from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, path_problem, read_record_bytes
 from xqdesk.formats.xqf import read_xqf
 from xqdesk.formats.xqf_write import write_xqf
 from xqdesk.game import Game

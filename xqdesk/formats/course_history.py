@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Sequence
 
 from xqdesk.board import Board
-from xqdesk.game import Game, GameNode, move_label
 from xqdesk.errors import RecordFormatError
 from xqdesk.formats.atomic_write import write_bytes_atomically
 from xqdesk.formats.game_file import GameFile, GameReadError, file_error, source_name
 from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, read_record_bytes
+from xqdesk.game import Game, GameNode, move_label
 from xqdesk.move import Move
 
 HistoryEntry = tuple[int, int, int, int, int]

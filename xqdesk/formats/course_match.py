@@ -22,11 +22,16 @@ from typing import Sequence
 
 from xqdesk.errors import RecordFormatError
 from xqdesk.formats.atomic_write import write_bytes_atomically
-from xqdesk.formats.course_history import (HistoryEntry, format_course_history, game_from_course_history,
-                                           history_game, parse_course_history)
+from xqdesk.formats.course_history import (
+    HistoryEntry,
+    format_course_history,
+    game_from_course_history,
+    history_game,
+    parse_course_history,
+)
 from xqdesk.formats.game_file import GameFile, GameReadError, file_error
-from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, read_record_bytes
 from xqdesk.formats.outcome_text import outcome_from_text
+from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, read_record_bytes
 from xqdesk.game import Game
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import BLACK, RED, Color

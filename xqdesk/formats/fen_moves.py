@@ -17,8 +17,8 @@ from typing import Iterable
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.atomic_write import atomic_text_output
 from xqdesk.formats.game_file import GameFile, GameReadError, read_text_records
-from xqdesk.formats.record_file import MAX_RECORD_BYTES
 from xqdesk.formats.pgn import parse_pgn
+from xqdesk.formats.record_file import MAX_RECORD_BYTES
 from xqdesk.game import Game
 
 _FEN_START = re.compile(

@@ -28,8 +28,17 @@ from typing import BinaryIO, overload
 
 from xqdesk.errors import RecordFormatError
 from xqdesk.formats.encoding import EncodingVotes, decode_piece, stream_encoding_name
-from xqdesk.formats.game_file import (NO_GAME, WHOLE_FILE, ErrorList, ErrorsNotListed, GameFile, GameReadError,
-                                      TextParser, file_error, source_name)
+from xqdesk.formats.game_file import (
+    NO_GAME,
+    WHOLE_FILE,
+    ErrorList,
+    ErrorsNotListed,
+    GameFile,
+    GameReadError,
+    TextParser,
+    file_error,
+    source_name,
+)
 from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, open_record_file
 from xqdesk.game import Game
 

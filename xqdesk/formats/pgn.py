@@ -30,17 +30,16 @@ from xqdesk.errors import InvalidFenError, XqdeskError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.formats.atomic_write import atomic_text_output
 from xqdesk.formats.game_file import TAG_LINE_START, GameFile, GameReadError, read_text_records
-from xqdesk.formats.record_file import MAX_RECORD_BYTES
 from xqdesk.formats.outcome_text import outcome_from_result
+from xqdesk.formats.record_file import MAX_RECORD_BYTES
 from xqdesk.game import ChildNode, Game, GameNode, move_label
 from xqdesk.game_visitor import GameVisitor
-from xqdesk.ruleset import RULESETS, STANDARD
 from xqdesk.move import Move
 from xqdesk.notation import Notation, format_move, parse_move
 from xqdesk.notation.san import SAN_PATTERN, san_candidates, san_rank_numbers
 from xqdesk.outcome import Outcome, Termination
 from xqdesk.pieces import RED
-from xqdesk.ruleset import Ruleset
+from xqdesk.ruleset import RULESETS, STANDARD, Ruleset
 
 STRUCTURAL_TAGS = frozenset({"FEN", "Format", "Ruleset", "Termination", "Variant"})
 """Tags that set up the game rather than describe it; they are not kept in ``Game.headers``."""

@@ -12,13 +12,13 @@ from xqdesk.board import Board
 from xqdesk.errors import InvalidFenError, RecordFormatError
 from xqdesk.fen import format_fen
 from xqdesk.formats.game_file import GameFile, GameReadError, file_error, source_name
-from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, read_record_bytes
 from xqdesk.formats.outcome_text import outcome_from_result
+from xqdesk.formats.record_file import MAX_RECORD_BYTES, RecordFileError, read_record_bytes
 from xqdesk.formats.xqf_binary import XqfNode, XqfRecord, decode_xqf
 from xqdesk.game import Game, GameNode, move_label
-from xqdesk.ruleset import STANDARD
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
+from xqdesk.ruleset import STANDARD
 from xqdesk.squares import SQUARE_COUNT
 
 

@@ -19,8 +19,16 @@ from typing import TYPE_CHECKING, Iterable
 
 from xqdesk.move import Move
 from xqdesk.notation.chinese import format_chinese, parse_chinese
-from xqdesk.notation.coordinates import (ICCS_PATTERN, UCI_PATTERN, format_iccs, format_uci, iccs_move,
-                                         parse_iccs, parse_uci, uci_move)
+from xqdesk.notation.coordinates import (
+    ICCS_PATTERN,
+    UCI_PATTERN,
+    format_iccs,
+    format_uci,
+    iccs_move,
+    parse_iccs,
+    parse_uci,
+    uci_move,
+)
 from xqdesk.notation.move_text_errors import unreadable_move, unwritable_move
 from xqdesk.notation.normalize import has_cjk, to_ascii_forms
 from xqdesk.notation.san import format_san, is_san, parse_san

@@ -18,10 +18,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from xqdesk.move import Move
 from xqdesk.notation.move_text_errors import ambiguous_move, unreadable_move, unwritable_move
-from xqdesk.notation.tandem import (TandemMark, TandemPlace, candidate_squares, squares_on_file,
-                                    tandem_place)
-from xqdesk.pieces import (ADVISOR, CANNON, CHARIOT, ELEPHANT, KING, PAWN, PIECE_NAMES, Color, PieceType,
-                           color_name)
+from xqdesk.notation.tandem import TandemMark, TandemPlace, candidate_squares, squares_on_file, tandem_place
+from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, KING, PAWN, PIECE_NAMES, Color, PieceType, color_name
 from xqdesk.squares import FILES, RANKS, Square
 
 if TYPE_CHECKING:

@@ -20,8 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from xqdesk.move import Move
-from xqdesk.notation.descriptive import (Direction, MoveSelector, describe_move, file_of_number,
-                                         resolve_selector)
+from xqdesk.notation.descriptive import Direction, MoveSelector, describe_move, file_of_number, resolve_selector
 from xqdesk.notation.move_text_errors import unreadable_move
 from xqdesk.notation.normalize import to_ascii_forms
 from xqdesk.notation.tandem import MarkKind, TandemMark, squares_on_file

@@ -21,9 +21,8 @@ from typing import Callable, Optional
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
-from xqdesk.game import Game
-
 from xqdesk.errors import XqdeskError
+from xqdesk.game import Game
 from xqdesk.ui.game_controller import GameController
 from xqdesk.ui.i18n import tr
 from xqdesk.ui.reasons import tr_reason

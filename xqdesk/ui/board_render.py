@@ -15,7 +15,15 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
-    QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPixmap, QRadialGradient,
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QRadialGradient,
 )
 
 from xqdesk.board import Board
@@ -23,7 +31,12 @@ from xqdesk.drawings import DEFAULT_COLOR, Drawings
 from xqdesk.move import Move
 from xqdesk.squares import FILES, RANKS, SQUARE_COUNT, Square, square, square_file, square_rank
 from xqdesk.ui.piece_glyphs import (
-    BLACK_FILE_NUMBERS, RED_FILE_NUMBERS, RIVER_LEFT, RIVER_RIGHT, board_font, piece_character,
+    BLACK_FILE_NUMBERS,
+    RED_FILE_NUMBERS,
+    RIVER_LEFT,
+    RIVER_RIGHT,
+    board_font,
+    piece_character,
 )
 from xqdesk.ui.themes import DEFAULT_THEME, PieceStyle, Theme
 

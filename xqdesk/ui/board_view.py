@@ -20,15 +20,38 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPix
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from xqdesk.board import Board
-from xqdesk.drawings import DrawnArrow, DrawnCircle, Drawings
+from xqdesk.drawings import Drawings, DrawnArrow, DrawnCircle
 from xqdesk.move import Move
+from xqdesk.notation import Notation
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.squares import Square
-from xqdesk.notation import Notation
 from xqdesk.ui.board_render import (  # re-exported: the board's look is defined there
-    ARROW_COLORS, BLACK_INK, BOARD_COLOR, CHECK_COLOR, FOG_COLOR, LAST_MOVE_COLOR, LINE_COLOR, PIECE_EDGE,
-    PIECE_FACE, PIECE_RADIUS, RED_INK, Arrow, ArrowShape, BoardGeometry, BoardScene, arrow_path, arrow_shape,
-    arrow_style, paint_arrows, paint_board, paint_drawings, paint_check, paint_fog, paint_highlights, paint_last_move, paint_pieces,
+    ARROW_COLORS,
+    BLACK_INK,
+    BOARD_COLOR,
+    CHECK_COLOR,
+    FOG_COLOR,
+    LAST_MOVE_COLOR,
+    LINE_COLOR,
+    PIECE_EDGE,
+    PIECE_FACE,
+    PIECE_RADIUS,
+    RED_INK,
+    Arrow,
+    ArrowShape,
+    BoardGeometry,
+    BoardScene,
+    arrow_path,
+    arrow_shape,
+    arrow_style,
+    paint_arrows,
+    paint_board,
+    paint_check,
+    paint_drawings,
+    paint_fog,
+    paint_highlights,
+    paint_last_move,
+    paint_pieces,
     render_piece,
 )
 from xqdesk.ui.i18n import side_word, tr

@@ -16,8 +16,8 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from xqdesk.engines.play.game_runner import GameRunner
-from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.outcome import Termination
+from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.ui.i18n import language_notifier, side_word, tr
 
 TICK_MS = 100

@@ -42,15 +42,14 @@ from typing import Optional, Sequence
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, SignalInstance
 
-
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
+from xqdesk.engines.options import UciOption
 from xqdesk.engines.play.engine_player import EnginePlayer, course_limits
 from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import EngineSpec
 from xqdesk.engines.transport.process import LoggedLine
-from xqdesk.engines.options import UciOption
 from xqdesk.engines.transport.uci_engine import SearchResult, UciEngine
 from xqdesk.move import Move
 from xqdesk.ui.engine_preparation import announce_engine

@@ -19,14 +19,28 @@ from pathlib import Path
 from typing import Optional
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QListWidget, QMenu, QPushButton, QScrollArea, QSpinBox, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.hosted.course_player import find_player_file
-from xqdesk.engines.transport.protocol import ProtocolName
 from xqdesk.engines.options import UciOption
+from xqdesk.engines.transport.protocol import ProtocolName
 from xqdesk.ui.engine_worker import EngineDescription, EngineWorker
 from xqdesk.ui.i18n import follow_language, tr
 from xqdesk.ui.option_controls import describe_option, option_control, with_browse_button

@@ -23,14 +23,20 @@ from xqdesk.errors import XqdeskError
 from xqdesk.formats import WRITE_EXTENSIONS
 from xqdesk.formats.game_file import GameFile
 from xqdesk.formats.game_stream import StoredGames
-from xqdesk.formats.replace_game import (REPLACEABLE_SUFFIXES, GameNotReplaceable, GameSpans, file_stamp,
-                                         find_game_spans, replace_game)
+from xqdesk.formats.replace_game import (
+    REPLACEABLE_SUFFIXES,
+    GameNotReplaceable,
+    GameSpans,
+    file_stamp,
+    find_game_spans,
+    replace_game,
+)
 from xqdesk.game import Game
 from xqdesk.notation import Notation
-from xqdesk.ui.game_controller import GameController, Mode
-from xqdesk.ui.game_list import GameRow, GameTable
 from xqdesk.ui.autosave import Autosave
 from xqdesk.ui.background import BackgroundJob, JobProgressBar
+from xqdesk.ui.game_controller import GameController, Mode
+from xqdesk.ui.game_list import GameRow, GameTable
 from xqdesk.ui.game_loader import blank_record_problem, load_record, pause_collector, read_record, resume_collector
 from xqdesk.ui.i18n import tr
 from xqdesk.ui.message_banner import BannerKind

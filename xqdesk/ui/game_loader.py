@@ -22,8 +22,14 @@ import time
 from pathlib import Path
 
 from xqdesk.errors import XqdeskError
-from xqdesk.formats import (ReadGame, blank_record_problem, is_blank_game, is_match_folder, read_games_stored,
-                            read_record)
+from xqdesk.formats import (
+    ReadGame,
+    blank_record_problem,
+    is_blank_game,
+    is_match_folder,
+    read_games_stored,
+    read_record,
+)
 from xqdesk.formats.game_file import GameFile
 from xqdesk.ui.background import JobProgress, rest_collector, wake_collector
 from xqdesk.ui.game_controller import check_game

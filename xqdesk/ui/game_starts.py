@@ -13,8 +13,15 @@ from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.game_controller import GameController, Mode
 from xqdesk.ui.position_editor import PositionEditorDialog
-from xqdesk.ui.seat_dialogs import (BUILTIN_PROFILES, NewGameDialog, available_engines, engine_clock_setting,
-                                    engine_problem, engine_strength, mode_for_seats)
+from xqdesk.ui.seat_dialogs import (
+    BUILTIN_PROFILES,
+    NewGameDialog,
+    available_engines,
+    engine_clock_setting,
+    engine_problem,
+    engine_strength,
+    mode_for_seats,
+)
 from xqdesk.ui.settings import EngineProfile, SavedSettings
 
 

@@ -22,14 +22,11 @@ import enum
 import inspect
 import re
 import weakref
-from typing import Final
-
-from typing import Callable
+from typing import Callable, Final
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QObject, QTranslator, Signal
 
 from xqdesk.pieces import Color, side_name
-
 
 
 class Language(enum.Enum):

@@ -28,6 +28,7 @@ from xqdesk.notation import Notation, format_move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
+from xqdesk.ui.about import show_about
 from xqdesk.ui.analysis_session import AnalysisSession
 from xqdesk.ui.board_view import Arrow, BoardView
 from xqdesk.ui.clipboard import GameClipboard
@@ -59,7 +60,6 @@ from xqdesk.ui.themes import theme_named
 from xqdesk.ui.variation_list import VariationList
 from xqdesk.ui.variation_tree import VariationTree
 from xqdesk.ui.view_options import ViewOptions
-from xqdesk.ui.about import show_about
 from xqdesk.ui.window_menus import build_menus, build_toolbar
 
 STATUS_TIMEOUT_MS = 10_000

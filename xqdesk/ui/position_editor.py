@@ -16,18 +16,38 @@ from typing import Optional, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDialog, QDialogButtonBox, QGridLayout, QHBoxLayout,
-                               QLabel, QLineEdit, QPushButton, QRadioButton, QSizePolicy, QToolButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from xqdesk.errors import InvalidFenError
 from xqdesk.fen import STARTING_FEN, format_fen, parse_fen
-from xqdesk.pieces import (ADVISOR, BLACK, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, RED, Color,
-                           PieceType)
+from xqdesk.pieces import ADVISOR, BLACK, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, RED, Color, PieceType
 from xqdesk.position_check import PositionProblem, ProblemKind, find_position_problems
 from xqdesk.squares import FILE_NAMES, SQUARE_COUNT, square_file, square_name
-from xqdesk.ui.board_view import (BLACK_INK, BOARD_COLOR, LINE_COLOR, PIECE_EDGE, PIECE_FACE, PIECE_RADIUS,
-                                  RED_INK, BoardGeometry)
+from xqdesk.ui.board_view import (
+    BLACK_INK,
+    BOARD_COLOR,
+    LINE_COLOR,
+    PIECE_EDGE,
+    PIECE_FACE,
+    PIECE_RADIUS,
+    RED_INK,
+    BoardGeometry,
+)
 from xqdesk.ui.i18n import Language, current_language, follow_language, side_word, tr
 from xqdesk.ui.piece_glyphs import board_font, interface_font, piece_character
 from xqdesk.ui.settings import EngineProfile

@@ -23,9 +23,18 @@ from typing import Any
 from PySide6.QtCore import QSettings
 
 from xqdesk.engines.errors import EngineStartError
-from xqdesk.engines.registry import (BUILTIN_LEVEL_OPTION, PATHLESS_KINDS, EngineKind, EngineProfile,
-                                     discover_engines, load_registry, merge_into_registry, registry_exists,
-                                     registry_path, save_registry)
+from xqdesk.engines.registry import (
+    BUILTIN_LEVEL_OPTION,
+    PATHLESS_KINDS,
+    EngineKind,
+    EngineProfile,
+    discover_engines,
+    load_registry,
+    merge_into_registry,
+    registry_exists,
+    registry_path,
+    save_registry,
+)
 
 LOG = logging.getLogger(__name__)
 ENGINES_KEY = "engines"

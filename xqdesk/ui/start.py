@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Optional, Sequence
 
-from xqdesk.ui.display import INSTALL_HINT, WITHOUT_WINDOW_HINT, EXIT_NO_WINDOW
+from xqdesk.ui.display import EXIT_NO_WINDOW, INSTALL_HINT, WITHOUT_WINDOW_HINT
 
 
 def start_window(argv: Optional[Sequence[str]] = None) -> int:

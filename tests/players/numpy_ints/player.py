@@ -1,6 +1,5 @@
 """Returns a legal action as numpy integers (an array one move, a tuple of np.int64 the next)."""
 import numpy as np
-
 from utils import get_legal_actions
 
 

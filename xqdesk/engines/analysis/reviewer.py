@@ -13,9 +13,9 @@ from typing import Callable, Optional, Sequence
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError, EngineProtocolError
-from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
 from xqdesk.engines.transport.uci_engine import UciEngine
 from xqdesk.game import Game
 from xqdesk.pieces import BLACK, RED, Color

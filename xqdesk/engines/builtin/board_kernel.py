@@ -22,8 +22,20 @@ from xqdesk.attack_kernel import king_attackers
 from xqdesk.engines.builtin import geometry
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import (
-    ADVISOR_STEPS, ELEPHANT_EYES, ELEPHANT_STEPS, HORSE_ATTACKER_LEGS, HORSE_ATTACKERS, HORSE_LEGS,
-    HORSE_TARGETS, KING_STEPS, PAWN_ATTACKERS, PAWN_STEPS, RAYS, SQUARES, zobrist_keys)
+    ADVISOR_STEPS,
+    ELEPHANT_EYES,
+    ELEPHANT_STEPS,
+    HORSE_ATTACKER_LEGS,
+    HORSE_ATTACKERS,
+    HORSE_LEGS,
+    HORSE_TARGETS,
+    KING_STEPS,
+    PAWN_ATTACKERS,
+    PAWN_STEPS,
+    RAYS,
+    SQUARES,
+    zobrist_keys,
+)
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 
 drop_stale_compiled_code(__file__, (geometry, attack_kernel))

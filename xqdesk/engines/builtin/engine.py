@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.hosted.book import DEFAULT_MIN_GAMES, OpeningBook
+from xqdesk.egtb import MissingTableError
+from xqdesk.egtb.fileformat import TableFileError
 from xqdesk.engines.builtin import board_kernel
 from xqdesk.engines.builtin.eval_tables import SHIPPED_PARAMS, ParamsByPhase, PhasedWeights
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
@@ -36,11 +37,10 @@ from xqdesk.engines.builtin.nnue import Network, NetworkFileError
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
 from xqdesk.engines.builtin.tree_tables import TreeTablesCache
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.hosted.book import DEFAULT_MIN_GAMES, OpeningBook
 from xqdesk.engines.hosted.tablebase import PATH_OPTION, TablebaseCache, table_lines
-from xqdesk.egtb import MissingTableError
-from xqdesk.egtb.fileformat import TableFileError
 from xqdesk.engines.options import OptionValue, UciOption, spin_value
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
 from xqdesk.opening_book import BookFileError, shipped_book

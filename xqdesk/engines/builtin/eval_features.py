@@ -18,7 +18,12 @@ from numba import njit
 from xqdesk.engines.builtin import eval_kernel, eval_tables, geometry
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_kernel import (
-    cannon_pins, chariot_mobility_and_pins, horse_mobility, is_bottom_cannon, pieces_between_on_file)
+    cannon_pins,
+    chariot_mobility_and_pins,
+    horse_mobility,
+    is_bottom_cannon,
+    pieces_between_on_file,
+)
 from xqdesk.engines.builtin.eval_tables import TERM_ORDER, EvalWeights, PhasedWeights
 from xqdesk.engines.builtin.geometry import FILES, RANKS, SQUARES
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, PIECE_TYPES

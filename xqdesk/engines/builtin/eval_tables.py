@@ -31,8 +31,7 @@ import numpy as np
 
 from xqdesk.engines.builtin.geometry import FILES, RANKS, SQUARES
 from xqdesk.errors import XqdeskError
-from xqdesk.pieces import (
-    ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, PIECE_NAMES, PIECE_TYPES)
+from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, PIECE_NAMES, PIECE_TYPES
 
 WEIGHTS_FILE: Traversable = resources.files("xqdesk.engines.builtin") / "eval_weights.json"
 """The shipped weights (package data, so they are read from a zip file too)."""

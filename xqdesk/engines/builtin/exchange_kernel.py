@@ -15,8 +15,15 @@ from numba import njit, types
 from xqdesk.engines.builtin import geometry
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import (
-    ADVISOR_STEPS, ELEPHANT_EYES, ELEPHANT_STEPS, HORSE_ATTACKER_LEGS, HORSE_ATTACKERS, KING_STEPS,
-    PAWN_ATTACKERS, RAYS)
+    ADVISOR_STEPS,
+    ELEPHANT_EYES,
+    ELEPHANT_STEPS,
+    HORSE_ATTACKER_LEGS,
+    HORSE_ATTACKERS,
+    KING_STEPS,
+    PAWN_ATTACKERS,
+    RAYS,
+)
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 
 drop_stale_compiled_code(__file__, (geometry,))

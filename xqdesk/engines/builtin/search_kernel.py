@@ -12,26 +12,55 @@ import numpy as np
 from numba import njit
 
 from xqdesk.engines.builtin import (
-    board_kernel, endgame_kernel, eval_kernel, eval_tables, exchange_kernel, geometry, move_order_kernel,
-    nnue_kernel, perpetual_kernel, search_context, table_kernel, tt_kernel)
+    board_kernel,
+    endgame_kernel,
+    eval_kernel,
+    eval_tables,
+    exchange_kernel,
+    geometry,
+    move_order_kernel,
+    nnue_kernel,
+    perpetual_kernel,
+    search_context,
+    table_kernel,
+    tt_kernel,
+)
 from xqdesk.engines.builtin.board_kernel import (
-    MAX_PLY, POS_HEIGHT, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move,
-    make_null_move, unmake_move, unmake_null_move)
+    MAX_PLY,
+    POS_HEIGHT,
+    POS_SIDE,
+    generate_moves,
+    is_attacked_king,
+    king_square,
+    make_move,
+    make_null_move,
+    unmake_move,
+    unmake_null_move,
+)
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.endgame_kernel import scale_for_winning_chances
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
-from xqdesk.engines.builtin.exchange_kernel import (
-    check_squares, in_mask, is_en_prise, loses_material, quiet_move_loses)
+from xqdesk.engines.builtin.exchange_kernel import check_squares, in_mask, is_en_prise, loses_material, quiet_move_loses
 from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.move_order_kernel import MOVE_FROM_SHIFT, MOVE_TO_MASK, add_history, pick, score_moves
 from xqdesk.engines.builtin.nnue_kernel import uses_network
-from xqdesk.engines.builtin.search_context import ALPHABETA_SIGNATURE, QUIESCE_SIGNATURE, SEARCH_ROOT_SIGNATURE
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
+from xqdesk.engines.builtin.search_context import ALPHABETA_SIGNATURE, QUIESCE_SIGNATURE, SEARCH_ROOT_SIGNATURE
 from xqdesk.engines.builtin.table_kernel import table_score
 from xqdesk.engines.builtin.tt_kernel import (
-    MATE, MATE_BOUND, TT_EXACT, TT_LOWER, TT_MOVE_MASK, TT_UPPER, tt_decides, tt_probe,
-    tt_score_at, tt_store, tt_unpack)
+    MATE,
+    MATE_BOUND,
+    TT_EXACT,
+    TT_LOWER,
+    TT_MOVE_MASK,
+    TT_UPPER,
+    tt_decides,
+    tt_probe,
+    tt_score_at,
+    tt_store,
+    tt_unpack,
+)
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING, PAWN
 
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,

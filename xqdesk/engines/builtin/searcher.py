@@ -20,8 +20,8 @@ from xqdesk.engines.builtin import board_kernel, nnue_kernel, search_kernel, tt_
 from xqdesk.engines.builtin.eval_tables import phase_material
 from xqdesk.engines.builtin.nnue import Network
 from xqdesk.engines.builtin.nnue_kernel import NetworkState
-from xqdesk.engines.builtin.search_context import SearchContext
 from xqdesk.engines.builtin.position import Position
+from xqdesk.engines.builtin.search_context import SearchContext
 from xqdesk.engines.builtin.tree_tables import NO_TABLES, TreeTables
 from xqdesk.errors import XqdeskError
 

@@ -13,8 +13,8 @@ import threading
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, TypeVar
 
 from xqdesk.engines.contests.adjudication import AdjudicationRules
-from xqdesk.engines.errors import EngineStartError
 from xqdesk.engines.contests.match import Contestant, MatchRunner, PlayedGame, ScheduledGame
+from xqdesk.engines.errors import EngineStartError
 from xqdesk.ruleset import COURSE, Ruleset
 from xqdesk.time_control import TimeControl
 

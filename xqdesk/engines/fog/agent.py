@@ -21,7 +21,6 @@ from xqdesk.move import Move
 from xqdesk.pieces import RED, Color, side_name
 from xqdesk.variants.fog.observation import Observation
 
-
 SEED = UciOption("Seed", "spin", default="0", min=0, max=2**31 - 1)
 """A seed for repeatable games (the same in every game); 0 draws fresh randomness each game."""
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from xqdesk.engines.hosted.baselines import CAPTURE_VALUES
 from xqdesk.engines.fog.agent import SEED, FogAgent
+from xqdesk.engines.hosted.baselines import CAPTURE_VALUES
 from xqdesk.engines.options import UciOption
 from xqdesk.move import Move
 from xqdesk.movegen import unchecked_moves

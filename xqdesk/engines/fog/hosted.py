@@ -9,8 +9,8 @@ from typing import Callable, Optional, Sequence
 
 from xqdesk.board import Board
 from xqdesk.engines.fog import make_agent
-from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.options import OptionValue, UciOption
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.variants.fog.observation import Observation
 from xqdesk.variants.fog.text import parse_view

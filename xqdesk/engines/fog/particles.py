@@ -14,8 +14,8 @@ import random
 from collections import Counter
 from typing import Optional
 
-from xqdesk.engines.hosted.baselines import CAPTURE_VALUES
 from xqdesk.engines.fog.belief import Codes, implied, is_consistent, sample_board
+from xqdesk.engines.hosted.baselines import CAPTURE_VALUES
 from xqdesk.fen import STARTING_FEN, parse_fen
 from xqdesk.movegen import unchecked_moves
 from xqdesk.pieces import RED, Color

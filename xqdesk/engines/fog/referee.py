@@ -19,9 +19,9 @@ from xqdesk.engines.fog.agent import FogAgent
 from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.play.referee import play_game
-from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import EngineSpec
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB
 from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, UciEngine
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move

@@ -7,8 +7,8 @@ import threading
 from typing import Callable, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.options import OptionValue, UciOption, spin_value
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 

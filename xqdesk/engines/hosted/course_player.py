@@ -21,8 +21,8 @@ from typing import Any, Callable, Optional
 
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError, EngineOptionError, EngineStartError
-from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.options import OptionValue, UciOption
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.pieces import color_name
 

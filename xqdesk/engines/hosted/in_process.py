@@ -6,8 +6,8 @@ import threading
 from typing import Callable, Optional, Protocol
 
 from xqdesk.board import Board
-from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.options import OptionValue, UciOption, find_option
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 
 

@@ -16,8 +16,8 @@ from xqdesk.board import Board
 from xqdesk.egtb import MissingTableError, Tablebase, TableValue
 from xqdesk.egtb.fileformat import TableFileError
 from xqdesk.engines.errors import EngineOptionError
-from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.options import OptionValue, UciOption, spin_value
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.score import Cp, Mate, PovScore, Score
 

@@ -16,11 +16,10 @@ import numpy as np
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
-from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.options import OptionField, OptionFields, OptionValue, UciOption, number_between, spin_value
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
-
 
 TREE_SEARCH_FIELDS = (
     OptionField(UciOption("MultiPV", "spin", default="1", min=1, max=16), "multipv", spin_value),

@@ -19,7 +19,14 @@ from numba import njit
 
 from xqdesk.engines.builtin import board_kernel, eval_kernel
 from xqdesk.engines.builtin.board_kernel import (
-    MAX_MOVES, POS_SIDE, generate_moves, is_attacked_king, king_square, make_move, unmake_move)
+    MAX_MOVES,
+    POS_SIDE,
+    generate_moves,
+    is_attacked_king,
+    king_square,
+    make_move,
+    unmake_move,
+)
 from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_kernel import evaluate
 

@@ -10,9 +10,9 @@ import time
 from typing import Any, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.hosted.course_player import PlayerMoveError, course_action, describe_error
 from xqdesk.engines.play.game_player import MoveReply
+from xqdesk.engines.search_types import SearchLimits
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import Color

@@ -15,8 +15,13 @@ import time
 from typing import Callable, Optional
 
 from xqdesk.board import Board
-from xqdesk.engines.errors import (EngineCrashedError, EnginePositionError, EngineProtocolError, EngineStartError,
-                                   EngineTimeoutError)
+from xqdesk.engines.errors import (
+    EngineCrashedError,
+    EnginePositionError,
+    EngineProtocolError,
+    EngineStartError,
+    EngineTimeoutError,
+)
 from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.play.game_runner import lost_by_fault
 from xqdesk.engines.search_types import SearchInfo, SearchLimits

@@ -18,8 +18,17 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.training.shards import ShardWriter
-from xqdesk.engines.training.tasks import (TEACHER_GAME_BASE, LabelSettings, RecordedGame, RecordTask, Task,
-                                           TaskResult, TeacherGamesTask, is_held_out, run_task)
+from xqdesk.engines.training.tasks import (
+    TEACHER_GAME_BASE,
+    LabelSettings,
+    RecordedGame,
+    RecordTask,
+    Task,
+    TaskResult,
+    TeacherGamesTask,
+    is_held_out,
+    run_task,
+)
 from xqdesk.engines.training.teacher import Teacher
 from xqdesk.formats import open_games
 from xqdesk.position_index import game_result, record_paths

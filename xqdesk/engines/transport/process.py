@@ -32,8 +32,8 @@ import sys
 import threading
 import time
 import weakref
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Any, Callable, Mapping, Optional, Sequence
 
 from xqdesk.engines.errors import EngineStartError

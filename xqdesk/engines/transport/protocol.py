@@ -12,8 +12,8 @@ import enum
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
-from xqdesk.engines.transport import uci, ucci
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
+from xqdesk.engines.transport import ucci, uci
 from xqdesk.engines.transport.uci import BestMove, OptionValue, UciDialect, UciOption
 from xqdesk.move import Move
 from xqdesk.pieces import Color

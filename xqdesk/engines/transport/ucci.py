@@ -24,9 +24,17 @@ from typing import Optional, Sequence
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineProtocolError
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.transport.uci import BestMove, OptionValue, UciDialect, UciOption, format_move, format_option_value
+from xqdesk.engines.transport.uci import (
+    BestMove,
+    OptionValue,
+    UciDialect,
+    UciOption,
+    format_move,
+    format_option_value,
+    parse_move,
+)
 from xqdesk.engines.transport.uci import parse_info as parse_uci_info
-from xqdesk.engines.transport.uci import parse_move, parse_option as parse_uci_option
+from xqdesk.engines.transport.uci import parse_option as parse_uci_option
 from xqdesk.move import Move
 from xqdesk.pieces import RED, Color
 

@@ -20,14 +20,27 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Optional, Sequence
 
-from xqdesk.engines.errors import (EngineCrashedError, EngineError, EngineProtocolError, EngineStartError,
-                                   EngineTimeoutError)
-from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver, LineProcess, LoggedLine
+from xqdesk.engines.errors import (
+    EngineCrashedError,
+    EngineError,
+    EngineProtocolError,
+    EngineStartError,
+    EngineTimeoutError,
+)
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.transport.protocol import EngineProtocol, ProtocolName, UciProtocol, UcciProtocol
-from xqdesk.engines.transport.uci import (BestMove, OptionValue, UciDialect, UciOption, detect_dialect, find_option,
-                                          network_file_problem, parse_id)
+from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver, LineProcess, LoggedLine
+from xqdesk.engines.transport.protocol import EngineProtocol, ProtocolName, UcciProtocol, UciProtocol
 from xqdesk.engines.transport.ucci import MILLISEC_OPTION, NO_BEST_MOVE
+from xqdesk.engines.transport.uci import (
+    BestMove,
+    OptionValue,
+    UciDialect,
+    UciOption,
+    detect_dialect,
+    find_option,
+    network_file_problem,
+    parse_id,
+)
 from xqdesk.fen import parse_fen
 from xqdesk.move import Move
 from xqdesk.pieces import RED, Color

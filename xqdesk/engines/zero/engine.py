@@ -19,12 +19,19 @@ import numpy as np
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.errors import EngineOptionError, EngineStartError
+from xqdesk.engines.mcts.engine import TREE_SEARCH_FIELDS
 from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
 from xqdesk.engines.mcts.tree import Node
+from xqdesk.engines.options import (
+    OptionField,
+    OptionFields,
+    OptionValue,
+    UciOption,
+    flag_value,
+    number_between,
+    spin_value,
+)
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.mcts.engine import TREE_SEARCH_FIELDS
-from xqdesk.engines.options import (OptionField, OptionFields, OptionValue, UciOption, flag_value, number_between,
-                                    spin_value)
 from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX, mover_codes, planes_from_codes
 from xqdesk.engines.zero.network import Network, NetworkFileError
 from xqdesk.fen import STARTING_FEN

@@ -157,8 +157,8 @@ def _arena_worker(task: tuple[str, str, int, int, int]) -> float:
 
 def _elo_vs_greedy(path: Path, games: int, simulations: int, max_plies: int, seed: int) -> float:
     """An Elo difference estimate of the network's engine against ``greedy`` from ``games`` games."""
-    from xqdesk.engines.hosted.baselines import GreedyEngine
     from xqdesk.engines.contests.elo import elo_from_score
+    from xqdesk.engines.hosted.baselines import GreedyEngine
     network = Network.load(path)
     points = 0.0
     for game in range(games):
