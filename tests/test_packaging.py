@@ -150,15 +150,20 @@ SOURCE_PARTS = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "MANIFEST.
 BUILD_LEFTOVERS = shutil.ignore_patterns("__pycache__", "*.nb[ic]", "*.py[cod]", "*.egg-info", ".pytest_cache")
 
 
-def test_the_source_archive_holds_the_tests_with_their_data_and_they_run_from_it(tmp_path):
-    pytest.importorskip("setuptools", minversion="77", reason="building the sdist needs setuptools >= 77")
-    source = tmp_path / "source"
-    source.mkdir()
+def copy_of_the_source(folder: Path) -> Path:
+    """``folder``, made to hold the checkout's :data:`SOURCE_PARTS` (without build leftovers)."""
+    folder.mkdir()
     for name in SOURCE_PARTS:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, source / name, ignore=BUILD_LEFTOVERS)
+            shutil.copytree(ROOT / name, folder / name, ignore=BUILD_LEFTOVERS)
         else:
-            shutil.copy2(ROOT / name, source / name)
+            shutil.copy2(ROOT / name, folder / name)
+    return folder
+
+
+def test_the_source_archive_holds_the_tests_with_their_data_and_they_run_from_it(tmp_path):
+    pytest.importorskip("setuptools", minversion="77", reason="building the sdist needs setuptools >= 77")
+    source = copy_of_the_source(tmp_path / "source")
     built = subprocess.run([sys.executable, "-c", "import sys\nfrom setuptools import build_meta\n"
                             "print(build_meta.build_sdist(sys.argv[1]))", str(tmp_path / "dist")],
                            capture_output=True, text=True, cwd=source, timeout=HANG_GUARD)
@@ -217,13 +222,7 @@ def test_the_readme_commands_make_a_virtual_environment_and_need_no_python_comma
 def test_the_readme_install_command_runs_as_written_without_a_python_command(tmp_path):
     """The README's install command, step by step up to the window, in a copy of the checkout, with a
     ``PATH`` that has ``python3`` and no ``python`` (as on Debian); then the first engine move."""
-    checkout = tmp_path / "xqdesk"
-    checkout.mkdir()
-    for name in SOURCE_PARTS:
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, checkout / name, ignore=BUILD_LEFTOVERS)
-        else:
-            shutil.copy2(ROOT / name, checkout / name)
+    checkout = copy_of_the_source(tmp_path / "xqdesk")
     commands = tmp_path / "bin"
     commands.mkdir()
     base_python = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
