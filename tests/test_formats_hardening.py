@@ -4,6 +4,7 @@ every error names the file, the game (or the whole file) and the place."""
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 import tracemalloc
@@ -135,7 +136,8 @@ def test_convert_to_a_missing_folder_or_a_full_disk_exits_3(tmp_path: Path, caps
     if Path("/dev/full").exists():
         (tmp_path / "full.pgn").symlink_to("/dev/full")
         assert main(["convert", str(FIFTEEN_CHINESE), str(tmp_path / "full.pgn")]) == EXIT_CANNOT_WRITE
-        assert "No space left on device" in capsys.readouterr().err
+        assert "the disk is full" in capsys.readouterr().err
+        assert stat.S_ISCHR(os.stat("/dev/full").st_mode)  # written into, never replaced by a file
 
 
 def test_a_crash_has_its_own_exit_code(monkeypatch, capsys) -> None:

@@ -101,6 +101,23 @@ def _sync_folder(folder: Path) -> None:
 
 
 @contextmanager
+def _straight_into(path: Path, target: Path) -> Iterator[BinaryIO]:
+    """``target``, which is no regular file (``/dev/full``, a named pipe, a terminal), opened and
+    written as it is: it has no content to keep whole, and a file put in its place would break
+    it. Failures raise :class:`FileWriteError`."""
+    try:
+        handle = open(target, "wb")
+    except OSError as error:
+        raise FileWriteError(path, write_failure_reason(error), error.errno) from error
+    try:
+        with handle:
+            yield handle
+            handle.flush()
+    except OSError as error:
+        raise FileWriteError(path, write_failure_reason(error), error.errno) from error
+
+
+@contextmanager
 def atomic_output(path: str | Path) -> Iterator[BinaryIO]:
     """A binary file to write ``path``'s new content to; it replaces ``path`` when the ``with``
     block ends without an exception. An exception in the block, or a failure while writing,
@@ -116,6 +133,10 @@ def atomic_output(path: str | Path) -> Iterator[BinaryIO]:
         raise FileWriteError(path, write_failure_reason(error), error.errno) from error
     if existing is not None and stat.S_ISDIR(existing.st_mode):
         raise FileWriteError(path, "it is a folder", errno.EISDIR)
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with _straight_into(path, target) as device:  # a device, a pipe: written, never replaced
+            yield device
+        return
     existed = existing is not None and stat.S_ISREG(existing.st_mode)
     try:
         descriptor, temporary = _create_beside(target, existing.st_mode if existed and existing else None)
