@@ -35,18 +35,24 @@ def log_level(args: argparse.Namespace) -> int:
     return logging.INFO if verbose == 1 else logging.WARNING
 
 
+class _CommandHandler(logging.StreamHandler):
+    """The handler a command installs, remembering the logger's level before it."""
+
+    def __init__(self, previous_level: int) -> None:
+        super().__init__(sys.stderr)
+        self.previous_level = previous_level
+
+
 def configure_logging(args: argparse.Namespace) -> Optional[logging.Handler]:
     """Send the ``xqdesk`` loggers' records at the asked level to stderr; the handler installed
     (to remove after the command; None when one is there already)."""
     level = log_level(args)
     logger = logging.getLogger(ROOT_LOGGER)
-    if any(getattr(handler, "_xqdesk_cli", False) for handler in logger.handlers):
+    if any(isinstance(handler, _CommandHandler) for handler in logger.handlers):
         return None
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _CommandHandler(logger.level)
     handler.setFormatter(logging.Formatter(QUIET_FORMAT if level >= logging.WARNING else VERBOSE_FORMAT))
     handler.setLevel(level)
-    handler._xqdesk_cli = True
-    handler._previous_level = logger.level
     logger.addHandler(handler)
     logger.setLevel(level)
     return handler
@@ -57,7 +63,7 @@ def remove_logging(handler: Optional[logging.Handler]) -> None:
     if handler is not None:
         logger = logging.getLogger(ROOT_LOGGER)
         logger.removeHandler(handler)
-        logger.setLevel(getattr(handler, "_previous_level", logging.NOTSET))
+        logger.setLevel(handler.previous_level if isinstance(handler, _CommandHandler) else logging.NOTSET)
         handler.close()
 
 
