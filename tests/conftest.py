@@ -41,13 +41,13 @@ def _live_children() -> list[str]:
     return children
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(scope="session")
 def engines_compiled(request):
-    """The engines' compiled code, made ready once before the first test, as the window and the
-    command line do before a first move (:mod:`xqdesk.engines.compiled_code`): on a fresh clone
-    the kernels compile for a minute of CPU and more, which no test's wait for an engine should
-    have to include. Quick when the code is ready; a failure is reported, and the engine tests
-    then say what is wrong."""
+    """The engines' compiled code, made ready once before the first test that needs it, as the
+    window and the command line do before a first move (:mod:`xqdesk.engines.compiled_code`): on a
+    fresh clone the kernels compile for a minute of CPU and more, which no test's wait for an engine
+    should have to include. Quick when the code is ready; a failure is reported, and the engine
+    tests then say what is wrong."""
     from xqdesk.engines.compiled_code import TYPICAL_CPU_SECONDS, engine_label, is_ready, prepare_in_child
 
     kinds = [kind for kind in TYPICAL_CPU_SECONDS if not is_ready(kind)]
@@ -65,6 +65,16 @@ def engines_compiled(request):
     say(f"\npreparing the compiled code of {', '.join(engine_label(kind) for kind in kinds)} (once after a change) …")
     problem = prepare_in_child(kinds, lambda progress: None)
     say(f"{'could not prepare it: ' + problem if problem else 'ready'} after {time.monotonic() - started:.0f} s")
+
+
+@pytest.fixture(autouse=True)
+def compiled_code_for_engine_tests(request):
+    """Ask for :func:`engines_compiled` in the modules marked ``engines`` (those that start the
+    built-in, mcts, zero, fog or tablebase engines, or the window, which may), so a run of other
+    tests never waits for the kernels to compile. On CI every test asks: a module that starts such
+    an engine without its mark then still passes there, and is slow only on a fresh local run."""
+    if request.node.get_closest_marker("engines") is not None or os.environ.get("CI"):
+        request.getfixturevalue("engines_compiled")
 
 
 @pytest.fixture(autouse=True)
