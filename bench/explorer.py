@@ -50,8 +50,8 @@ def measure_window(database: Path) -> None:
     latency = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(latency)
     from xqdesk.ui.app import ensure_application
+    from xqdesk.ui.base.settings import open_store
     from xqdesk.ui.main_window import MainWindow
-    from xqdesk.ui.settings import open_store
 
     app = ensure_application()
     with tempfile.TemporaryDirectory() as scratch:

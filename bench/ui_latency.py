@@ -110,7 +110,7 @@ def measure_engine_game(window, meter: StallMeter) -> tuple[float, int]:
     """Person (scripted) vs the built-in engine at full level, 1 s per engine move, 6 engine moves."""
     from xqdesk.pieces import RED
     from xqdesk.time_control import TimeControl
-    from xqdesk.ui.settings import EngineKind, EngineProfile
+    from xqdesk.ui.base.settings import EngineKind, EngineProfile
 
     window.controller.live.engine_clock = TimeControl.per_move(1.0)
     window.start_game(None, EngineProfile("Built-in", EngineKind.BUILTIN, level=20))
@@ -129,7 +129,7 @@ def measure_engine_game(window, meter: StallMeter) -> tuple[float, int]:
 
 def measure_analysis(window, meter: StallMeter, seconds: float) -> float:
     """Two engines analysing (built-in and, when installed, Fairy-Stockfish), MultiPV 3."""
-    from xqdesk.ui.settings import EngineKind, EngineProfile
+    from xqdesk.ui.base.settings import EngineKind, EngineProfile
 
     profiles = [EngineProfile("Built-in", EngineKind.BUILTIN, level=20)]
     fairy = Path("/usr/games/fairy-stockfish")
@@ -148,7 +148,7 @@ def measure_review(window, meter: StallMeter) -> tuple[float, int, float]:
     """A master game reviewed by the built-in engine at 0.1 s a position, the window running."""
     from xqdesk.engines.analysis.reviewer import review_limits
     from xqdesk.formats import read_games
-    from xqdesk.ui.settings import EngineKind, EngineProfile
+    from xqdesk.ui.base.settings import EngineKind, EngineProfile
 
     game = read_games(MASTER_GAMES).games[0]
     window.controller.load_game(game)
@@ -197,7 +197,7 @@ def measure_big_tree(window, meter: StallMeter, path: Path) -> list[tuple[str, f
     longest stall while it is opened, then after each of a few moves and comments (each followed
     by a second and a half, for its autosave and unsaved-changes bookkeeping). Returns (action,
     longest stall in ms, the same without the waits for a CPU)."""
-    from xqdesk.ui.game_controller import Mode
+    from xqdesk.ui.game.game_controller import Mode
 
     files, controller = window.files, window.controller
     done: list[bool] = []
@@ -242,7 +242,7 @@ def measure_gif_export(window, meter: StallMeter, path: str) -> tuple[float, flo
     """File → Export game as GIF… of the collection's longest game: the longest stall, the seconds
     it took and the frames written."""
     from xqdesk.formats import read_games
-    from xqdesk.ui.game_controller import Mode
+    from xqdesk.ui.game.game_controller import Mode
 
     game = max(read_games(MASTER_GAMES).games, key=len)
     window.controller.load_game(game, Mode.REPLAY, ply=0)
@@ -264,7 +264,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from xqdesk.ui.app import ensure_application
 app = ensure_application()
 from xqdesk.ui.main_window import MainWindow
-from xqdesk.ui.settings import open_store
+from xqdesk.ui.base.settings import open_store
 scratch = tempfile.mkdtemp()
 window = MainWindow(settings_store=open_store(scratch + '/s.ini'), autosave_path=scratch + '/a.pgn')
 class FirstPaint(QObject):
@@ -313,8 +313,8 @@ def main() -> None:
     app = ensure_application()
     import tempfile
 
+    from xqdesk.ui.base.settings import open_store
     from xqdesk.ui.main_window import MainWindow
-    from xqdesk.ui.settings import open_store
 
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     scratch = tempfile.mkdtemp()

@@ -38,8 +38,8 @@ def wait(app, condition, seconds: float) -> bool:
 
 
 def new_window(app, size: tuple[int, int] = SIZE):
+    from xqdesk.ui.base.settings import open_store
     from xqdesk.ui.main_window import MainWindow
-    from xqdesk.ui.settings import open_store
 
     scratch = tempfile.mkdtemp(prefix="xqdesk-shots-")
     window = MainWindow(settings_store=open_store(scratch + "/settings.ini"), autosave_path=scratch + "/autosave.pgn")
@@ -70,7 +70,7 @@ def variation_tree(app, out: Path) -> None:
 
 def evaluation_bar(app, out: Path) -> None:
     from xqdesk.formats import read_games
-    from xqdesk.ui.game_controller import Mode
+    from xqdesk.ui.game.game_controller import Mode
 
     window = new_window(app)
     game = read_games(GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn").games[3]
@@ -85,7 +85,7 @@ def evaluation_bar(app, out: Path) -> None:
 def review_summary(app, out: Path) -> None:
     from xqdesk.engines.analysis.reviewer import review_limits
     from xqdesk.formats import read_games
-    from xqdesk.ui.settings import EngineKind, EngineProfile
+    from xqdesk.ui.base.settings import EngineKind, EngineProfile
 
     window = new_window(app)
     game = read_games(GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn").games[7]
@@ -100,7 +100,7 @@ def review_summary(app, out: Path) -> None:
 
 
 def tournament(app, out: Path) -> None:
-    from xqdesk.ui.settings import EngineKind, EngineProfile
+    from xqdesk.ui.base.settings import EngineKind, EngineProfile
 
     window = new_window(app)
     engines = (EngineProfile("Built-in level 5", EngineKind.BUILTIN, level=5),
@@ -141,8 +141,8 @@ def laptop(app, out: Path) -> None:
     """Two engines analysing three lines each of a master game's middle game, at 1366×700 and
     1024×540."""
     from xqdesk.formats import read_games
-    from xqdesk.ui.game_controller import Mode
-    from xqdesk.ui.settings import EngineKind, EngineProfile
+    from xqdesk.ui.base.settings import EngineKind, EngineProfile
+    from xqdesk.ui.game.game_controller import Mode
 
     game = read_games(GAMES / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn").games[3]
     engines = [EngineProfile("Built-in level 20", EngineKind.BUILTIN, level=20),

@@ -94,7 +94,7 @@ def no_engine_threads_left():
     """Fail a test that leaves an engine worker's QThread running (the window's engine seats)."""
     yield
     import sys
-    worker_module = sys.modules.get("xqdesk.ui.engine_worker")
+    worker_module = sys.modules.get("xqdesk.ui.engines.engine_worker")
     if worker_module is None:
         return
     from PySide6.QtTest import QTest  # workers shut down without waiting get a moment to end
@@ -112,9 +112,9 @@ def window(qtbot, tmp_path):
     ``tmp_path``; shut down (engines stopped), closed and set back to English afterwards (closed
     here rather than by qtbot, which would close it before the shutdown and so ask about the
     unsaved game)."""
-    from xqdesk.ui.i18n import Language, set_language
+    from xqdesk.ui.base.i18n import Language, set_language
+    from xqdesk.ui.base.settings import open_store
     from xqdesk.ui.main_window import MainWindow
-    from xqdesk.ui.settings import open_store
 
     win = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
                      autosave_path=str(tmp_path / "autosave.pgn"))

@@ -1,9 +1,12 @@
 """The layers hold: core never imports Qt or engines; engines never import the UI."""
 import ast
+import re
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 APPLICATION_LAYER = {"ui", "engines", "engine", "cli", "compat", "__init__", "__main__"}
@@ -66,13 +69,28 @@ def test_the_import_graph_has_no_circle():
     assert not circles, f"imports that close a circle (module, imported): {circles}"
 
 
-def test_every_engine_room_is_in_the_layers_contract():
-    """Each module and package directly under ``xqdesk.engines`` stands in a layer, so a new room
-    cannot import upwards unnoticed."""
+@pytest.mark.parametrize("container", ["engines", "ui"])
+def test_every_room_is_in_its_layers_contract(container):
+    """Each module and package directly under ``xqdesk.engines`` and ``xqdesk.ui`` stands in a
+    layer, so a new room (or a module of the window's shell) cannot import upwards unnoticed."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     contract = next(contract for contract in config["tool"]["importlinter"]["contracts"]
-                    if contract.get("containers") == ["xqdesk.engines"])
-    layered = {name.strip() for layer in contract["layers"] for name in layer.split(":")}
-    rooms = {path.stem if path.suffix == ".py" else path.name for path in (ROOT / "xqdesk" / "engines").iterdir()
+                    if contract.get("containers") == [f"xqdesk.{container}"])
+    layered = {name.strip() for layer in contract["layers"] for name in re.split(r"[:|]", layer)}
+    rooms = {path.stem if path.suffix == ".py" else path.name for path in (ROOT / "xqdesk" / container).iterdir()
              if (path.suffix == ".py" or (path / "__init__.py").exists()) and path.stem != "__init__"}
-    assert rooms <= layered, f"add to the engines' layers contract in pyproject.toml: {sorted(rooms - layered)}"
+    assert rooms <= layered, f"add to the {container} layers contract in pyproject.toml: {sorted(rooms - layered)}"
+
+
+def test_the_window_keeps_its_modules_in_rooms():
+    """Only the shell (the window, its start and menus) sits at the top of ``xqdesk/ui``; every
+    feature's module lives in a room of its own."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contract = next(contract for contract in config["tool"]["importlinter"]["contracts"]
+                    if contract.get("containers") == ["xqdesk.ui"])
+    shell = {name.strip() for name in re.split(r"[:|]", contract["layers"][0])}
+    top = {path.stem for path in (ROOT / "xqdesk" / "ui").glob("*.py")} - {"__init__"}
+    assert top == shell, f"a module at the top of xqdesk/ui that is not the shell: {sorted(top - shell)}"
+    rooms = [path for path in (ROOT / "xqdesk" / "ui").iterdir() if (path / "__init__.py").exists()]
+    assert all(not any(child.is_dir() and child.name != "__pycache__" for child in room.iterdir()) for room in rooms), \
+        "rooms are one level deep"

@@ -18,7 +18,7 @@ from xqdesk.engines.transport.uci import network_file_problem
 from xqdesk.engines.zero import network as zero_network
 from xqdesk.engines.zero.network import Network, array_shapes
 from xqdesk.errors import InputError
-from xqdesk.ui.engine_panel import EnginePanel
+from xqdesk.ui.analysis.engine_panel import EnginePanel
 
 pytestmark = pytest.mark.engines
 

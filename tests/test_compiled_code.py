@@ -199,7 +199,7 @@ def test_the_tablebase_commands_prepare_the_solver_once(first_start):
 def test_the_window_prepares_in_the_background_with_progress_in_the_status_bar(qtbot, first_start):
     from PySide6.QtWidgets import QMainWindow
 
-    from xqdesk.ui.engine_preparation import EnginePreparation
+    from xqdesk.ui.engines.engine_preparation import EnginePreparation
 
     window = QMainWindow()
     qtbot.addWidget(window)
@@ -218,7 +218,7 @@ def test_the_window_prepares_in_the_background_with_progress_in_the_status_bar(q
 def test_closing_the_window_ends_the_preparation(qtbot, first_start):
     from PySide6.QtWidgets import QMainWindow
 
-    from xqdesk.ui.engine_preparation import EnginePreparation
+    from xqdesk.ui.engines.engine_preparation import EnginePreparation
 
     window = QMainWindow()
     qtbot.addWidget(window)
@@ -232,8 +232,8 @@ def test_an_engine_of_another_kind_is_prepared_in_view_when_the_window_first_sta
     from PySide6.QtWidgets import QMainWindow
 
     from xqdesk.engines.spec import EngineSpec, parse_spec
-    from xqdesk.ui.engine_preparation import EnginePreparation, code_kind
-    from xqdesk.ui.engine_worker import EngineWorker
+    from xqdesk.ui.engines.engine_preparation import EnginePreparation, code_kind
+    from xqdesk.ui.engines.engine_worker import EngineWorker
 
     window = QMainWindow()
     qtbot.addWidget(window)

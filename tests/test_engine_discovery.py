@@ -36,8 +36,8 @@ def test_known_engines_are_found_on_the_search_path(tmp_path):
 
 
 def _window(tmp_path: Path):
+    from xqdesk.ui.base.settings import open_store
     from xqdesk.ui.main_window import MainWindow
-    from xqdesk.ui.settings import open_store
 
     win = MainWindow(settings_store=open_store(str(tmp_path / "settings.ini")),
                      autosave_path=str(tmp_path / "autosave.pgn"))
@@ -91,8 +91,8 @@ def test_later_starts_keep_the_users_choice(qtbot, tmp_path, fairy_on_path):
 def test_the_quick_start_opponent_says_its_measured_strength(qtbot, window):
     from PySide6.QtCore import Qt
 
-    from xqdesk.ui.i18n import Language
-    from xqdesk.ui.seat_dialogs import BUILTIN_PROFILES, NewGameDialog, engine_strength
+    from xqdesk.ui.base.i18n import Language
+    from xqdesk.ui.game.seat_dialogs import BUILTIN_PROFILES, NewGameDialog, engine_strength
 
     opponent = window.starts.default_engine()
     assert opponent.level == 3

@@ -127,7 +127,7 @@ def test_window_save_and_autosave_on_a_full_disk_keep_the_old_files(tmp_path):
         from PySide6.QtCore import QEventLoop, QTimer
         from PySide6.QtWidgets import QApplication
         from xqdesk.ui.main_window import MainWindow
-        from xqdesk.ui.settings import open_store
+        from xqdesk.ui.base.settings import open_store
 
         app = QApplication([])
         window = MainWindow(settings_store=open_store({str(tmp_path / "s.ini")!r}), autosave_path={str(autosave)!r})

@@ -14,8 +14,16 @@ from xqdesk.cli import main
 from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.squares import parse_square
-from xqdesk.ui.board_render import Arrow, BoardGeometry
-from xqdesk.ui.pictures import PictureError, line_scenes, render_image, save_gif, save_picture, scene_with, to_pillow
+from xqdesk.ui.board.board_render import Arrow, BoardGeometry
+from xqdesk.ui.exports.pictures import (
+    PictureError,
+    line_scenes,
+    render_image,
+    save_gif,
+    save_picture,
+    scene_with,
+    to_pillow,
+)
 
 GAME_FILE = GAMES / "notation_15" / "iccs.pgn"
 

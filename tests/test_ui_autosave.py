@@ -15,9 +15,9 @@ from hang_guard import HANG_GUARD
 
 from xqdesk.formats import read_games
 from xqdesk.move import Move
-from xqdesk.ui.autosave import AUTOSAVE_DELAY_MS, AUTOSAVE_MAX_WAIT_MS
-from xqdesk.ui.game_controller import Mode
-from xqdesk.ui.settings import EngineKind, EngineProfile
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
+from xqdesk.ui.game.game_controller import Mode
+from xqdesk.ui.record.autosave import AUTOSAVE_DELAY_MS, AUTOSAVE_MAX_WAIT_MS
 
 pytestmark = pytest.mark.engines
 

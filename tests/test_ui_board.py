@@ -8,8 +8,8 @@ from xqdesk.board import Board
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.squares import parse_square
-from xqdesk.ui.board_view import Arrow, BoardGeometry, BoardView, render_piece
-from xqdesk.ui.piece_glyphs import (
+from xqdesk.ui.board.board_view import Arrow, BoardGeometry, BoardView, render_piece
+from xqdesk.ui.board.piece_glyphs import (
     BLACK_CHARACTERS,
     RED_CHARACTERS,
     RED_FILE_NUMBERS,

@@ -10,10 +10,10 @@ from PySide6.QtCore import QObject, Signal
 
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
-from xqdesk.ui.analysis_session import AnalysisSession
-from xqdesk.ui.connections import SignalConnections
-from xqdesk.ui.engine_panel import EnginePanel
-from xqdesk.ui.settings import EngineKind, EngineProfile
+from xqdesk.ui.analysis.analysis_session import AnalysisSession
+from xqdesk.ui.analysis.engine_panel import EnginePanel
+from xqdesk.ui.base.connections import SignalConnections
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
 
 pytestmark = pytest.mark.engines
 

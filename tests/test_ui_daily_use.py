@@ -26,16 +26,16 @@ from xqdesk.notation import Notation
 from xqdesk.pieces import BLACK, RED
 from xqdesk.squares import parse_square
 from xqdesk.time_control import TimeControl
-from xqdesk.ui.board_view import PIECE_RADIUS, Arrow, arrow_style
-from xqdesk.ui.files import SAVE_FORMATS
-from xqdesk.ui.game_controller import Mode
-from xqdesk.ui.game_list import GameRow, match_score, points_text
-from xqdesk.ui.i18n import Language
+from xqdesk.ui.base.i18n import Language
+from xqdesk.ui.base.message_banner import BannerKind
+from xqdesk.ui.base.settings import EngineKind, EngineProfile, load_settings, open_store
+from xqdesk.ui.base.sounds import SoundEvent, SoundPlayer
+from xqdesk.ui.board.board_view import PIECE_RADIUS, Arrow, arrow_style
+from xqdesk.ui.game.game_controller import Mode
+from xqdesk.ui.game.seat_dialogs import NewGameDialog, available_engines
 from xqdesk.ui.main_window import MainWindow
-from xqdesk.ui.message_banner import BannerKind
-from xqdesk.ui.seat_dialogs import NewGameDialog, available_engines
-from xqdesk.ui.settings import EngineKind, EngineProfile, load_settings, open_store
-from xqdesk.ui.sounds import SoundEvent, SoundPlayer
+from xqdesk.ui.record.files import SAVE_FORMATS
+from xqdesk.ui.record.game_list import GameRow, match_score, points_text
 
 pytestmark = pytest.mark.engines
 
@@ -265,7 +265,7 @@ def test_a_bug_while_loading_ends_the_load_with_an_error(qtbot, window, monkeypa
     def broken(number, game, damaged=False):
         raise RuntimeError("listing broke")
 
-    monkeypatch.setattr("xqdesk.ui.game_loader.game_row", broken)
+    monkeypatch.setattr("xqdesk.ui.record.game_loader.game_row", broken)
     files = window.files
     assert files.open_path(BIG_FILE)
     with qtbot.waitSignal(files.loading_finished, timeout=HANG_GUARD_MS) as finished:
@@ -357,7 +357,7 @@ def test_a_missing_sound_card_does_not_fill_stderr_with_alsa_messages():
     """ALSA prints some forty lines when it finds no card; the player silences them (the reason is
     kept in ``unavailable_reason``). Run in a fresh process: the messages go to its stderr."""
     code = ("import miniaudio\n"
-            "from xqdesk.ui.sounds import SoundEvent, SoundPlayer\n"
+            "from xqdesk.ui.base.sounds import SoundEvent, SoundPlayer\n"
             "player = SoundPlayer(backends=[miniaudio.Backend.ALSA])\n"
             "played = player.play(SoundEvent.MOVE)\n"
             "player.close()\n"
@@ -571,7 +571,7 @@ def test_the_game_list_finds_date_and_round_in_the_tags_other_tools_write():
     """ElephantEye's sample writes [Game "Chinese Chess"] and no Round: no round, not "Chinese Chess".
     Databases that keep the date in EventDate or UTCDate, and rounds in Board, fill the columns."""
     from xqdesk.formats.pgn import parse_pgn
-    from xqdesk.ui.game_list import game_row
+    from xqdesk.ui.record.game_list import game_row
     sample = read_games(DATA / "games" / "chinese_gb18030" / "eleeye_SAMPLE.PGN").games[0]
     row = game_row(1, sample)
     assert (row.date, row.round) == ("1999.12.09", "")

@@ -13,7 +13,7 @@ from xqdesk.drawings import Drawings, DrawnArrow, DrawnCircle, parse_drawings
 from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.squares import parse_square
-from xqdesk.ui.board_view import Arrow, BoardView
+from xqdesk.ui.board.board_view import Arrow, BoardView
 
 pytestmark = pytest.mark.engines
 
@@ -79,7 +79,7 @@ def test_a_right_drag_draws_an_arrow_kept_in_the_moves_comment_and_saved(qtbot, 
 
 
 def test_a_picture_of_the_board_shows_the_drawings(qtbot):
-    from xqdesk.ui.pictures import render_image, scene_with
+    from xqdesk.ui.exports.pictures import render_image, scene_with
 
     view = BoardView()
     qtbot.addWidget(view)

@@ -9,8 +9,8 @@ from xqdesk.fen import STARTING_FEN
 from xqdesk.pieces import ADVISOR, BLACK, CHARIOT, KING, PAWN
 from xqdesk.position_check import ProblemKind
 from xqdesk.squares import parse_square
-from xqdesk.ui.i18n import Language, set_language
-from xqdesk.ui.position_editor import PositionEditor, PositionEditorDialog
+from xqdesk.ui.base.i18n import Language, set_language
+from xqdesk.ui.board.position_editor import PositionEditor, PositionEditorDialog
 
 
 @pytest.fixture

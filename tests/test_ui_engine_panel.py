@@ -14,9 +14,9 @@ from xqdesk.move import Move
 from xqdesk.notation import Notation
 from xqdesk.pieces import BLACK, RED
 from xqdesk.score import Cp, Mate, PovScore
-from xqdesk.ui.engine_panel import EnginePanel
-from xqdesk.ui.engine_view import count_text, pv_text, score_text
-from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
+from xqdesk.ui.analysis.engine_panel import EnginePanel
+from xqdesk.ui.analysis.engine_view import count_text, pv_text, score_text
+from xqdesk.ui.base.settings import EngineKind, EngineProfile, ScoreView
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -122,7 +122,7 @@ def test_analysis_keeps_the_engine_to_moves_the_course_allows(qtbot, panel):
 @needs_fairy
 def test_an_engine_playing_a_seat_is_shown_but_not_driven_by_the_panel(qtbot, panel):
     from xqdesk.engines.search_types import SearchLimits
-    from xqdesk.ui.engine_worker import EngineWorker
+    from xqdesk.ui.engines.engine_worker import EngineWorker
 
     seat = EngineWorker(EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY).to_spec())
     seat.start()
@@ -145,7 +145,7 @@ def test_three_lines_fit_or_scroll_in_a_short_panel(qtbot, panel):
     """In a short dock (a laptop) the MultiPV table shows its lines, or scrolls to them: never a
     line cut off with no way to see it."""
     from xqdesk.engines.search_types import SearchInfo
-    from xqdesk.ui.engine_worker import SearchProgress
+    from xqdesk.ui.engines.engine_worker import SearchProgress
 
     panel.show()
     qtbot.waitExposed(panel)
@@ -172,7 +172,7 @@ def test_three_lines_fit_or_scroll_in_a_short_panel(qtbot, panel):
 def test_with_nothing_to_say_the_panel_folds_to_one_line_and_offers_analysis(qtbot, panel):
     """Replaying a game with no engine: the panel folds to a line with an *Analysis* button and
     caps its height (a dock holding it gives the height back); an engine or a score unfolds it."""
-    from xqdesk.ui.engine_worker import EngineWorker
+    from xqdesk.ui.engines.engine_worker import EngineWorker
 
     panel.show()
     qtbot.waitExposed(panel)
@@ -200,7 +200,7 @@ def test_with_nothing_to_say_the_panel_folds_to_one_line_and_offers_analysis(qtb
 
 def test_the_nps_comes_from_nodes_and_time_sent_on_separate_lines():
     from xqdesk.engines.transport.ucci import parse_info
-    from xqdesk.ui.engine_worker import _ProgressThrottle
+    from xqdesk.ui.engines.engine_worker import _ProgressThrottle
 
     throttle = _ProgressThrottle(1)
     throttle.add(parse_info("info depth 6 score 20 pv h2e2 h9g7", RED))

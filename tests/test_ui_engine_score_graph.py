@@ -5,7 +5,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from xqdesk.pieces import BLACK, RED
 from xqdesk.score import Cp, Mate, PovScore
-from xqdesk.ui.score_graph import MATE_PAWNS, ScoreGraph, red_view_pawns, squash
+from xqdesk.ui.analysis.score_graph import MATE_PAWNS, ScoreGraph, red_view_pawns, squash
 
 
 def test_scores_turn_to_reds_view_and_squash_into_the_graph():

@@ -8,7 +8,7 @@ import pytest
 from hang_guard import HANG_GUARD_MS
 
 from xqdesk.move import Move
-from xqdesk.ui.settings import EngineKind, EngineProfile
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
 
 pytestmark = pytest.mark.engines
 

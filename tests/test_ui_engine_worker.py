@@ -16,8 +16,8 @@ from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.transport.process import live_process_groups
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
-from xqdesk.ui.engine_worker import EngineWorker, running_workers
-from xqdesk.ui.settings import EngineKind, EngineProfile
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
+from xqdesk.ui.engines.engine_worker import EngineWorker, running_workers
 
 FAIRY = "/usr/games/fairy-stockfish"
 needs_fairy = pytest.mark.skipif(not os.access(FAIRY, os.X_OK), reason="fairy-stockfish is not installed")
@@ -144,7 +144,7 @@ def test_shutdown_without_waiting_returns_at_once_and_the_thread_ends(qtbot):
 
 @needs_fairy
 def test_retiring_workers_are_joined_before_the_application_quits(qtbot):
-    from xqdesk.ui.engine_worker import join_retiring_workers
+    from xqdesk.ui.engines.engine_worker import join_retiring_workers
 
     engine = EngineWorker(FAIRY_SPEC)
     with qtbot.waitSignal(engine.engine_ready, timeout=HANG_GUARD_MS):

@@ -11,8 +11,8 @@ from hang_guard import HANG_GUARD_MS
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPushButton, QSpinBox
 
 from xqdesk.engines.errors import EngineError
-from xqdesk.ui.engines_dialog import EnginesDialog, unique_name
-from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, load_settings, open_store
+from xqdesk.ui.base.settings import EngineKind, EngineProfile, Settings, load_settings, open_store
+from xqdesk.ui.engines.engines_dialog import EnginesDialog, unique_name
 
 pytestmark = pytest.mark.engines
 
@@ -189,7 +189,7 @@ def test_thirty_options_scroll_at_full_height_without_protocol_internals(qtbot, 
     assert last.visibleRegion().boundingRect().height() == last.height()
     # the opening book: a position index chosen with its "…" button
     index = tmp_path / "mine.xqdb"
-    monkeypatch.setattr("xqdesk.ui.engines_dialog.QFileDialog.getOpenFileName",
+    monkeypatch.setattr("xqdesk.ui.engines.engines_dialog.QFileDialog.getOpenFileName",
                         lambda *args, **kwargs: (str(index), ""))
     assert set(dialog.option_browse_buttons) == {"BookFile", "SyzygyPath"}
     dialog.option_browse_buttons["BookFile"].click()
@@ -198,7 +198,7 @@ def test_thirty_options_scroll_at_full_height_without_protocol_internals(qtbot, 
 
 
 def test_refusals_name_no_command_line_or_python_internals_and_speak_chinese(qtbot, dialog):
-    from xqdesk.ui.i18n import Language, set_language
+    from xqdesk.ui.base.i18n import Language, set_language
 
     with qtbot.waitSignal(dialog.options_failed, timeout=30000) as failed:
         dialog.add_player(str(PLAYERS / "syntax_error"))

@@ -17,9 +17,9 @@ from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.position_index import PositionIndex
 from xqdesk.position_key import canonical_key
-from xqdesk.ui.explorer_panel import ExplorerPanel, average_text
-from xqdesk.ui.game_controller import Mode
-from xqdesk.ui.i18n import Language, set_language
+from xqdesk.ui.base.i18n import Language, set_language
+from xqdesk.ui.explorer.explorer_panel import ExplorerPanel, average_text
+from xqdesk.ui.game.game_controller import Mode
 
 pytestmark = pytest.mark.engines
 

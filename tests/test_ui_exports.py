@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog
 
 from xqdesk.formats import read_games
 from xqdesk.notation import Notation
-from xqdesk.ui.game_controller import Mode
-from xqdesk.ui.game_pdf import game_sheet
+from xqdesk.ui.exports.game_pdf import game_sheet
+from xqdesk.ui.game.game_controller import Mode
 
 pytestmark = pytest.mark.engines
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import QTimer
 from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK, RED
 from xqdesk.time_control import TimeControl
-from xqdesk.ui.settings import EngineKind, EngineProfile
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
 
 pytestmark = pytest.mark.engines
 

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from xqdesk import BLACK, RED
 from xqdesk.engines.fog.baselines import general_capture
-from xqdesk.ui.i18n import Language, set_language, tr
+from xqdesk.ui.base.i18n import Language, set_language, tr
 from xqdesk.variants.fog import observe, start_board
 
 pytestmark = pytest.mark.engines

@@ -15,8 +15,8 @@ from xqdesk.cli import main as cli_main
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.time_control import TimeControl
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
 from xqdesk.ui.main_window import MainWindow
-from xqdesk.ui.settings import EngineKind, EngineProfile
 
 pytestmark = pytest.mark.engines
 
@@ -107,7 +107,7 @@ def test_a_person_under_a_game_clock_loses_on_time_with_the_course_text(qtbot, w
 
 
 def test_the_new_game_dialog_sets_each_side_s_clock(qtbot, window: MainWindow) -> None:
-    from xqdesk.ui.seat_dialogs import NewGameDialog
+    from xqdesk.ui.game.seat_dialogs import NewGameDialog
 
     dialog = NewGameDialog((WEAK_ENGINE,), "10s", "none", 0.0, can_continue=False, parent=window)
     qtbot.addWidget(dialog)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hang_guard import HANG_GUARD_MS
 
-from xqdesk.ui import i18n
-from xqdesk.ui.i18n import CHINESE, Language, language_notifier, set_language, tr
+from xqdesk.ui.base import i18n
+from xqdesk.ui.base.i18n import CHINESE, Language, language_notifier, set_language, tr
 
 pytestmark = pytest.mark.engines
 
@@ -147,13 +147,13 @@ def test_every_indirect_tr_call_is_known(module):
 
 
 def test_tables_of_texts_translated_indirectly_have_chinese_entries():
-    from xqdesk.ui.engine_view import EngineView
-    from xqdesk.ui.engines_dialog import KIND_LABELS
-    from xqdesk.ui.explorer_panel import ExplorerPanel
-    from xqdesk.ui.files import GameTable
-    from xqdesk.ui.move_list import CONTEXT_MENU_TEXTS, NOTATION_LABELS
-    from xqdesk.ui.position_editor import PIECE_LABELS
-    from xqdesk.ui.reasons import REASON_TEMPLATES
+    from xqdesk.ui.analysis.engine_view import EngineView
+    from xqdesk.ui.base.reasons import REASON_TEMPLATES
+    from xqdesk.ui.board.position_editor import PIECE_LABELS
+    from xqdesk.ui.engines.engines_dialog import KIND_LABELS
+    from xqdesk.ui.explorer.explorer_panel import ExplorerPanel
+    from xqdesk.ui.record.files import GameTable
+    from xqdesk.ui.record.move_list import CONTEXT_MENU_TEXTS, NOTATION_LABELS
 
     texts = [*EngineView.COLUMNS, *KIND_LABELS.values(), *GameTable.COLUMNS,
              *ExplorerPanel.MOVE_COLUMNS, *ExplorerPanel.GAME_COLUMNS,
@@ -179,7 +179,7 @@ def test_a_deleted_widget_no_longer_follows_the_language(qtbot):
     from PySide6.QtWidgets import QLabel
     from shiboken6 import isValid
 
-    from xqdesk.ui.i18n import follow_language
+    from xqdesk.ui.base.i18n import follow_language
 
     calls = []
     label = QLabel()
@@ -195,7 +195,7 @@ def test_a_deleted_widget_no_longer_follows_the_language(qtbot):
 def test_outcome_texts_translate_and_keep_their_reason():
     from xqdesk.outcome import Outcome
     from xqdesk.pieces import BLACK, RED
-    from xqdesk.ui.i18n import tr_outcome
+    from xqdesk.ui.base.i18n import tr_outcome
 
     illegal = Outcome.illegal_move(RED, "h2h9: no such move")
     assert tr_outcome(illegal.text) == illegal.text
@@ -222,7 +222,7 @@ def test_qt_standard_buttons_follow_the_language(qtbot):
 
 
 def test_problem_reasons_are_said_in_chinese_and_unknown_ones_kept():
-    from xqdesk.ui.reasons import engine_reason, tr_reason
+    from xqdesk.ui.base.reasons import engine_reason, tr_reason
 
     set_language(Language.CHINESE)
     try:
@@ -239,8 +239,8 @@ def test_problem_reasons_are_said_in_chinese_and_unknown_ones_kept():
 
 def test_a_refused_paste_and_the_program_s_player_names_read_chinese():
     from xqdesk.formats import read_games_text
-    from xqdesk.ui.i18n import tr_player
-    from xqdesk.ui.reasons import tr_reason
+    from xqdesk.ui.base.i18n import tr_player
+    from xqdesk.ui.base.reasons import tr_reason
 
     set_language(Language.CHINESE)
     try:

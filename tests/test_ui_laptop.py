@@ -8,7 +8,7 @@ from hang_guard import HANG_GUARD_MS
 
 from xqdesk.pieces import BLACK, RED
 from xqdesk.time_control import TimeControl
-from xqdesk.ui.settings import EngineKind, EngineProfile
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
 
 pytestmark = pytest.mark.engines
 
@@ -30,8 +30,8 @@ def test_the_evaluation_bar_shows_the_seated_engines_scores_between_their_moves(
 
 def test_an_aborted_game_is_not_called_a_draw(qtbot):
     from xqdesk.outcome import Outcome
-    from xqdesk.ui.game_info import result_text, winner_text
-    from xqdesk.ui.i18n import Language, set_language
+    from xqdesk.ui.base.i18n import Language, set_language
+    from xqdesk.ui.record.game_info import result_text, winner_text
 
     aborted = Outcome.aborted("Game aborted (the engine could not start)")
     assert result_text(aborted) == "* — Game aborted (the engine could not start)"
@@ -46,8 +46,8 @@ def test_an_aborted_game_is_not_called_a_draw(qtbot):
 
 
 def test_built_in_levels_are_named_in_the_interface_language(qtbot, window):
-    from xqdesk.ui.i18n import Language, set_language
-    from xqdesk.ui.seat_dialogs import BUILTIN_PROFILES, NewGameDialog
+    from xqdesk.ui.base.i18n import Language, set_language
+    from xqdesk.ui.game.seat_dialogs import BUILTIN_PROFILES, NewGameDialog
 
     set_language(Language.CHINESE)
     try:

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QToolBar
 from window_files import open_file
 
-from xqdesk.ui.settings import EngineKind, EngineProfile
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
 
 pytestmark = pytest.mark.engines
 
@@ -83,7 +83,7 @@ def test_a_1024x600_laptop_fits_the_window_with_an_engine_analysing(qtbot, windo
 
 
 def test_the_toolbar_fits_800_px_in_both_languages(qtbot, window):
-    from xqdesk.ui.i18n import Language, set_language
+    from xqdesk.ui.base.i18n import Language, set_language
 
     resize_to(qtbot, window, (800, LAPTOP_600[1]))
     toolbar = window.findChild(QToolBar, "main-toolbar")

@@ -11,7 +11,7 @@ from window_files import open_file
 
 from xqdesk.engine_comment import engine_scores
 from xqdesk.formats import read_games
-from xqdesk.ui.score_graph import red_view_pawns
+from xqdesk.ui.analysis.score_graph import red_view_pawns
 
 pytestmark = pytest.mark.engines
 

@@ -15,9 +15,9 @@ from xqdesk.outcome import Termination
 from xqdesk.pieces import BLACK, RED
 from xqdesk.squares import parse_square
 from xqdesk.time_control import TimeControl
-from xqdesk.ui.game_controller import GameController, Mode
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
+from xqdesk.ui.game.game_controller import GameController, Mode
 from xqdesk.ui.main_window import MainWindow
-from xqdesk.ui.settings import EngineKind, EngineProfile
 
 pytestmark = pytest.mark.engines
 
@@ -208,7 +208,7 @@ def test_an_engine_that_overruns_the_move_clock_loses_on_time(qtbot):
 def test_an_engine_ended_after_its_timeout_is_not_reported_as_failed(qtbot, window):
     """The seat that lost on time has its process killed at once; that is the game's doing, not an
     engine failure: neither the panel nor the banner says "Engine failed … killed"."""
-    from xqdesk.ui.engine_worker import running_workers
+    from xqdesk.ui.engines.engine_worker import running_workers
 
     sleeps = EngineProfile("Sleeps", EngineKind.PLAYER, str(PLAYERS / "sleeps"))
     with qtbot.waitSignal(window.controller.game_over, timeout=HANG_GUARD_MS) as over:

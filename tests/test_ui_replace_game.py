@@ -12,8 +12,8 @@ from window_files import answer_question
 
 from xqdesk.formats import read_games
 from xqdesk.move import Move
-from xqdesk.ui.game_controller import Mode
-from xqdesk.ui.seat_dialogs import NewGameDialog
+from xqdesk.ui.game.game_controller import Mode
+from xqdesk.ui.game.seat_dialogs import NewGameDialog
 
 pytestmark = pytest.mark.engines
 

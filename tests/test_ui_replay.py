@@ -21,10 +21,10 @@ from xqdesk.game import Game
 from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.ui.app import final_game_window, history_replay_window
-from xqdesk.ui.game_controller import Mode
-from xqdesk.ui.i18n import Language
+from xqdesk.ui.base.i18n import Language
+from xqdesk.ui.base.settings import open_store
+from xqdesk.ui.game.game_controller import Mode
 from xqdesk.ui.main_window import MainWindow
-from xqdesk.ui.settings import open_store
 
 pytestmark = pytest.mark.engines
 

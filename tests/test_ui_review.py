@@ -12,8 +12,8 @@ from xqdesk.engines.analysis.reviewer import review_limits
 from xqdesk.formats.pgn import format_pgn, parse_pgn
 from xqdesk.pieces import BLACK, RED
 from xqdesk.review import MoveClass
-from xqdesk.ui.review_dialog import ReviewDialog
-from xqdesk.ui.settings import EngineKind, EngineProfile
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
+from xqdesk.ui.review.review_dialog import ReviewDialog
 
 pytestmark = pytest.mark.engines
 

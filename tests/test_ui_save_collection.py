@@ -96,7 +96,7 @@ def test_save_as_onto_the_open_collection_keeps_its_games(qtbot, window, tmp_pat
     from test_ui_daily_use import fill_save_dialog
 
     from xqdesk.notation import Notation
-    from xqdesk.ui.files import SAVE_FORMATS
+    from xqdesk.ui.record.files import SAVE_FORMATS
 
     path = tmp_path / "fifteen.pgn"
     shutil.copy(FIFTEEN, path)

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from xqdesk.ui.settings import (
+from xqdesk.ui.base.settings import (
     EngineKind,
     EngineProfile,
     ScoreView,

@@ -2,8 +2,8 @@
 import pytest
 from hang_guard import HANG_GUARD_MS
 
-from xqdesk.ui.game_controller import Mode
-from xqdesk.ui.i18n import Language, set_language
+from xqdesk.ui.base.i18n import Language, set_language
+from xqdesk.ui.game.game_controller import Mode
 
 pytestmark = pytest.mark.engines
 
@@ -55,7 +55,7 @@ def test_a_tablebase_is_picked_like_an_engine_for_analysis(window, qtbot, egtb_d
 def test_after_an_install_the_pane_waits_for_the_solver_in_view_instead_of_freezing(window, qtbot, egtb_dir,
                                                                                   tmp_path, monkeypatch):
     from xqdesk.engines.compiled_code import is_ready
-    from xqdesk.ui.engine_preparation import EnginePreparation
+    from xqdesk.ui.engines.engine_preparation import EnginePreparation
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # no stamp: as after an install
     preparation = EnginePreparation(window.statusBar())

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 
 from xqdesk.formats import read_games
 from xqdesk.pieces import RED
-from xqdesk.ui.i18n import Language
-from xqdesk.ui.settings import EngineKind, EngineProfile
+from xqdesk.ui.base.i18n import Language
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
 
 pytestmark = pytest.mark.engines
 
@@ -64,7 +64,7 @@ def test_a_round_robin_is_watched_live_scored_and_saved(qtbot, window, tmp_path)
     assert tournament.crosstable_text(0, 0) == "1. Built-in level 3" and tournament.crosstable_text(0, 1) == "×"
     assert tournament.crosstable_text(0, 3) == tournament.crosstable_text(0, 2)  # points: all against engine 2
     assert tournament.crosstable_text(1, 4) == "2" and tournament.crosstable_text(0, 4) == "2"
-    from xqdesk.ui.game_list import points_text
+    from xqdesk.ui.record.game_list import points_text
     assert tournament.crosstable_text(0, 3) == points_text(strong_points)
     assert tournament.games_view.rowCount() == 2 and tournament.games_view.item(0, 1).text() == "Built-in level 3"
     # every finished game is in the PGN file, with the players and the result

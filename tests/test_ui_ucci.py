@@ -8,9 +8,9 @@ from hang_guard import HANG_GUARD_MS
 from ucci_engines import greedy_ucci_executable
 
 from xqdesk.move import Move
-from xqdesk.ui.engines_dialog import EnginesDialog
-from xqdesk.ui.game_controller import GameController, Mode
-from xqdesk.ui.settings import EngineKind, EngineProfile, Settings, open_store
+from xqdesk.ui.base.settings import EngineKind, EngineProfile, Settings, open_store
+from xqdesk.ui.engines.engines_dialog import EnginesDialog
+from xqdesk.ui.game.game_controller import GameController, Mode
 
 pytestmark = pytest.mark.engines
 

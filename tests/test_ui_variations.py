@@ -11,8 +11,8 @@ from window_files import open_file
 from xqdesk.formats import read_games
 from xqdesk.move import Move
 from xqdesk.notation import Notation
-from xqdesk.ui.game_controller import Mode
-from xqdesk.ui.i18n import Language
+from xqdesk.ui.base.i18n import Language
+from xqdesk.ui.game.game_controller import Mode
 
 pytestmark = pytest.mark.engines
 

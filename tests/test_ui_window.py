@@ -16,9 +16,9 @@ from xqdesk.move import Move
 from xqdesk.pieces import BLACK, RED
 from xqdesk.squares import parse_square
 from xqdesk.ui.app import main
-from xqdesk.ui.game_controller import Mode
-from xqdesk.ui.i18n import Language, set_language
-from xqdesk.ui.settings import EngineKind, EngineProfile, ScoreView
+from xqdesk.ui.base.i18n import Language, set_language
+from xqdesk.ui.base.settings import EngineKind, EngineProfile, ScoreView
+from xqdesk.ui.game.game_controller import Mode
 
 pytestmark = pytest.mark.engines
 

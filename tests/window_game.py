@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 
 from xqdesk.ui.app import ensure_application, run_window, window_guard
-from xqdesk.ui.settings import EngineKind, EngineProfile, open_store
+from xqdesk.ui.base.settings import EngineKind, EngineProfile, open_store
 
 GIVE_UP_MS = 240_000
 

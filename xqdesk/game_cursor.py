@@ -4,7 +4,7 @@ The record is the game tree (:class:`~xqdesk.game.Game`). The cursor keeps the *
 path from the root to the end of the main line or of a variation, and the *ply* on it; stepping,
 jumping and the ply all refer to the viewed line, and every change it makes to the record is a
 tree operation (add a move or a variation, promote, remove a variation, cut). A window shows what
-the cursor says; :class:`~xqdesk.ui.game_controller.GameController` tells widgets when it moved.
+the cursor says; :class:`~xqdesk.ui.game.game_controller.GameController` tells widgets when it moved.
 """
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from PySide6.QtSvg import QSvgGenerator  # noqa: E402
 
 from xqdesk.pieces import KING, RED, Piece  # noqa: E402
 from xqdesk.ui.app import ensure_application  # noqa: E402
-from xqdesk.ui.board_render import PIECE_RADIUS, paint_piece  # noqa: E402
+from xqdesk.ui.board.board_render import PIECE_RADIUS, paint_piece  # noqa: E402
 
 SIZE = 256
 CELL = SIZE / (2 * PIECE_RADIUS) * 0.96  # the piece fills the icon, less a small margin

@@ -10,7 +10,7 @@ from xqdesk.cli import report_error
 from xqdesk.cli.image import add_picture_arguments, load_game
 from xqdesk.cli.progress import CommandProgress
 from xqdesk.errors import XqdeskError
-from xqdesk.ui.pictures import DEFAULT_GIF_DELAY, ensure_gui_application, line_scenes, save_gif
+from xqdesk.ui.exports.pictures import DEFAULT_GIF_DELAY, ensure_gui_application, line_scenes, save_gif
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

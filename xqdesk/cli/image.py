@@ -17,8 +17,8 @@ from xqdesk.game import Game
 from xqdesk.move import Move
 from xqdesk.notation import parse_move
 from xqdesk.squares import Square, parse_square
-from xqdesk.ui.board_render import Arrow
-from xqdesk.ui.pictures import DEFAULT_WIDTH, ensure_gui_application, line_scenes, save_picture, scene_with
+from xqdesk.ui.board.board_render import Arrow
+from xqdesk.ui.exports.pictures import DEFAULT_WIDTH, ensure_gui_application, line_scenes, save_picture, scene_with
 
 
 def add_picture_arguments(parser: argparse.ArgumentParser) -> None:

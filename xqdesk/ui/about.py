@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from xqdesk import __version__
 from xqdesk.opening_book import SHIPPED_ATTRIBUTION, shipped_book
-from xqdesk.ui.i18n import tr
+from xqdesk.ui.base.i18n import tr
 
 DATASET_URL = "https://github.com/Yvonne761/Chinese-Chess-Practical-Dataset"
 LICENCE_URL = "https://creativecommons.org/licenses/by/4.0/"

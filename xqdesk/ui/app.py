@@ -24,12 +24,12 @@ from xqdesk import __version__
 from xqdesk.engines.transport.referee_guard import guard_referee
 from xqdesk.pieces import RED, parse_color
 from xqdesk.resource_files import read_resource
+from xqdesk.ui.base.i18n import Language
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
+from xqdesk.ui.board.piece_glyphs import interface_font, load_fonts
 from xqdesk.ui.display import EXIT_NO_WINDOW, window_problem
-from xqdesk.ui.engine_preparation import EnginePreparation
-from xqdesk.ui.game_controller import Mode
-from xqdesk.ui.i18n import Language
-from xqdesk.ui.piece_glyphs import interface_font, load_fonts
-from xqdesk.ui.settings import EngineKind, EngineProfile
+from xqdesk.ui.engines.engine_preparation import EnginePreparation
+from xqdesk.ui.game.game_controller import Mode
 
 if TYPE_CHECKING:
     from xqdesk.ui.main_window import MainWindow
@@ -181,7 +181,7 @@ def _run_window(args: argparse.Namespace) -> int:
     store = None
     autosave = None
     if args.screenshot:  # a screenshot must not read or change the user's settings and autosave
-        from xqdesk.ui.settings import open_store
+        from xqdesk.ui.base.settings import open_store
 
         scratch = tempfile.mkdtemp(prefix="xqdesk-shot-")
         store = open_store(str(Path(scratch) / "settings.ini"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-from xqdesk.ui.engine_panel import EnginePanel
+from xqdesk.ui.analysis.engine_panel import EnginePanel
 
 ENGINE_DOCK_HEIGHT = 300
 ENGINE_DOCK_SHARE = 0.22

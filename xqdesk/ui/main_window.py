@@ -2,10 +2,10 @@
 toolbar, and hands each feature to its own object.
 
 The game is the :class:`GameController`'s; whole-game review is :attr:`MainWindow.reviews`'s
-(:mod:`xqdesk.ui.review_session`), the engine panel, analysis and the evaluation bar
-:attr:`MainWindow.analysis`'s (:mod:`xqdesk.ui.analysis_session`), the opening explorer and index
-building :attr:`MainWindow.explorer`'s (:mod:`xqdesk.ui.explorer_session`), pictures, GIF and PDF
-:attr:`MainWindow.pictures`'s (:mod:`xqdesk.ui.picture_exports`, written in the background by
+(:mod:`xqdesk.ui.review.review_session`), the engine panel, analysis and the evaluation bar
+:attr:`MainWindow.analysis`'s (:mod:`xqdesk.ui.analysis.analysis_session`), the opening explorer and index
+building :attr:`MainWindow.explorer`'s (:mod:`xqdesk.ui.explorer.explorer_session`), pictures, GIF and PDF
+:attr:`MainWindow.pictures`'s (:mod:`xqdesk.ui.exports.picture_exports`, written in the background by
 :attr:`MainWindow.exports`), the clipboard :attr:`MainWindow.clipboard`'s, files
 :attr:`MainWindow.files`'s, game starts :attr:`MainWindow.starts`'s, the board's view options
 :attr:`MainWindow.view`'s and the fog-of-war and tournament windows :attr:`MainWindow.windows`'.
@@ -29,38 +29,38 @@ from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.about import show_about
-from xqdesk.ui.analysis_session import AnalysisSession
-from xqdesk.ui.board_view import Arrow, BoardView
-from xqdesk.ui.clipboard import GameClipboard
-from xqdesk.ui.clock import ClockDisplay
-from xqdesk.ui.comment_editor import CommentEditor
+from xqdesk.ui.analysis.analysis_session import AnalysisSession
+from xqdesk.ui.analysis.engine_panel import EnginePanel
+from xqdesk.ui.analysis.tablebase_pane import TablebasePane
+from xqdesk.ui.base.i18n import Language, current_language, language_notifier, set_language, side_word, tr, tr_outcome
+from xqdesk.ui.base.message_banner import BannerKind, MessageBanner
+from xqdesk.ui.base.settings import EngineProfile, SavedSettings, Settings, open_store
+from xqdesk.ui.base.sounds import SoundEvent, SoundPlayer, event_for_move
+from xqdesk.ui.board.board_view import Arrow, BoardView
+from xqdesk.ui.board.eval_bar import EvalBar
+from xqdesk.ui.board.themes import theme_named
+from xqdesk.ui.board.view_options import ViewOptions
 from xqdesk.ui.dock_sizes import DockSizes
-from xqdesk.ui.engine_panel import EnginePanel
-from xqdesk.ui.engines_dialog import EnginesDialog
-from xqdesk.ui.eval_bar import EvalBar
-from xqdesk.ui.explorer_panel import ExplorerPanel
-from xqdesk.ui.explorer_session import ExplorerSession
-from xqdesk.ui.export_jobs import GameExports
-from xqdesk.ui.extra_windows import ExtraWindows
-from xqdesk.ui.files import FileManager
-from xqdesk.ui.game_controller import GameController, Mode
-from xqdesk.ui.game_info import GameInfoPanel, result_text
-from xqdesk.ui.game_starts import GameStarts
-from xqdesk.ui.i18n import Language, current_language, language_notifier, set_language, side_word, tr, tr_outcome
-from xqdesk.ui.message_banner import BannerKind, MessageBanner
-from xqdesk.ui.move_list import MoveList
-from xqdesk.ui.picture_exports import PictureExports
-from xqdesk.ui.review_session import ReviewSession
-from xqdesk.ui.review_summary import ReviewSummary
-from xqdesk.ui.seat_dialogs import engine_clock_setting
-from xqdesk.ui.settings import EngineProfile, SavedSettings, Settings, open_store
-from xqdesk.ui.sounds import SoundEvent, SoundPlayer, event_for_move
-from xqdesk.ui.tablebase_pane import TablebasePane
-from xqdesk.ui.themes import theme_named
-from xqdesk.ui.variation_list import VariationList
-from xqdesk.ui.variation_tree import VariationTree
-from xqdesk.ui.view_options import ViewOptions
+from xqdesk.ui.engines.engines_dialog import EnginesDialog
+from xqdesk.ui.explorer.explorer_panel import ExplorerPanel
+from xqdesk.ui.explorer.explorer_session import ExplorerSession
+from xqdesk.ui.exports.export_jobs import GameExports
+from xqdesk.ui.exports.picture_exports import PictureExports
+from xqdesk.ui.game.clock import ClockDisplay
+from xqdesk.ui.game.game_controller import GameController, Mode
+from xqdesk.ui.game.game_starts import GameStarts
+from xqdesk.ui.game.seat_dialogs import engine_clock_setting
+from xqdesk.ui.record.clipboard import GameClipboard
+from xqdesk.ui.record.comment_editor import CommentEditor
+from xqdesk.ui.record.files import FileManager
+from xqdesk.ui.record.game_info import GameInfoPanel, result_text
+from xqdesk.ui.record.move_list import MoveList
+from xqdesk.ui.record.variation_list import VariationList
+from xqdesk.ui.record.variation_tree import VariationTree
+from xqdesk.ui.review.review_session import ReviewSession
+from xqdesk.ui.review.review_summary import ReviewSummary
 from xqdesk.ui.window_menus import build_menus, build_toolbar
+from xqdesk.ui.windows.extra_windows import ExtraWindows
 
 STATUS_TIMEOUT_MS = 10_000
 

@@ -8,7 +8,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QMenuBar, QStyle, QToolBar, QToolButton
 
-from xqdesk.ui.i18n import Language
+from xqdesk.ui.base.i18n import Language
 
 MENUS: dict[str, list[str | None]] = {
     "&File": ["New game", None, "Open…", "Open match folder…", "Recent files", "Game list",

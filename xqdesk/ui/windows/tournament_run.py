@@ -1,0 +1,144 @@
+"""A round-robin tournament between engines, played in a thread of its own while the window shows it.
+
+:class:`TournamentRun` drives the Qt-free contest code (:mod:`xqdesk.engines.contests`: the
+schedule, :class:`~xqdesk.engines.contests.match.MatchRunner` with its clocks and adjudication,
+the standings) and passes what happens to the window's thread as signals: each move played
+(``moved``), the engines' search progress (``engine_info``, at most ten times a second per
+engine), each game that ends (``game_ended``; it is then written to the PGN file at once, so a
+crash loses nothing) and the end of the tournament (``ended``). :meth:`stop` ends it within one
+move: the game in progress comes back aborted and no further game starts.
+"""
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from PySide6.QtCore import QObject, Signal
+
+from xqdesk.board import Board
+from xqdesk.engines.contests.adjudication import AdjudicationRules
+from xqdesk.engines.contests.match import Contestant, MatchRunner, PlayedGame, ScheduledGame, to_game
+from xqdesk.engines.contests.tournament import round_robin_schedule, unique_names
+from xqdesk.engines.errors import EngineError
+from xqdesk.engines.play.engine_player import EnginePlayer
+from xqdesk.engines.play.game_player import MoveReply
+from xqdesk.engines.registry import EngineProfile
+from xqdesk.engines.search_types import SearchInfo
+from xqdesk.errors import XqdeskError
+from xqdesk.formats import write_games
+from xqdesk.move import Move
+from xqdesk.time_control import TimeControl
+from xqdesk.ui.base.background import ThreadedObject
+
+INFO_INTERVAL_S = 0.1
+"""At most this often an engine's search progress reaches the window."""
+EVENT = "xqdesk tournament"
+
+
+@dataclass(frozen=True)
+class LiveMove:
+    """A move just played in game ``number``: the position after it, and who plays."""
+
+    number: int
+    red: int
+    black: int
+    board: Board
+    move: Move
+    seconds: float
+
+
+class TournamentRun(ThreadedObject):
+    """One tournament between ``profiles`` (indexes into it name the contestants); see the module
+    docstring. ``games_per_pair`` games for each pair, colours alternating."""
+
+    moved = Signal(object)  # LiveMove
+    engine_info = Signal(int, object)  # contestant index, SearchInfo
+    game_started = Signal(object)  # ScheduledGame
+    game_ended = Signal(object)  # PlayedGame
+    ended = Signal(object, str)  # the games played (list[PlayedGame]), and why it ended early ('' : it did not)
+    pgn_failed = Signal(str)  # why a finished game could not be written to the PGN file
+    _from_thread = Signal(str, object)  # what happened, and its value: passed on in the window's thread
+
+    def __init__(self, profiles: Sequence[EngineProfile], time_control: TimeControl, games_per_pair: int,
+                 pgn_path: str | Path | None, adjudication: AdjudicationRules = AdjudicationRules(),
+                 parent: QObject | None = None) -> None:
+        super().__init__("tournament", parent)
+        self.profiles = tuple(profiles)
+        self.names = unique_names([profile.name for profile in self.profiles])
+        self.schedule = round_robin_schedule(len(self.profiles), games_per_pair)
+        self.time_control = time_control
+        self.pgn_path = Path(pgn_path) if pgn_path else None
+        self.played: list[PlayedGame] = []
+        self._runner = MatchRunner([self._contestant(index) for index in range(len(self.profiles))],
+                                   time_control=time_control, adjudication=adjudication,
+                                   on_game=self._on_game, on_move=self._on_move)
+        self._last_info = [0.0] * len(self.profiles)
+        self._started_games: set[int] = set()
+        self._from_thread.connect(self._pass_on)
+
+    def _contestant(self, index: int) -> Contestant:
+        spec = self.profiles[index].playing().to_spec()
+        report = functools.partial(self._on_info, index)
+        return Contestant(self.names[index], functools.partial(EnginePlayer, spec, None, on_info=report))
+
+    # --- control (the window's thread) ------------------------------------------------------------
+    def stop(self) -> None:
+        """End the tournament within one move (the game in progress is aborted, not scored)."""
+        self._runner.stop()
+
+    # --- the tournament's threads ------------------------------------------------------------------
+    def _run(self) -> None:
+        reason = ""
+        try:
+            with self._runner:
+                self._runner.check()  # an engine that cannot start is reported before any game
+                self._runner.play(self.schedule)
+        except (EngineError, XqdeskError, OSError) as error:
+            reason = str(error)
+        except Exception as error:  # noqa: BLE001 - a bug must still end the run (and its engines)
+            reason = f"internal error: {type(error).__name__}: {error}"
+        if not reason and self._runner.stopped:
+            reason = "stopped"
+        self._from_thread.emit("ended", reason)
+
+    def _on_move(self, game: ScheduledGame, board: Board, reply: MoveReply) -> None:
+        if game.number not in self._started_games:
+            self._started_games.add(game.number)
+            self._from_thread.emit("started", game)
+        if reply.move is not None:
+            self._from_thread.emit("moved", LiveMove(game.number, game.red, game.black, board.copy(), reply.move,
+                                                     reply.elapsed))
+
+    def _on_info(self, index: int, info: SearchInfo) -> None:
+        now = time.monotonic()
+        if info.pv and now - self._last_info[index] >= INFO_INTERVAL_S:
+            self._last_info[index] = now
+            self._from_thread.emit("info", (index, info))
+
+    def _on_game(self, played: PlayedGame) -> None:
+        self.played.append(played)
+        if self.pgn_path is not None:
+            try:
+                games = [to_game(game, EVENT) for game in sorted(self.played, key=lambda g: g.scheduled.number)]
+                write_games(self.pgn_path, games)
+            except (OSError, XqdeskError) as error:
+                self._from_thread.emit("pgn_failed", str(error))
+        self._from_thread.emit("game", played)
+
+    # --- in the window's thread ---------------------------------------------------------------------
+    def _pass_on(self, what: str, value: Any) -> None:
+        if what == "moved":
+            self.moved.emit(value)
+        elif what == "info":
+            self.engine_info.emit(*value)
+        elif what == "started":
+            self.game_started.emit(value)
+        elif what == "game":
+            self.game_ended.emit(value)
+        elif what == "pgn_failed":
+            self.pgn_failed.emit(value)
+        else:
+            self.ended.emit(sorted(self.played, key=lambda game: game.scheduled.number), value)
