@@ -154,6 +154,12 @@ class OptionFields:
         """The declarations, in order."""
         return tuple(field.option for field in self._fields.values())
 
+    def apply_defaults(self, engine: object) -> None:
+        """Set every attribute of ``engine`` these fields keep to its option's default: the
+        defaults are declared once, in the options."""
+        for name, field in self._fields.items():
+            setattr(engine, field.attribute, field.convert(name, field.option.parse_value(field.option.default)))
+
     def apply(self, engine: object, name: str, value: OptionValue) -> None:
         """Set the attribute of ``engine`` that option ``name`` keeps, from its checked value;
         EngineOptionError for an option it does not have."""

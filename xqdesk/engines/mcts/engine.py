@@ -15,18 +15,11 @@ import numpy as np
 
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
-from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
-from xqdesk.engines.options import OptionField, OptionFields, OptionValue, UciOption, number_between, spin_value
+from xqdesk.engines.mcts.searching import TREE_SEARCH_FIELDS, TreeSearchEngine, run_search, tree_search
+from xqdesk.engines.options import OptionField, OptionFields, UciOption, number_between, spin_value
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
-
-TREE_SEARCH_FIELDS = (
-    OptionField(UciOption("MultiPV", "spin", default="1", min=1, max=16), "multipv", spin_value),
-    OptionField(UciOption("Seed", "spin", default="0", min=0, max=2**31 - 1), "seed", spin_value),
-    OptionField(UciOption("Move Overhead", "spin", default="100", min=0, max=5000), "overhead_ms", spin_value),
-)
-"""The options every tree-search engine here has (``mcts`` and ``zero``)."""
 
 FIELDS = OptionFields("xqdesk mcts", (
     OptionField(UciOption("Playouts", "spin", default="0", min=0, max=10_000_000), "playouts", spin_value),
@@ -57,39 +50,23 @@ class PlayoutEvaluator:
         return [(np.full(count, 1.0 / max(count, 1)), value) for count, value in items]
 
 
-class MctsEngine:
+class MctsEngine(TreeSearchEngine):
     """Pure UCT with playouts (module docstring)."""
 
     name = "xqdesk mcts"
-
-    def __init__(self) -> None:
-        self.playouts = 0
-        self.light = True
-        self.rollout_plies = 10
-        self.exploration = 1.0
-        self.multipv = 1
-        self.seed = 0
-        self.overhead_ms = 100
-        self._reuse = TreeReuse()
-        self._rng = np.random.default_rng(self.seed)
+    fields = FIELDS
+    playouts: int
+    light: bool
+    rollout_plies: int
+    exploration: float
 
     def warm_up(self) -> None:
         """Compile (or load) the playout kernel before the first move."""
         self.search(Board(STARTING_FEN), SearchLimits(nodes=8), threading.Event(), lambda info: None)
         self.new_game()
 
-    def uci_options(self) -> tuple[UciOption, ...]:
-        return OPTIONS
-
-    def set_option(self, name: str, value: OptionValue) -> None:
-        FIELDS.apply(self, name, value)
-        if name == "Seed":
-            self.new_game()
-        self._reuse.clear()
-
     def new_game(self) -> None:
-        self._reuse.clear()
-        self._rng = np.random.default_rng(self.seed)
+        super().new_game()
         from xqdesk.engines.mcts.playout import seed
         seed(self.seed)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from typing import Callable, Optional
+from typing import Callable, ClassVar, Optional
 
 import numpy as np
 
@@ -23,6 +23,7 @@ from xqdesk.engines.builtin.engine import plan_time
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
 from xqdesk.engines.mcts.playout import SCALE_CP
 from xqdesk.engines.mcts.tree import LeafEvaluator, Node, TreeSearch, principal_variation, proven_choice
+from xqdesk.engines.options import OptionField, OptionFields, OptionValue, UciOption, spin_value
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.move import Move
 from xqdesk.score import Cp, Mate, PovScore
@@ -31,6 +32,13 @@ REPORT_PERIOD = 0.5
 """Seconds between progress reports."""
 MAX_REUSE_PLIES = 4
 """A new position this many plies past the last search's root reuses the tree below it."""
+
+TREE_SEARCH_FIELDS = (
+    OptionField(UciOption("MultiPV", "spin", default="1", min=1, max=16), "multipv", spin_value),
+    OptionField(UciOption("Seed", "spin", default="0", min=0, max=2**31 - 1), "seed", spin_value),
+    OptionField(UciOption("Move Overhead", "spin", default="100", min=0, max=5000), "overhead_ms", spin_value),
+)
+"""The options every tree-search engine here has (``mcts`` and ``zero``)."""
 
 
 def position_for(board: Board) -> Position:
@@ -99,6 +107,36 @@ class TreeReuse:
 
     def keep(self, board: Board, root: Node) -> None:
         self.root, self.start_fen, self.moves = root, board.start_fen, list(board.move_stack)
+
+
+class TreeSearchEngine:
+    """What the tree-search engines share: their options, kept in attributes and declared once in
+    :attr:`fields` (defaults included, :data:`TREE_SEARCH_FIELDS` among them); the tree kept
+    between the moves of a game; and the random source, drawn afresh from ``Seed`` by a new game
+    or a new seed. Any option set drops the kept tree (it was grown under the old settings)."""
+
+    fields: ClassVar[OptionFields]
+    multipv: int
+    seed: int
+    overhead_ms: int
+
+    def __init__(self) -> None:
+        self.fields.apply_defaults(self)
+        self._reuse = TreeReuse()
+        self._rng = np.random.default_rng(self.seed)
+
+    def uci_options(self) -> tuple[UciOption, ...]:
+        return self.fields.options
+
+    def set_option(self, name: str, value: OptionValue) -> None:
+        self.fields.apply(self, name, value)
+        if name == "Seed":
+            self.new_game()
+        self._reuse.clear()
+
+    def new_game(self) -> None:
+        self._reuse.clear()
+        self._rng = np.random.default_rng(self.seed)
 
 
 def run_search(board: Board, limits: SearchLimits, stop: threading.Event, on_info: Callable[[SearchInfo], None],

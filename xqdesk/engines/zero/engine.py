@@ -19,8 +19,7 @@ import numpy as np
 from xqdesk.board import Board
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.errors import EngineOptionError, EngineStartError
-from xqdesk.engines.mcts.engine import TREE_SEARCH_FIELDS
-from xqdesk.engines.mcts.searching import TreeReuse, run_search, tree_search
+from xqdesk.engines.mcts.searching import TREE_SEARCH_FIELDS, TreeSearchEngine, run_search, tree_search
 from xqdesk.engines.mcts.tree import Node
 from xqdesk.engines.options import (
     OptionField,
@@ -87,24 +86,21 @@ class NetworkEvaluator:
         return results
 
 
-class ZeroEngine:
+class ZeroEngine(TreeSearchEngine):
     """PUCT search with a policy/value network (module docstring)."""
 
     name = "xqdesk zero"
+    fields = FIELDS
+    simulations: int
+    cpuct: float
+    temperature: float
+    noise: bool
+    batch: int
 
     def __init__(self, network: Optional[Network] = None) -> None:
+        super().__init__()
         self._network = network
         self.network_file = ""
-        self.simulations = 0
-        self.cpuct = DEFAULT_CPUCT
-        self.temperature = 0.0
-        self.noise = False
-        self.batch = 8
-        self.multipv = 1
-        self.seed = 0
-        self.overhead_ms = 100
-        self._reuse = TreeReuse()
-        self._rng = np.random.default_rng(0)
         self._network_lock = threading.Lock()
         """Loading and replacing the network are one step (the host's warm-up runs in a thread)."""
 
@@ -136,22 +132,16 @@ class ZeroEngine:
         return OPTIONS
 
     def set_option(self, name: str, value: OptionValue) -> None:
-        if name == NETWORK_OPTION.name:
-            with self._network_lock:  # a bad file is refused now (the network before it is kept), not at a move
-                try:
-                    network = self._read_network(str(value or ""))
-                except (NetworkFileError, FileNotFoundError) as error:
-                    raise EngineOptionError(f"Network: {error}") from None
-                self.network_file, self._network = str(value or ""), network
-        else:
-            FIELDS.apply(self, name, value)
-        if name == "Seed":
-            self._rng = np.random.default_rng(self.seed)
+        if name != NETWORK_OPTION.name:
+            super().set_option(name, value)
+            return
+        with self._network_lock:  # a bad file is refused now (the network before it is kept), not at a move
+            try:
+                network = self._read_network(str(value or ""))
+            except (NetworkFileError, FileNotFoundError) as error:
+                raise EngineOptionError(f"Network: {error}") from None
+            self.network_file, self._network = str(value or ""), network
         self._reuse.clear()
-
-    def new_game(self) -> None:
-        self._reuse.clear()
-        self._rng = np.random.default_rng(self.seed)
 
     def _add_noise(self, root: Node) -> None:
         if root.moves is not None and len(root.moves) > 1:
