@@ -94,3 +94,24 @@ def test_the_window_keeps_its_modules_in_rooms():
     rooms = [path for path in (ROOT / "xqdesk" / "ui").iterdir() if (path / "__init__.py").exists()]
     assert all(not any(child.is_dir() and child.name != "__pycache__" for child in room.iterdir()) for room in rooms), \
         "rooms are one level deep"
+
+
+def test_the_window_reaches_engine_processes_only_through_the_play_layer():
+    """The engine worker asks the play layer's engine seat for moves and analyses
+    (``EnginePlayer.think``, ``EnginePlayer.analyse``): it does not import the transport, not
+    even for type checking."""
+    offenders = []
+    paths = [ROOT / "xqdesk" / "ui" / "engines" / "engine_worker.py"]
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(name == "xqdesk.engines.transport" or name.startswith("xqdesk.engines.transport.") for name in names):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []
+    import grimp
+
+    graph = grimp.build_graph("xqdesk")
+    imported = graph.find_modules_directly_imported_by("xqdesk.ui.engines.engine_worker")
+    assert "xqdesk.engines.play.engine_player" in imported
+    assert not {module for module in imported if module.startswith("xqdesk.engines.transport")}

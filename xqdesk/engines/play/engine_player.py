@@ -7,10 +7,16 @@ the engine, starts its clock, reads its answer within the move's time limit and 
 :class:`~xqdesk.engines.play.game_player.MoveReply` (:func:`reply_from_search`). The move clock is
 enforced here, outside the engine: the reply must arrive within the limit or the process is
 killed. A killed or crashed engine is started again for the next game.
+
+Analysis goes through the same seat (:meth:`EnginePlayer.analyse`, beside ``think``): the window's
+engine panel and hints search a position for as long as their limits say or until they are
+stopped, and read the whole :class:`SearchResult`. So every route to an engine process, a move or
+an analysis, goes through this module; the window's worker thread never speaks to the device.
 """
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from typing import Callable, Optional
 
@@ -27,13 +33,46 @@ from xqdesk.engines.play.game_runner import lost_by_fault
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import EngineSpec
 from xqdesk.engines.transport.process import DEFAULT_MEMORY_LIMIT_MB, LineObserver
-from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, SearchResult, UciEngine
+from xqdesk.engines.transport.uci_engine import HANDSHAKE_TIMEOUT, EngineIdentity, SearchResult, UciEngine
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import RED, Color
 from xqdesk.score import PovScore
 
+__all__ = ["EnginePlayer", "SearchResult", "course_limits", "final_depth", "final_score", "reply_from_search",
+           "search_remark", "sends_line", "HANDSHAKE_TIMEOUT"]
+
 PositionSender = Callable[[UciEngine], None]
 """Sends the position to search to a running engine (``position …``, or a variant's own line)."""
+
+InfoObserver = Callable[[SearchInfo], None]
+
+
+def sends_line(line: str) -> PositionSender:
+    """A position sender that sends ``line`` as it is (a variant's own position: fog of war's
+    ``position fog …``)."""
+    return lambda engine: engine.send_line(line)
+
+
+class _StopWhenAsked:
+    """An info observer that stops the search once ``stop`` is set (looked at after ``go`` and
+    at every info line, so a stop asked for before the engine began searching is not lost), then
+    passes the line on."""
+
+    def __init__(self, engine: UciEngine, stop: Optional[threading.Event], on_info: Optional[InfoObserver]) -> None:
+        self.engine = engine
+        self.stop = stop
+        self.on_info = on_info
+        self.sent = False
+
+    def check(self) -> None:
+        if self.stop is not None and self.stop.is_set() and not self.sent:
+            self.engine.stop()
+            self.sent = True
+
+    def __call__(self, info: SearchInfo) -> None:
+        self.check()
+        if self.on_info is not None:
+            self.on_info(info)
 
 
 class EnginePlayer:
@@ -60,6 +99,8 @@ class EnginePlayer:
         self.restarts = 0
         self._interrupted = False
         """Set by :meth:`interrupt` until the next game: every search is then cut short."""
+        self._multipv = 1
+        """The number of lines the engine was last told to report (``MultiPV``)."""
 
     def start(self) -> None:
         """Start the process and do the handshake (EngineStartError says why it failed). The engine
@@ -67,6 +108,7 @@ class EnginePlayer:
         engine = self.spec.engine(memory_limit_mb=self.memory_limit_mb, handshake_timeout=self.handshake_timeout,
                                   on_line=self.on_line)
         self.engine = engine
+        self._multipv = 1
         try:
             engine.start()
         except EngineStartError:
@@ -93,26 +135,33 @@ class EnginePlayer:
         self.running_engine().new_game()
 
     def request_move(self, board: Board, time_limit: Optional[float],
-                     limits: Optional[SearchLimits] = None) -> MoveReply:
+                     limits: Optional[SearchLimits] = None, *, stop: Optional[threading.Event] = None) -> MoveReply:
         """Search ``board`` with this seat's own limits, or when it has none with ``limits`` (its
-        clock); the process is killed when no reply comes within ``time_limit``."""
+        clock); the process is killed when no reply comes within ``time_limit``. Setting ``stop``
+        (from any thread) cuts the search short; its move still comes back."""
         searched = course_limits(board, self.limits or limits or SearchLimits(movetime=1.0))
-        return self.think(lambda engine: engine.position(board.start_fen, board.move_stack), searched, time_limit)
+        return self.think(lambda engine: engine.position(board.start_fen, board.move_stack), searched, time_limit,
+                          stop=stop)
 
-    def think(self, send_position: PositionSender, limits: SearchLimits, time_limit: Optional[float]) -> MoveReply:
+    def think(self, send_position: PositionSender, limits: SearchLimits, time_limit: Optional[float], *,
+              stop: Optional[threading.Event] = None) -> MoveReply:
         """One move: the position (``send_position``), an ``isready`` so the clock does not count
         the engine's setup, then ``go`` with ``limits``; the process is killed when no answer comes
-        within ``time_limit`` seconds of it (a timeout). Never raises for the engine's faults."""
+        within ``time_limit`` seconds of it (a timeout). Setting ``stop`` cuts the search short.
+        Never raises for the engine's faults."""
         started = time.monotonic()
         try:
             engine = self.running_engine()
+            self._report_lines(engine, limits.multipv)
             send_position(engine)
             engine.wait_ready(self.handshake_timeout)
             started = time.monotonic()
             engine.go(limits)
             if self._interrupted:  # asked to stop before this search began: stop it now
                 engine.stop()
-            result = engine.wait_bestmove(None if time_limit is None else started + time_limit, self.on_info)
+            watch = _StopWhenAsked(engine, stop, self.on_info)
+            watch.check()
+            result = engine.wait_bestmove(None if time_limit is None else started + time_limit, watch)
         except EngineTimeoutError:
             return MoveReply(timed_out=True, elapsed=time.monotonic() - started)
         except (EngineCrashedError, EngineProtocolError, EngineStartError, EnginePositionError) as error:
@@ -120,6 +169,52 @@ class EnginePlayer:
                 self.engine.kill()
             return MoveReply(error=str(error), elapsed=time.monotonic() - started)
         return reply_from_search(self.name, result)
+
+    def analyse(self, board: Board, limits: SearchLimits, on_info: Optional[InfoObserver] = None,
+                stop: Optional[threading.Event] = None) -> SearchResult:
+        """Search ``board`` (with its history) for as long as ``limits`` say, ``limits.multipv``
+        lines at once where the engine can, kept to the legal moves where the course bans some;
+        setting ``stop`` (from any thread) ends the search, whose best move still comes back.
+        ``on_info`` sees every info line (default: the seat's own observer). Unlike a move, an
+        analysis has no clock and raises the engine's faults (EngineError)."""
+        engine = self.running_engine()
+        self._report_lines(engine, limits.multipv)
+        engine.position(board.start_fen, board.move_stack)
+        engine.go(course_limits(board, limits))
+        watch = _StopWhenAsked(engine, stop, self.on_info if on_info is None else on_info)
+        watch.check()
+        return engine.wait_bestmove(None, watch)
+
+    def _report_lines(self, engine: UciEngine, lines: int) -> None:
+        """Tell the engine to report ``lines`` main lines (``MultiPV``) when it can and was told
+        otherwise before (an engine without the option searches its one line)."""
+        wanted = max(1, lines)
+        if wanted != self._multipv and any(name.lower() == "multipv" for name in engine.identity.options):
+            engine.set_option("MultiPV", wanted)
+            self._multipv = wanted
+
+    @property
+    def identity(self) -> EngineIdentity:
+        """What the started engine said about itself (its name, author, options, protocol)."""
+        return self.running_engine().identity
+
+    def is_alive(self) -> bool:
+        """Whether the engine's process runs."""
+        return self.engine is not None and self.engine.is_alive()
+
+    def stop_search(self) -> None:
+        """Ask the search in progress (a move or an analysis) to finish now; its answer still
+        comes back. Safe from any thread; nothing happens when none runs."""
+        engine = self.engine
+        if engine is not None:
+            engine.stop()
+
+    def kill(self) -> None:
+        """End the engine's process now, whatever it is doing (safe from any thread); the next
+        search starts a fresh one."""
+        engine = self.engine
+        if engine is not None:
+            engine.kill()
 
     def interrupt(self) -> None:
         """Cut the search in progress short (its move still comes back), and every search until the

@@ -7,9 +7,11 @@ on an engine. The contract:
 * :meth:`EngineWorker.search` queues an immutable :class:`SearchRequest` (an analysis, a hint) and
   returns its id; :meth:`EngineWorker.request_move` queues a :class:`MoveRequest`, a seat's move in
   a live game. A new request first cancels the one before it.
-* A seat's move is the engine seat's, not the window's: the worker's thread asks its
-  :class:`~xqdesk.engines.play.engine_player.EnginePlayer` (the command line's engine seat) and
-  carries the :class:`~xqdesk.engines.play.game_player.MoveReply` back as ``move_reply``.
+* Every request goes through the play layer: the worker's thread asks its
+  :class:`~xqdesk.engines.play.engine_player.EnginePlayer` (the command line's engine seat) for a
+  seat's move (``request_move``, carried back as a
+  :class:`~xqdesk.engines.play.game_player.MoveReply` by ``move_reply``) or for an analysis
+  (``analyse``, carried back by ``best_move``); it never speaks to the engine's device itself.
 * Replies carry their request id. The worker forwards only replies to the *current* request;
   replies to a cancelled one (after a takeback, a new game, a new position) are dropped and
   announced by ``reply_dropped`` — so a late best move can never be played into the wrong position.
@@ -45,12 +47,10 @@ from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, S
 from xqdesk.board import Board
 from xqdesk.engines.errors import EngineError
 from xqdesk.engines.options import UciOption
-from xqdesk.engines.play.engine_player import EnginePlayer, course_limits
+from xqdesk.engines.play.engine_player import EnginePlayer, SearchResult, sends_line
 from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.engines.spec import EngineSpec
-from xqdesk.engines.transport.process import LoggedLine
-from xqdesk.engines.transport.uci_engine import SearchResult, UciEngine
 from xqdesk.move import Move
 from xqdesk.ui.engines.engine_preparation import announce_engine
 
@@ -98,6 +98,9 @@ class MoveRequest:
     time_limit: Optional[float]
     limits: SearchLimits
     new_game: bool = False
+    position: Optional[str] = None
+    """The line that sends the position, when a variant has its own (fog of war's ``position fog
+    …``): the engine is then told ``limits`` as they are. None: the board's position."""
 
     def board(self) -> Board:
         """The position to move in, with its history."""
@@ -220,12 +223,12 @@ class _EngineThread(QThread):
         self.requests = requests
         self.stop_events = stop_events
         self.seat = EnginePlayer(spec, None, on_info=self._on_info, on_line=self._logged)
-        self._searching: Optional[tuple[UciEngine, threading.Event, _ProgressThrottle]] = None
-        self._stop_sent = False
+        self._throttle: Optional[_ProgressThrottle] = None
+        """The progress of the request being searched (None between requests)."""
         self.setObjectName(f"engine-{spec.name}")
 
     @property
-    def engine(self) -> Optional[UciEngine]:
+    def engine(self):  # the play layer's device, not named here: the worker never speaks to it
         """The engine process's device (set before its handshake, so a shutdown can kill it)."""
         return self.seat.engine
 
@@ -236,11 +239,9 @@ class _EngineThread(QThread):
         except EngineError as error:
             self.engine_failed.emit(0, str(error))
             return
-        engine = self.seat.running_engine()
-        identity = engine.identity
+        identity = self.seat.identity
         self.engine_started.emit(EngineDescription(identity.name or self.spec.name, identity.author,
                                                    tuple(identity.options.values()), identity.protocol_name))
-        multipv = 1
         while True:
             request = self.requests.get()
             if isinstance(request, _Quit):
@@ -252,32 +253,33 @@ class _EngineThread(QThread):
                 self.search_skipped.emit(request.request_id)
                 continue
             try:
-                engine = self.seat.running_engine()
+                board = request.board()
                 if request.new_game:
-                    engine.new_game()
-                wanted = max(1, request.limits.multipv)
-                if wanted != multipv and _has_option(engine, "MultiPV"):
-                    engine.set_option("MultiPV", wanted)
-                    multipv = wanted
-                self._begin(request.request_id, engine, stop)
+                    self.seat.new_game(board.turn)
+                self._begin(request.request_id)
                 if isinstance(request, MoveRequest):
-                    reply = self.seat.request_move(request.board(), request.time_limit, request.limits)
-                    if reply.error is not None and not engine.is_alive():  # it died: this worker is done
+                    reply = self._move(request, board, stop)
+                    if reply.error is not None and not self.seat.is_alive():  # it died: this worker is done
                         self.engine_failed.emit(request.request_id, reply.error)
                         return
                     self.move_replied.emit(request.request_id, reply)
                     continue
-                result = self._search(engine, request, stop)
+                result = self.seat.analyse(board, request.limits, self._on_info, stop)
             except (EngineError, ValueError) as error:
                 self.engine_failed.emit(request.request_id, str(error))
-                if self.seat.engine is not None:
-                    self.seat.engine.kill()
+                self.seat.kill()
                 return
             finally:
-                self._searching = None
+                self._throttle = None
             self.search_done.emit(request.request_id, result)
 
-    def _logged(self, line: LoggedLine) -> None:
+    def _move(self, request: MoveRequest, board: Board, stop: threading.Event) -> MoveReply:
+        """A seat's move, asked of the engine seat: of the board, or of a variant's own position."""
+        if request.position is not None:
+            return self.seat.think(sends_line(request.position), request.limits, request.time_limit, stop=stop)
+        return self.seat.request_move(board, request.time_limit, request.limits, stop=stop)
+
+    def _logged(self, line: object) -> None:
         """A line the engine's transport wrote or read (called from the transport's threads)."""
         self._note(str(line))
 
@@ -285,39 +287,20 @@ class _EngineThread(QThread):
         if self.log.add(text):
             self.log_pending.emit()
 
-    def _begin(self, request_id: int, engine: UciEngine, stop: threading.Event) -> None:
-        """Track the search of ``request_id``: its progress and its stop event."""
+    def _begin(self, request_id: int) -> None:
+        """Track the progress of the search of ``request_id``."""
         throttle = _ProgressThrottle(request_id)
         self.throttles[request_id] = throttle
-        self._searching = (engine, stop, throttle)
-        self._stop_sent = False
+        self._throttle = throttle
 
     def _on_info(self, info: SearchInfo) -> None:
-        """An info line of the running search: stop it when asked, keep its progress."""
-        searching = self._searching
-        if searching is None:
-            return
-        engine, stop, throttle = searching
-        if stop.is_set() and not self._stop_sent:
-            engine.stop()
-            self._stop_sent = True
-        if info.string is not None:
-            return  # the log shows it
+        """An info line of the running search (the engine seat stops it when asked): keep its
+        progress."""
+        throttle = self._throttle
+        if throttle is None or info.string is not None:
+            return  # between searches, or a text line: the log shows it
         if throttle.add(info):
             self.progress_pending.emit(throttle.request_id)
-
-    def _search(self, engine: UciEngine, request: SearchRequest, stop: threading.Event) -> SearchResult:
-        limits = course_limits(request.board(), request.limits)
-        engine.position(request.start_fen, request.moves)
-        engine.go(limits)
-        if stop.is_set():
-            engine.stop()
-            self._stop_sent = True
-        return engine.wait_bestmove(None, self._on_info)
-
-
-def _has_option(engine: UciEngine, name: str) -> bool:
-    return any(option.lower() == name.lower() for option in engine.identity.options)
 
 
 _workers: "weakref.WeakSet[EngineWorker]" = weakref.WeakSet()
@@ -410,13 +393,14 @@ class EngineWorker(QObject):
         return request_id
 
     def request_move(self, start_fen: str, moves: Sequence[Move], time_limit: Optional[float],
-                     limits: SearchLimits, new_game: bool = False) -> int:
+                     limits: SearchLimits, new_game: bool = False, position: Optional[str] = None) -> int:
         """Queue a seat's move in the position after ``moves`` from ``start_fen``: the engine seat
         (the command line's) searches with ``limits`` and must answer within ``time_limit``
         seconds; ``move_reply`` brings its :class:`~xqdesk.engines.play.game_player.MoveReply`.
+        ``position``: a variant's own position line to send instead (see :class:`MoveRequest`).
         Returns the request's id; the request before it, if any, is cancelled."""
         request_id = self._next_request()
-        self._requests.put(MoveRequest(request_id, start_fen, tuple(moves), time_limit, limits, new_game))
+        self._requests.put(MoveRequest(request_id, start_fen, tuple(moves), time_limit, limits, new_game, position))
         return request_id
 
     def _next_request(self) -> int:
@@ -442,9 +426,7 @@ class EngineWorker(QObject):
         event = self._stop_events.get(request_id)
         if event is not None:
             event.set()
-        engine = self._thread.engine
-        if engine is not None:
-            engine.stop()
+        self._thread.seat.stop_search()
 
     @property
     def current_request(self) -> Optional[int]:
@@ -492,9 +474,8 @@ class EngineWorker(QObject):
 
     def _kill_engine(self) -> None:
         """Kill the engine process if the thread is still running (its read then ends at once)."""
-        engine = self._thread.engine
-        if self._thread.isRunning() and engine is not None:
-            engine.kill()
+        if self._thread.isRunning():
+            self._thread.seat.kill()
 
     # -- replies (arrive queued in the GUI thread) -----------------------------------------------
     def _on_started(self, description: EngineDescription) -> None:
