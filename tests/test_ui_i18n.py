@@ -13,12 +13,13 @@ from xqdesk.ui.base.i18n import CHINESE, Language, language_notifier, set_langua
 
 pytestmark = pytest.mark.engines
 
-UI_DIR = Path(i18n.__file__).resolve().parent
+UI_DIR = Path(i18n.__file__).resolve().parents[1]
 
-UI_MODULES = sorted(path.name for path in UI_DIR.glob("*.py"))
+UI_MODULES = sorted(path.relative_to(UI_DIR).as_posix() for path in UI_DIR.rglob("*.py"))
 """Every module of the window: each ``tr("...")`` literal in any of them needs a Chinese entry."""
 
-#: The ``tr(...)`` calls whose argument is not a literal, and what feeds them; a new one fails
+#: The ``tr(...)`` calls whose argument is not a literal (by module file name: the names are unique
+#: across the rooms), and what feeds them; a new one fails
 #: :func:`test_every_indirect_tr_call_is_known` until its texts are checked here.
 INDIRECT_TR_CALLS = {
     ("board_view.py", "tr('Red' if self._board.turn == RED else 'Black')"): "both literals",
@@ -134,7 +135,11 @@ def test_every_tr_literal_has_a_chinese_entry(module):
 
 def test_the_completeness_check_sees_every_ui_module_and_conditional_texts():
     assert {"main_window.py", "game_controller.py", "board_view.py", "move_list.py", "game_info.py",
-            "comment_editor.py", "variation_list.py", "files.py", "app.py"} <= set(UI_MODULES)
+            "comment_editor.py", "variation_list.py", "files.py", "app.py"} <= {Path(m).name for m in UI_MODULES}
+    rooms = {path.name for path in UI_DIR.iterdir() if (path / "__init__.py").exists()}
+    assert rooms == {module.split("/")[0] for module in UI_MODULES if "/" in module}
+    names = [Path(m).name for m in UI_MODULES if Path(m).name != "__init__.py"]
+    assert len(names) == len(set(names)), "INDIRECT_TR_CALLS names modules by file name"
     assert tr_literals('tr("A" if x else "B"); view.set_state("Ready")') == ["A", "B", "Ready"]
     assert indirect_tr_calls('tr(key); tr("literal")') == ["tr(key)"]
 
@@ -142,7 +147,7 @@ def test_the_completeness_check_sees_every_ui_module_and_conditional_texts():
 @pytest.mark.parametrize("module", UI_MODULES)
 def test_every_indirect_tr_call_is_known(module):
     source = (UI_DIR / module).read_text(encoding="utf-8")
-    unknown = [call for call in indirect_tr_calls(source) if (module, call) not in INDIRECT_TR_CALLS]
+    unknown = [call for call in indirect_tr_calls(source) if (Path(module).name, call) not in INDIRECT_TR_CALLS]
     assert unknown == [], "check the texts such a call translates and add it to INDIRECT_TR_CALLS"
 
 
