@@ -112,3 +112,27 @@ def test_the_review_dialog_gives_engine_limits_and_sides(qtbot):
     assert not dialog.movetime_box.isEnabled()
     dialog.sides_box.setCurrentIndex(2)
     assert dialog.sides() == (BLACK,)
+
+
+def test_every_engine_choice_names_and_describes_the_engines_alike(qtbot):
+    """The review, analysis and new-game dialogs offer engines through one box: a built-in level
+    by its translated name with its measured strength as the tooltip; the analysis dialog keeps
+    the engines already chosen."""
+    from xqdesk.ui.game.seat_dialogs import BUILTIN_PROFILES, AnalysisEnginesDialog, NewGameDialog, engine_strength
+
+    level_3 = next(profile for profile in BUILTIN_PROFILES if profile.level == 3)
+    review = ReviewDialog(BUILTIN_PROFILES)
+    analysis = AnalysisEnginesDialog(BUILTIN_PROFILES, [level_3, BUILTIN_PROFILES[0]])
+    new_game = NewGameDialog(BUILTIN_PROFILES, "10s", "none", 0.0, can_continue=False)
+    for dialog in (review, analysis, new_game):
+        qtbot.addWidget(dialog)
+    boxes = {"review": review.engine_box, "first": analysis.first_box, "second": analysis.second_box,
+             "red": new_game.red_box}
+    for name, box in boxes.items():
+        found = box.findData(level_3)
+        assert found >= 0, name
+        assert box.itemText(found) == "Built-in level 3", name
+        assert box.itemData(found, Qt.ItemDataRole.ToolTipRole) == engine_strength(level_3) != "", name
+    assert analysis.engines() == [level_3, BUILTIN_PROFILES[0]]
+    assert new_game.red_box.itemData(0) is None and analysis.second_box.itemData(0) is None
+    assert review.engine_box.itemData(0) == BUILTIN_PROFILES[0]

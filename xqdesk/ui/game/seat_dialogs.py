@@ -51,6 +51,23 @@ def engine_strength(profile: EngineProfile | None) -> str:
     return text + tr(" ({seconds} s a move, measured on the strength ladder)").format(seconds=f"{place.movetime:g}")
 
 
+def engine_box(engines: tuple[EngineProfile, ...], none_item: str | None = None,
+               chosen: EngineProfile | None = None) -> QComboBox:
+    """A box to choose one of ``engines``: each by its name in the interface language, with what is
+    known of its strength as its tooltip; ``none_item`` (data None: a person, no engine) first
+    where given; ``chosen`` selected where it is among them (else the first item)."""
+    box = QComboBox()
+    if none_item is not None:
+        box.addItem(none_item, None)
+    for profile in engines:
+        box.addItem(engine_label(profile), profile)
+        if strength := engine_strength(profile):
+            box.setItemData(box.count() - 1, strength, Qt.ItemDataRole.ToolTipRole)
+        if profile == chosen:
+            box.setCurrentIndex(box.count() - 1)
+    return box
+
+
 def available_engines(settings: Settings) -> tuple[EngineProfile, ...]:
     """The user's engines that can start (an engine whose program or player is gone is never
     offered), then the built-in levels not already among them."""
@@ -94,14 +111,9 @@ class NewGameDialog(QDialog):
         self.setWindowTitle(tr("New game"))
         self._engines = engines
         self._default_clocks = {True: engine_clock, False: person_clock}
-        self.red_box, self.black_box = QComboBox(), QComboBox()
+        self.red_box, self.black_box = engine_box(engines, tr("Person")), engine_box(engines, tr("Person"))
         self.red_clock, self.black_clock = QComboBox(), QComboBox()
         for box, clock in ((self.red_box, self.red_clock), (self.black_box, self.black_clock)):
-            box.addItem(tr("Person"), None)
-            for profile in engines:
-                box.addItem(engine_label(profile), profile)
-                if engine_strength(profile):
-                    box.setItemData(box.count() - 1, engine_strength(profile), Qt.ItemDataRole.ToolTipRole)
             clock.setEditable(True)
             clock.addItems(TIME_CONTROL_PRESETS)
             clock.setToolTip(tr("Seconds a move ('10s'), game time plus increment ('15m+5s'), "
@@ -163,16 +175,9 @@ class AnalysisEnginesDialog(QDialog):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Analysis engines…"))
-        self.first_box, self.second_box = QComboBox(), QComboBox()
-        self.second_box.addItem(tr("(no engine)"), None)
-        for profile in engines:
-            self.first_box.addItem(engine_label(profile), profile)
-            self.second_box.addItem(engine_label(profile), profile)
-        for box, index in ((self.first_box, 0), (self.second_box, 1)):
-            if index < len(chosen):
-                found = next((item for item in range(box.count()) if box.itemData(item) == chosen[index]), -1)
-                if found >= 0:
-                    box.setCurrentIndex(found)
+        self.first_box = engine_box(engines, chosen=chosen[0] if chosen else None)
+        self.second_box = engine_box(engines, none_item=tr("(no engine)"),
+                                     chosen=chosen[1] if len(chosen) > 1 else None)
         form = QFormLayout()
         form.addRow(tr("Engine"), self.first_box)
         form.addRow(tr("Second engine"), self.second_box)

@@ -25,6 +25,7 @@ from xqdesk.engines.search_types import SearchLimits
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.ui.base.i18n import follow_language, tr
 from xqdesk.ui.base.settings import EngineProfile
+from xqdesk.ui.game.seat_dialogs import engine_box
 
 DEFAULT_MOVETIME = 0.5
 DEFAULT_DEPTH = 8
@@ -38,9 +39,7 @@ class ReviewDialog(QDialog):
     def __init__(self, engines: tuple[EngineProfile, ...], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Review game…"))
-        self.engine_box = QComboBox()
-        for profile in engines:
-            self.engine_box.addItem(profile.name, profile)
+        self.engine_box = engine_box(engines)
         self.by_time = QRadioButton(tr("Seconds per move"))
         self.by_depth = QRadioButton(tr("Depth per move"))
         self.by_time.setChecked(True)
