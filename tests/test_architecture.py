@@ -97,11 +97,11 @@ def test_the_window_keeps_its_modules_in_rooms():
 
 
 def test_the_window_reaches_engine_processes_only_through_the_play_layer():
-    """The engine worker asks the play layer's engine seat for moves and analyses
-    (``EnginePlayer.think``, ``EnginePlayer.analyse``): it does not import the transport, not
-    even for type checking."""
+    """The engine worker and the live game's room ask the play layer's engine seat for moves and
+    analyses (``EnginePlayer.think``, ``EnginePlayer.analyse``): none of them imports the
+    transport, not even for type checking."""
     offenders = []
-    paths = [ROOT / "xqdesk" / "ui" / "engines" / "engine_worker.py"]
+    paths = [ROOT / "xqdesk" / "ui" / "engines" / "engine_worker.py", *sorted((ROOT / "xqdesk" / "ui" / "game").glob("*.py"))]
     for path in paths:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,7 @@ def waited(qtbot, milliseconds: int) -> float:
 def test_fast_engine_vs_engine_autosave_is_at_most_a_second_behind(qtbot, window, tmp_path):
     autosave = tmp_path / "autosave.pgn"
     controller = window.controller
-    controller.live.engine_delay = 0.05
+    controller.live.configure(replace(controller.live.settings, engine_delay=0.05))
     made: list[tuple[float, int]] = []
     controller.move_made.connect(lambda _move: made.append((time.monotonic(), controller.length())))
     checked, late = 0, 0.0

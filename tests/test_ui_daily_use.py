@@ -9,6 +9,7 @@ import math
 import stat
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import miniaudio
@@ -435,7 +436,7 @@ def test_the_position_editor_opens_at_a_usable_size_and_seats_an_engine(qtbot, w
 # --- engine vs engine --------------------------------------------------------------------------------
 def test_engine_vs_engine_pauses_resumes_stops_and_graphs_each_engine(qtbot, window):
     window.update_settings(engine_delay=0.0)
-    window.controller.live.engine_delay = 0.0
+    window.controller.live.configure(replace(window.controller.live.settings, engine_delay=0.0))
     strong = EngineProfile("Built-in level 2", EngineKind.BUILTIN, level=2)
     # Level 1 and 2 stop at depth 1 at once; the clocks run but leave room for a loaded machine
     # (0.3 s a move flagged an engine before its first move beside six busy processes).

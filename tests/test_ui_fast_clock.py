@@ -6,6 +6,7 @@ game written out), which under the old clocks made an engine lose on time."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pytest
 from hang_guard import HANG_GUARD_MS
@@ -37,7 +38,7 @@ def play_plies(qtbot, window, red: EngineProfile, black: EngineProfile, seconds:
                busy: bool) -> None:
     """``PLIES`` moves (or the game's end) of ``red`` vs ``black`` at ``seconds`` a move in the
     window; fails when a side loses on time."""
-    window.controller.live.engine_delay = 0.0
+    window.controller.live.configure(replace(window.controller.live.settings, engine_delay=0.0))
     control = TimeControl.per_move(seconds)
     outcomes = []
     window.controller.game_over.connect(outcomes.append)

@@ -3,6 +3,8 @@ during engine games; an aborted game is not called a draw; built-in
 levels are named in the interface language."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hang_guard import HANG_GUARD_MS
 
@@ -17,7 +19,7 @@ ENGINE = EngineProfile("Built-in level 20", EngineKind.BUILTIN, level=20)
 
 def test_the_evaluation_bar_shows_the_seated_engines_scores_between_their_moves(qtbot, window):
     clock = TimeControl.per_move(0.3)
-    window.controller.live.engine_delay = 0.0
+    window.controller.live.configure(replace(window.controller.live.settings, engine_delay=0.0))
     window.start_game(ENGINE, ENGINE, time_controls={RED: clock, BLACK: clock})
     qtbot.waitUntil(lambda: window.controller.length() >= 4, timeout=HANG_GUARD_MS)
     assert window.controller.stop_game()

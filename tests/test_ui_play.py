@@ -3,6 +3,7 @@ takeback during an engine's thought; the move clock; resignation; engine vs engi
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from xqdesk.squares import parse_square
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.base.settings import EngineKind, EngineProfile
 from xqdesk.ui.game.game_controller import GameController, Mode
+from xqdesk.ui.game.live_game import LiveSettings
 from xqdesk.ui.main_window import MainWindow
 
 pytestmark = pytest.mark.engines
@@ -145,7 +147,7 @@ def test_resigning_ends_the_game_for_the_person(qtbot, window):
 
 
 def test_engine_vs_engine_keeps_the_delay_between_moves(qtbot, controller):
-    controller.live.engine_delay = 0.3
+    controller.live.configure(replace(controller.live.settings, engine_delay=0.3))
     stamps: list[float] = []
     controller.move_made.connect(lambda _move: stamps.append(time.monotonic()))
     controller.new_game(Mode.ENGINE_VS_ENGINE, red=WEAK_ENGINE, black=WEAK_ENGINE)
@@ -192,7 +194,7 @@ def test_an_engine_that_moves_illegally_loses_with_the_course_text(qtbot, contro
 
 
 def test_an_engine_that_overruns_the_move_clock_loses_on_time(qtbot):
-    controller = GameController(move_limit=1.0)
+    controller = GameController(settings=LiveSettings(engine_clock=TimeControl.per_move(1.0)))
     try:
         controller.new_game(Mode.ENGINE_VS_ENGINE,
                             red=EngineProfile("Sleeps", EngineKind.PLAYER, str(PLAYERS / "sleeps")),

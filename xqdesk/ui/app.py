@@ -13,6 +13,7 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -269,7 +270,8 @@ def run_window(window: MainWindow) -> None:
 def watch_game_window(red: object, black: object, delta_time: float = 1.0) -> MainWindow:
     """A window in which two course players play, ``delta_time`` seconds at least between moves."""
     window = open_window()
-    window.controller.live.engine_delay = max(0.0, float(delta_time))
+    live = window.controller.live
+    live.configure(replace(live.settings, engine_delay=max(0.0, float(delta_time))))
     window.start_game(player_profile(red), player_profile(black))
     return window
 

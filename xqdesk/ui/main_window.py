@@ -48,8 +48,7 @@ from xqdesk.ui.exports.export_jobs import GameExports
 from xqdesk.ui.exports.picture_exports import PictureExports
 from xqdesk.ui.game.clock import ClockDisplay
 from xqdesk.ui.game.game_controller import GameController, Mode
-from xqdesk.ui.game.game_starts import GameStarts
-from xqdesk.ui.game.seat_dialogs import engine_clock_setting
+from xqdesk.ui.game.game_starts import GameStarts, live_settings
 from xqdesk.ui.record.clipboard import GameClipboard
 from xqdesk.ui.record.comment_editor import CommentEditor
 from xqdesk.ui.record.files import FileManager
@@ -93,8 +92,7 @@ class MainWindow(QMainWindow):
         self.saved_settings = SavedSettings(settings_store if settings_store is not None else open_store())
         if self.settings.language != current_language().value:
             set_language(self.settings.language)
-        self.controller = GameController(self, engine_delay=self.settings.engine_delay)
-        self.controller.live.engine_clock = engine_clock_setting(self.settings)
+        self.controller = GameController(self, settings=live_settings(self.settings))
         self._build_widgets()
         self.files = FileManager(self, self.controller, autosave_path=autosave_path)
         self.reviews = ReviewSession(self.controller, self.saved_settings, self.score_graph, self.move_list,

@@ -16,8 +16,8 @@ Widgets never change the game; they call the controller's methods and watch its 
 
 The controller is a shell over three rooms: the Qt-free :class:`~xqdesk.game_cursor.GameCursor`
 (the viewed line of the record and the position on it, with every tree operation), the
-:class:`~xqdesk.ui.game.live_game.LiveGame` (seats, engines and clock on the one game runner, which
-writes the record of a game being played), and :class:`~xqdesk.ui.game.hints.Hints`. Play modes always
+:class:`~xqdesk.ui.game.live_game.LiveGame` (one seat per colour and the clock on the one game
+runner, which writes the record of a game being played), and :class:`~xqdesk.ui.game.hints.Hints`. Play modes always
 stay on the main line; in analysis a move that differs from the recorded one starts a new variation
 instead of cutting the line.
 """
@@ -46,7 +46,8 @@ from xqdesk.ui.engines.engine_worker import EngineWorker
 from xqdesk.ui.game.autoplay import Autoplay
 from xqdesk.ui.game.clock import GameClock
 from xqdesk.ui.game.hints import Hints
-from xqdesk.ui.game.live_game import LiveGame, WorkerFactory, start_engine_worker
+from xqdesk.ui.game.live_game import LiveGame, LiveSettings
+from xqdesk.ui.game.seats import WorkerFactory, start_engine_worker, window_seats
 
 
 class Mode(enum.Enum):
@@ -111,18 +112,19 @@ class GameController(QObject):
     alert = Signal(str)  # a problem the window shows until dismissed
     paused_changed = Signal(bool)
 
-    def __init__(self, parent: QObject | None = None, *, move_limit: float | None = 10.0,
-                 engine_delay: float = 0.0, worker_factory: WorkerFactory = start_engine_worker) -> None:
-        """``move_limit``: the seconds per move an engine seat gets when a game sets no clock for
-        it (the course's 10; None: no clock). A person has no clock unless the game sets one."""
+    def __init__(self, parent: QObject | None = None, *, settings: LiveSettings | None = None,
+                 worker_factory: WorkerFactory = start_engine_worker) -> None:
+        """``settings``: what the live game plays under (the clock an engine seat gets when a game
+        sets none for it, by default the course's 10 s a move; a person has no clock unless the
+        game sets one); later changes go to :meth:`LiveGame.configure`."""
         super().__init__(parent)
         self._cursor = GameCursor()
         self._end_verdict: Outcome | None = None
         """How a record loaded without a result ends on the board (the record is not changed)."""
         self._mode = Mode.PERSON_VS_PERSON
-        engine_clock = TimeControl.unlimited() if move_limit is None else TimeControl.per_move(move_limit)
-        self.live = LiveGame(self._cursor.at_end, worker_factory, engine_clock, engine_delay, parent=self)
-        """The live game: its seats, engines and clock (``engine_clock``, ``engine_delay`` are set there)."""
+        self.live = LiveGame(self._cursor.at_end, window_seats(worker_factory), settings or LiveSettings(),
+                             parent=self)
+        """The live game: its seats and clock (its settings change through ``live.configure``)."""
         self.live.clock.ticked.connect(self.clock_ticked)
         self.live.move_played.connect(self._on_move_played)
         self.live.finished.connect(self._on_finished)

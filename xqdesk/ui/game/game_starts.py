@@ -11,9 +11,10 @@ from xqdesk.engines.registry import discover_engines
 from xqdesk.fen import STARTING_FEN
 from xqdesk.pieces import BLACK, RED, Color
 from xqdesk.time_control import TimeControl
-from xqdesk.ui.base.settings import EngineProfile, SavedSettings
+from xqdesk.ui.base.settings import EngineProfile, SavedSettings, Settings
 from xqdesk.ui.board.position_editor import PositionEditorDialog
 from xqdesk.ui.game.game_controller import GameController, Mode
+from xqdesk.ui.game.live_game import LiveSettings
 from xqdesk.ui.game.seat_dialogs import (
     BUILTIN_PROFILES,
     NewGameDialog,
@@ -23,6 +24,12 @@ from xqdesk.ui.game.seat_dialogs import (
     engine_strength,
     mode_for_seats,
 )
+
+
+def live_settings(settings: Settings) -> LiveSettings:
+    """What the live game plays under, as the window's settings say: the one way settings reach it
+    (the window's constructor, then :meth:`~xqdesk.ui.game.live_game.LiveGame.configure`)."""
+    return LiveSettings(engine_clock=engine_clock_setting(settings), engine_delay=settings.engine_delay)
 
 
 class GameStarts(QObject):
@@ -77,8 +84,7 @@ class GameStarts(QObject):
         remembered = {"engine_clock" if seat is not None else "person_clock": controls[color].text()
                       for color, seat in ((RED, red), (BLACK, black))}
         settings = self._settings.update(engine_delay=dialog.delay.value(), **remembered)
-        self._controller.live.engine_clock = engine_clock_setting(settings)
-        self._controller.live.engine_delay = dialog.delay.value()
+        self._controller.live.configure(live_settings(settings))
         start = self._controller.board().fen() if dialog.from_here.isChecked() else STARTING_FEN
         self.start(red, black, start, controls)
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from xqdesk.board import Board
+from xqdesk.engines.play.engine_player import SearchResult
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.engines.transport.uci_engine import SearchResult
 from xqdesk.ui.base.i18n import side_word, tr
 from xqdesk.ui.base.settings import EngineKind, EngineProfile
 from xqdesk.ui.engines.engine_worker import EngineWorker
-from xqdesk.ui.game.live_game import WorkerFactory
+from xqdesk.ui.game.seats import WorkerFactory
 
 HINT_MOVE_TIME = 1.0
 HINT_PROFILE = EngineProfile("Built-in (hint)", EngineKind.BUILTIN, level=3)
