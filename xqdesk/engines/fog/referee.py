@@ -4,12 +4,13 @@
 under the fog ruleset: the seat to move is asked, under its move clock, with its
 :class:`~xqdesk.variants.fog.observation.Observation` instead of the board; the runner judges the
 reply with the course's texts; its observation hook shows both seats what they see after every
-ply. Seats are an in-process agent (:class:`AgentSeat`), an agent in an engine process
-(:class:`FogEnginePlayer`) or a person (:class:`WaitingSeat`); the loop never asks which.
+ply. Seats are an in-process agent (:class:`AgentSeat`) or an agent in an engine process
+(:class:`FogEnginePlayer`); the loop never asks which. The window plays fog games on its live
+game instead (:mod:`xqdesk.ui.windows.fog_window`), with the same observation hook and the agents'
+position line (:func:`format_fog_position`).
 """
 from __future__ import annotations
 
-import queue
 import threading
 import time
 from typing import Callable, Optional, Protocol
@@ -138,51 +139,6 @@ class FogEnginePlayer:
 
     def close(self) -> None:
         self.seat.close()
-
-
-class WaitingSeat:
-    """A seat whose moves are handed in from outside (a person at the window's board): it waits for
-    :meth:`give` until the game is stopped, with no move clock. ``on_turn`` is told the view when
-    the move is awaited."""
-
-    def __init__(self, name: str, stop: threading.Event,
-                 on_turn: Optional[Callable[[Observation], None]] = None) -> None:
-        self.name = name
-        self.stop = stop
-        self.on_turn = on_turn
-        self._moves: queue.Queue[Move] = queue.Queue()
-
-    def give(self, move: Move) -> None:
-        """The move for the turn being waited for (safe from any thread)."""
-        self._moves.put(move)
-
-    def start(self) -> None:
-        """Nothing to start."""
-
-    def new_game(self, color: Color) -> None:
-        while not self._moves.empty():
-            self._moves.get_nowait()
-
-    def see(self, observation: Observation) -> None:
-        """A person sees the board view."""
-
-    def request_move(self, observation: Observation, time_limit: Optional[float]) -> MoveReply:
-        if self.on_turn is not None:
-            self.on_turn(observation)
-        started = time.monotonic()
-        while not self.stop.is_set():
-            try:
-                move = self._moves.get(timeout=0.05)
-            except queue.Empty:
-                continue
-            return MoveReply(move=move, elapsed=time.monotonic() - started)
-        return MoveReply(error="the game was stopped", elapsed=time.monotonic() - started)
-
-    def game_over(self, outcome: Outcome) -> None:
-        """Nothing to tell."""
-
-    def close(self) -> None:
-        """Nothing to release."""
 
 
 class _ObservedSeat:

@@ -1,21 +1,23 @@
 """*Game → Fog of war*: play either colour against a fog agent, or watch two agents, seeing only
 what one side sees.
 
-The game is played by the Qt-free fog referee (:func:`xqdesk.engines.fog.referee.play_fog_game`)
-on a worker thread: each agent runs in its own engine process and is sent its side's views; the
-person is a :class:`~xqdesk.engines.fog.referee.WaitingSeat` that the board view hands moves to.
-The window keeps the full game but shows it from the chosen view: while a person plays, their own
+The game runs on the window's :class:`~xqdesk.ui.game.live_game.LiveGame`, the same one seat per
+colour the main window plays on, under the fog ruleset and with the fog variant's observation hook
+(as the command line's fog referee runs on the game runner): after the start and every ply each
+agent is shown what its side sees. An agent is an :class:`FogEngineSeat`, an engine seat whose
+worker thread sends it every view its side had (``position fog …``) under its own move time and
+move clock; the person is the window's person seat, answered by a click on the board view. The
+window keeps the full game but shows it from the chosen view: while a person plays, their own
 side's (unseen squares under fog); when the game ends the fog lifts and every ply can be replayed
 from Red's view, Black's view or the full board. Watching two agents, any view may be chosen at
 any time.
 """
 from __future__ import annotations
 
-import threading
 import time
 from typing import Optional
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,15 +32,21 @@ from PySide6.QtWidgets import (
 )
 
 from xqdesk.board import Board
-from xqdesk.engines.fog.referee import FogEnginePlayer, FogGamePlayer, WaitingSeat, play_fog_game
+from xqdesk.engines.fog.referee import format_fog_position
 from xqdesk.engines.search_types import SearchLimits
 from xqdesk.engines.spec import FOG_KINDS, parse_spec
 from xqdesk.fen import STARTING_FEN
+from xqdesk.game import ChildNode
 from xqdesk.move import Move
 from xqdesk.outcome import Outcome
 from xqdesk.pieces import BLACK, RED, Color
+from xqdesk.time_control import TimeControl
 from xqdesk.ui.base.i18n import follow_language, tr, tr_outcome
+from xqdesk.ui.base.settings import EngineKind, EngineProfile
 from xqdesk.ui.board.board_view import BoardView
+from xqdesk.ui.engines.engine_worker import EngineWorker
+from xqdesk.ui.game.live_game import LiveGame, LiveSettings
+from xqdesk.ui.game.seats import EngineSeat, LiveSeat, PersonInWindow
 from xqdesk.variants.fog.game import start_board
 from xqdesk.variants.fog.observation import Observation, observe
 
@@ -49,13 +57,37 @@ STARTING_TICK_MS = 500
 FULL_BOARD = None
 
 
-class FogGameSignals(QObject):
-    """What the game thread reports; connected queued to the window in the GUI thread."""
+UNTIMED = {RED: TimeControl.unlimited(), BLACK: TimeControl.unlimited()}
+"""The game's clocks: none (each agent keeps its own move clock; a person has all the time)."""
 
-    moved = Signal(object)  # Move
-    your_turn = Signal(object)  # Observation
-    finished = Signal(object)  # Outcome
-    starting = Signal(int, int, str)  # seats started so far, seats, the name of the one starting now
+
+class FogEngineSeat(EngineSeat):
+    """A fog agent playing ``color`` in its own engine process: it is shown every view of its
+    side (:meth:`see`, from the observation hook) and asked with all of them as ``position fog
+    …``, under its own move time (``limits``) and move clock (``time_limit``)."""
+
+    def __init__(self, color: Color, agent: str, limits: SearchLimits, time_limit: float) -> None:
+        super().__init__(EngineWorker(parse_spec(agent)), agent, limits=limits, time_limit=time_limit)
+        self.color = color
+        self._seen: list[Observation] = []
+
+    def new_game(self) -> None:
+        super().new_game()
+        self._seen = []
+
+    def see(self, observation: Observation) -> None:
+        self._seen.append(observation)
+
+    def position_line(self, board: Board) -> Optional[str]:
+        observation = observe(board, self.color)
+        seen = self._seen if self._seen and self._seen[-1] == observation else [*self._seen, observation]
+        return format_fog_position(seen)
+
+
+def agent_profile(agent: str) -> EngineProfile:
+    """How the live game names a seated fog agent (``fog-pbsa`` …); its seat starts it."""
+    spec = parse_spec(agent)
+    return EngineProfile(agent, EngineKind.COMMAND, spec.command[0], arguments=spec.command[1:])
 
 
 class FogGameWindow(QDialog):
@@ -71,17 +103,17 @@ class FogGameWindow(QDialog):
         self._moves: list[Move] = []
         self._ply = 0
         self._person: Optional[Color] = None
-        self._seat: Optional[WaitingSeat] = None
-        self._thread: Optional[threading.Thread] = None
-        self._stop = threading.Event()
         self._outcome: Optional[Outcome] = None
         self._awaiting = False
-        """Whether the person's seat is waiting for their move (told by the game thread)."""
-        self._signals = FogGameSignals(self)
-        self._signals.moved.connect(self._on_moved, Qt.ConnectionType.QueuedConnection)
-        self._signals.your_turn.connect(self._on_your_turn, Qt.ConnectionType.QueuedConnection)
-        self._signals.finished.connect(self._on_finished, Qt.ConnectionType.QueuedConnection)
-        self._signals.starting.connect(self._on_starting, Qt.ConnectionType.QueuedConnection)
+        """Whether the person's seat is waiting for their move."""
+        self._agent_limits = (SearchLimits(movetime=2.0), 11.0)
+        """The move time and the move clock of the agents of the game being set up."""
+        self.live = LiveGame(lambda: True, self._make_seat, LiveSettings(engine_clock=TimeControl.unlimited()),
+                             parent=self, on_position=self._show_views, start_in_turn=True)
+        """The game (see the module docstring); its seats are made by :meth:`_make_seat`."""
+        self.live.move_played.connect(self._on_moved)
+        self.live.finished.connect(self._on_finished)
+        self.live.seats_starting.connect(self._on_starting)
         self._starting: tuple[int, int, str] | None = None
         self._starting_since = 0.0
         self._starting_timer = QTimer(self)
@@ -171,9 +203,8 @@ class FogGameWindow(QDialog):
         return self._person
 
     def is_playing(self) -> bool:
-        """A game runs and has no outcome yet (the game's thread reports the outcome a moment before
-        it ends: the fog lifts with the outcome, however busy the machine)."""
-        return self._outcome is None and self._thread is not None and self._thread.is_alive()
+        """A game runs (its agents may still be starting) and has no outcome yet."""
+        return self._outcome is None and self.live.is_on()
 
     def start(self) -> None:
         """Start a game with the choices made above the board (ends a game in progress)."""
@@ -181,52 +212,36 @@ class FogGameWindow(QDialog):
         choice = self.seat_choice.currentIndex()
         self._person = RED if choice == 0 else BLACK if choice == 1 else None
         self._moves, self._ply, self._outcome, self._awaiting = [], 0, None, False
-        self._stop = threading.Event()
-        limits = SearchLimits(movetime=float(self.move_time.value()))
-        seats: dict[Color, FogGamePlayer] = {}
-        for color, combo in ((RED, self.red_agent), (BLACK, self.black_agent)):
-            if color == self._person:
-                self._seat = WaitingSeat(tr("You"), self._stop, self._signals.your_turn.emit)
-                seats[color] = self._seat
-            else:
-                seats[color] = FogEnginePlayer(parse_spec(combo.currentText()), limits)
+        self._agent_limits = (SearchLimits(movetime=float(self.move_time.value())),
+                              float(self.move_time.value()) * 3 + 5)
+        seats = {color: None if color == self._person else agent_profile(combo.currentText())
+                 for color, combo in ((RED, self.red_agent), (BLACK, self.black_agent))}
         if self._person is not None:
             self.view_choice.setCurrentIndex(0 if self._person == RED else 1)
         self.status.setText(tr("Starting the agents…"))
-        clock = float(self.move_time.value()) * 3 + 5
-        self._thread = threading.Thread(target=self._play, args=(seats[RED], seats[BLACK], clock),
-                                        name="fog-game", daemon=True)
-        self._thread.start()
+        self.live.start(seats[RED], seats[BLACK], start_board(self._start_fen), {}, UNTIMED)
         self._update_controls()
         self._show()
+        self.live.begin_turn()
 
-    def _play(self, red: FogGamePlayer, black: FogGamePlayer, clock: float) -> None:
-        """The game thread: start the seats, play, close them; report through signals."""
-        outcome: Outcome = Outcome.aborted("Game aborted")
-        try:
-            seats = (red, black)
-            for index, seat in enumerate(seats):
-                self._signals.starting.emit(index, len(seats), seat.name)
-                seat.start()
-            self._signals.starting.emit(len(seats), len(seats), "")
-            record = play_fog_game(red, black, start_fen=self._start_fen, move_time_limit=clock, stop=self._stop,
-                                   on_move=lambda _board, move, _seconds: self._signals.moved.emit(move))
-            outcome = record.outcome
-        except Exception as error:  # noqa: BLE001 - an agent that cannot start ends the game, said why
-            outcome = Outcome.aborted(f"{type(error).__name__}: {error}")
-        finally:
-            for seat in (red, black):
-                seat.close()
-            if not self._stop.is_set():
-                self._signals.finished.emit(outcome)
+    def _make_seat(self, color: Color, profile: Optional[EngineProfile]) -> LiveSeat:
+        """The seat of ``color``: the person (None) or the fog agent ``profile`` names."""
+        if profile is None:
+            return PersonInWindow(tr("You"), on_turn=self._on_your_turn)
+        limits, time_limit = self._agent_limits
+        return FogEngineSeat(color, profile.name, limits, time_limit)
+
+    def _show_views(self, board: Board) -> None:
+        """The observation hook: each agent sees what its side sees (at the start, after every ply)."""
+        for color in (RED, BLACK):
+            seat = self.live.player(color)
+            if isinstance(seat, FogEngineSeat):
+                seat.see(observe(board, color))
 
     def stop(self) -> None:
-        """End a game in progress and wait for its thread (its agents are closed)."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
-        self._seat, self._awaiting = None, False
+        """End a game in progress; its agents are closed (the next game starts fresh ones)."""
+        self.live.shutdown()
+        self._awaiting = False
         self._update_controls()
 
     def shutdown(self) -> None:
@@ -261,7 +276,10 @@ class FogGameWindow(QDialog):
         if self._starting is None:
             return
         done, total, name = self._starting
-        side = tr("Red") if done == 0 else tr("Black")
+        if self._person is not None:  # one agent: the side the person does not play
+            side = tr("Black") if self._person == RED else tr("Red")
+        else:  # two agents start in turn, Red's first
+            side = tr("Red") if done == 0 else tr("Black")
         self.status.setText(tr("Starting the agents… {side}: {name} ({done} of {total} ready, {seconds} s)").format(
             side=side, name=name, done=done, total=total, seconds=int(time.monotonic() - self._starting_since)))
 
@@ -269,15 +287,16 @@ class FogGameWindow(QDialog):
         """While the agents start: how many are ready, of how many, and the one starting now."""
         return self._starting
 
-    def _on_moved(self, move: Move) -> None:
+    def _on_moved(self, node: ChildNode) -> None:
         at_end = self._ply == len(self._moves)
-        self._moves.append(move)
+        self._moves.append(node.move)
         if at_end:
             self._ply = len(self._moves)
         self.status.setText("")
         self._show()
 
-    def _on_your_turn(self, observation: Observation) -> None:
+    def _on_your_turn(self, board: Board) -> None:
+        """The person's seat is asked for a move (the board is the full one: only its view is shown)."""
         self._awaiting = True
         self.status.setText(tr("Your move"))
         self._ply = len(self._moves)
@@ -285,18 +304,24 @@ class FogGameWindow(QDialog):
 
     def _on_finished(self, outcome: Outcome) -> None:
         self._outcome = outcome
-        self._seat, self._awaiting = None, False
+        self._awaiting = False
         self.status.setText(tr_outcome(outcome.text))
         self.view_choice.setCurrentIndex(2)  # the fog lifts
         self._update_controls()
         self._show()
+        QTimer.singleShot(0, self, self._close_agents)
         self.game_finished.emit(outcome)
 
+    def _close_agents(self) -> None:
+        """The game is over: its agents' processes end (a new game starts fresh ones)."""
+        if self._outcome is not None:
+            self.live.shutdown()
+
     def _on_person_move(self, move: Move) -> None:
-        if self._seat is not None and self._awaiting:
+        if self._awaiting and self.is_playing():
             self._awaiting = False
             self.board_view.set_movable_colors(set())
-            self._seat.give(move)
+            self.live.offer(move)
 
     # --- showing -------------------------------------------------------------------------------
 
