@@ -26,6 +26,8 @@ from xqdesk.ui.game.seats import EngineSeat, PersonInWindow, window_seats
 from xqdesk.ui.main_window import MainWindow
 from xqdesk.ui.windows.fog_window import FogEngineSeat, FogGameWindow
 
+pytestmark = pytest.mark.engines
+
 WEAK_ENGINE = EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1)
 TURN = Turn(RED, 10.0, SearchLimits(movetime=0.2))
 
@@ -133,7 +135,6 @@ def test_the_live_games_settings_come_in_one_way(qtbot, tmp_path):
         window.shutdown()
 
 
-@pytest.mark.engines
 def test_the_fog_window_plays_on_the_live_game_with_its_observation_hook(qtbot):
     """Two fog agents on the fog window's live game: no game thread of the window's own; each
     agent is shown one view of its side at the start and after every ply."""
