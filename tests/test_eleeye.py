@@ -4,6 +4,7 @@ against the built-in engine at 1 s a move through ``xqdesk match`` with no proto
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -76,3 +77,39 @@ def test_analyse_shows_the_node_counts_eleeye_reports_on_their_own_line(eleeye):
     counts = [int(words[words.index("nodes") + 1]) for words in lines]
     assert all(count > 0 for count in counts) and counts == sorted(counts)
     assert "kn/s" in done.stdout
+
+
+FAIRY = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
+
+
+@pytest.mark.skipif(not Path(FAIRY).is_file(), reason="fairy-stockfish is not installed (Debian: fairy-stockfish)")
+@pytest.mark.parametrize("clock", ["0.3s", "0.5s"])
+def test_a_window_tournament_of_eleeye_and_fairy_stockfish_loses_no_game_on_time(qtbot, window, eleeye, tmp_path,
+                                                                                 clock):
+    """The window's *Engine tournament*, ElephantEye against Fairy-Stockfish at a fast clock, as a
+    player sets it up: both games end by the board (mate, stalemate, a rule, the ply limit), never
+    on time, and no engine is judged faulty. (When the window held both to a 0.3 s clock, one of
+    them lost on time within 15 plies on a loaded machine; `xqdesk match --movetime` never did.)"""
+    from xqdesk.formats import read_games
+    from xqdesk.ui.base.settings import EngineKind, EngineProfile
+
+    engines = (EngineProfile("ElephantEye", EngineKind.UCCI, eleeye),
+               EngineProfile("Fairy-Stockfish", EngineKind.UCI, FAIRY))
+    tournament = window.windows.open_tournament()
+    tournament.set_engines(engines)
+    tournament.set_chosen([profile.name for profile in engines])
+    tournament.clock_box.setCurrentText(clock)
+    tournament.games_box.setValue(2)
+    pgn = tmp_path / "fast.pgn"
+    tournament.pgn_edit.setText(str(pgn))
+    tournament.start_button.click()
+    with qtbot.waitSignal(tournament.run.ended, timeout=900_000) as ended:
+        pass
+    played, reason = ended.args
+    assert reason == "" and len(played) == 2
+    for game in played:
+        verdict = str(game.record.outcome).lower()
+        assert "time" not in verdict and "illegal" not in verdict and "fail" not in verdict, verdict
+    saved = read_games(pgn).games
+    assert [game.outcome.result() for game in saved] == [game.record.outcome.result() for game in played]
+    assert {game.headers["TimeControl"] for game in saved} == {clock.replace("s", "/move")}

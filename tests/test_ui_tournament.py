@@ -4,6 +4,7 @@ games, and writes them to PGN; Stop ends it within a move."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 from hang_guard import HANG_GUARD_MS
@@ -107,3 +108,36 @@ def test_the_crosstable_shows_score_and_elo_without_scrolling_at_the_default_siz
     needed = sum(max(table.sizeHintForColumn(column), header.sectionSizeHint(column)) for column in columns)
     assert needed <= table.viewport().width() and not table.horizontalScrollBar().isVisible()
     assert tournament.board_view.width() > 0
+
+
+LATE = EngineProfile("Late engine", EngineKind.COMMAND, sys.executable,
+                     arguments=(str(Path(__file__).resolve().parent / "players" / "uci_scripts" / "overruns_engine.py"),))
+
+
+def test_seconds_a_move_are_the_engines_move_time_under_the_course_clock(qtbot, window, tmp_path):
+    """'0.3s' a move is a move time, as `xqdesk match --movetime 0.3` plays it: the engines are
+    told 0.3 s and held to the course's 10 s, so an engine 0.15 s late on each move (as a loaded
+    machine makes a real one) plays on instead of losing on time; the PGN says `0.3/move`."""
+    from xqdesk.time_control import TimeControl
+    from xqdesk.ui.windows.tournament_run import engine_move_time
+
+    assert engine_move_time(TimeControl.parse("0.3s")) == 0.3
+    assert engine_move_time(TimeControl.parse("10s")) is None  # the course's clock itself: kept by the referee
+    assert engine_move_time(TimeControl.parse("3m+2s")) is None
+    tournament = open_tournament(window, (LATE, RANDOM))
+    tournament.set_chosen([LATE.name, RANDOM.name])
+    tournament.clock_box.setCurrentText("0.3s")
+    tournament.games_box.setValue(1)
+    pgn = tmp_path / "late.pgn"
+    tournament.pgn_edit.setText(str(pgn))
+    qtbot.mouseClick(tournament.start_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(tournament.board_view.board().move_stack) >= 6, timeout=HANG_GUARD_MS)
+    with qtbot.waitSignal(tournament.run.ended, timeout=HANG_GUARD_MS) as ended:
+        tournament.stop_button.click()
+    played, reason = ended.args
+    assert reason == "stopped" and len(played) == 1
+    record = played[0].record
+    assert len(record.moves) >= 6 and "time" not in str(record.outcome).lower()
+    late_times = record.move_times[0 if record.red == LATE.name else 1::2]
+    assert all(seconds > 0.3 for seconds in late_times[:3]), late_times
+    assert read_games(pgn).games[0].headers["TimeControl"] == "0.3/move"

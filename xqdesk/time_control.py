@@ -104,6 +104,18 @@ class TimeControl:
             parts.append(_duration_text(self.move_time))
         return ",".join(parts) if len(parts) > 1 else parts[0]
 
+    def pgn_tag(self) -> str:
+        """The PGN ``TimeControl`` tag as cutechess-cli writes it: ``1/move`` (a time a move),
+        ``900+5`` (main time and increment), ``1200|30`` (main time, then byo-yomi), ``inf``."""
+        if self.is_unlimited:
+            return "inf"
+        if self.main_time is None:
+            return f"{self.move_time:g}/move"
+        text = f"{self.main_time:g}"
+        if self.byoyomi is not None:
+            return f"{text}|{self.byoyomi:g}"
+        return f"{text}+{self.increment:g}" if self.increment else text
+
 
 def _seconds(text: str) -> float:
     """``'15m'`` → 900.0, ``'5'`` → 5.0; units may be combined (``'1m30s'``)."""

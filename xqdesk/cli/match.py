@@ -221,14 +221,7 @@ def time_control_tag(args: argparse.Namespace) -> str:
         clock = args.clock if args.clock is not None else ruleset_of(args).move_time_limit
         seconds = clock if getattr(args, "nodes", None) else args.movetime
         return "inf" if seconds is None else f"{seconds:g}/move"
-    if control.is_unlimited:
-        return "inf"
-    if control.main_time is None:
-        return f"{control.move_time:g}/move"
-    text = f"{control.main_time:g}"
-    if control.byoyomi is not None:
-        return f"{text}|{control.byoyomi:g}"
-    return f"{text}+{control.increment:g}" if control.increment else text
+    return control.pgn_tag()
 
 
 def record_headers(args: argparse.Namespace) -> dict[str, str]:

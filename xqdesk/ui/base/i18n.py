@@ -480,7 +480,7 @@ CHINESE: Final[dict[str, str]] = {
     "{path} does not exist": "{path} 不存在",
     "{path} is not an executable program": "{path} 不是可执行程序",
     "Permission denied": "没有权限",
-    "Each engine's clock: seconds a move ('1s'), game time plus increment ('3m+2s') or main time then byo-yomi ('5m|10s')": "每个引擎的用时：每步秒数（'1s'）、局时加每步加秒（'3m+2s'）或基本用时后读秒（'5m|10s'）",
+    "Each engine's clock: seconds a move ('1s': the engines are told it, the referee holds them to the course's 10 s), game time plus increment ('3m+2s') or main time then byo-yomi ('5m|10s')": "每个引擎的用时：每步秒数（'1s'：告诉引擎此时间，裁判按课程的每步 10 秒判超时）、局时加每步加秒（'3m+2s'）或基本用时后读秒（'5m|10s'）",
     "There is no previous autosave": "没有上一次的自动保存",
     "Open previous autosave": "打开上一次的自动保存",
     "No engine is running.": "没有引擎在运行。",

@@ -7,6 +7,12 @@ the standings) and passes what happens to the window's thread as signals: each m
 engine), each game that ends (``game_ended``; it is then written to the PGN file at once, so a
 crash loses nothing) and the end of the tournament (``ended``). :meth:`stop` ends it within one
 move: the game in progress comes back aborted and no further game starts.
+
+A clock of seconds a move under the course's move clock (``0.3s``, ``1s``) is a move time, as
+``xqdesk match --movetime`` and cutechess-cli's ``st`` play it: each engine is told that time and
+the referee holds it to the course's 10-second clock, so a game at a fast clock is decided on the
+board, not by a few milliseconds of the machine's scheduling. Any other clock (``10s``, ``15m+5s``,
+``20m|30s``) is kept by the referee and told to the engines, as ``xqdesk match --tc`` does.
 """
 from __future__ import annotations
 
@@ -26,16 +32,25 @@ from xqdesk.engines.errors import EngineError
 from xqdesk.engines.play.engine_player import EnginePlayer
 from xqdesk.engines.play.game_player import MoveReply
 from xqdesk.engines.registry import EngineProfile
-from xqdesk.engines.search_types import SearchInfo
+from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import write_games
 from xqdesk.move import Move
+from xqdesk.ruleset import COURSE
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.base.background import ThreadedObject
 
 INFO_INTERVAL_S = 0.1
 """At most this often an engine's search progress reaches the window."""
 EVENT = "xqdesk tournament"
+
+
+def engine_move_time(control: TimeControl) -> float | None:
+    """The seconds a move engines are told when ``control`` is a time a move under the course's
+    move clock (the module docstring); None when the referee keeps ``control`` itself."""
+    if control.main_time is None and control.move_time is not None and control.move_time < COURSE.move_time_limit:
+        return control.move_time
+    return None
 
 
 @dataclass(frozen=True)
@@ -72,9 +87,12 @@ class TournamentRun(ThreadedObject):
         self.time_control = time_control
         self.pgn_path = Path(pgn_path) if pgn_path else None
         self.played: list[PlayedGame] = []
+        move_time = engine_move_time(time_control)
+        self._limits = SearchLimits(movetime=move_time) if move_time is not None else None
         self._runner = MatchRunner([self._contestant(index) for index in range(len(self.profiles))],
-                                   time_control=time_control, adjudication=adjudication,
-                                   on_game=self._on_game, on_move=self._on_move)
+                                   time_control=None if move_time is not None else time_control,
+                                   adjudication=adjudication, on_game=self._on_game, on_move=self._on_move,
+                                   headers={"TimeControl": time_control.pgn_tag()})
         self._last_info = [0.0] * len(self.profiles)
         self._started_games: set[int] = set()
         self._from_thread.connect(self._pass_on)
@@ -82,7 +100,7 @@ class TournamentRun(ThreadedObject):
     def _contestant(self, index: int) -> Contestant:
         spec = self.profiles[index].playing().to_spec()
         report = functools.partial(self._on_info, index)
-        return Contestant(self.names[index], functools.partial(EnginePlayer, spec, None, on_info=report))
+        return Contestant(self.names[index], functools.partial(EnginePlayer, spec, self._limits, on_info=report))
 
     # --- control (the window's thread) ------------------------------------------------------------
     def stop(self) -> None:

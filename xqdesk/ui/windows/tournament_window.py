@@ -174,7 +174,8 @@ class TournamentWindow(QWidget):
         self.pgn_caption.setText(tr("Save games to"))
         self.start_button.setText(tr("Start"))
         self.stop_button.setText(tr("Stop"))
-        self.clock_box.setToolTip(tr("Each engine's clock: seconds a move ('1s'), game time plus increment "
+        self.clock_box.setToolTip(tr("Each engine's clock: seconds a move ('1s': the engines are told it, the "
+                                     "referee holds them to the course's 10 s), game time plus increment "
                                      "('3m+2s') or main time then byo-yomi ('5m|10s')"))
         self.games_view.setHorizontalHeaderLabels([tr("#"), tr("Red"), tr("Black"), tr("Result"), tr("Reason")])
         self._show_results()
