@@ -136,3 +136,28 @@ def test_three_pv_lines_of_each_engine_in_sight_at_768_px(qtbot, window):
     assert (window.width(), window.height()) == LAPTOP_768  # long names do not widen the window
     assert [pv_rows_shown(view) for view in window.engine_panel.views] == [3, 3]
     assert window.board_view.height() >= 380
+
+
+def test_a_1024x600_laptop_fits_the_window_while_a_person_plays_an_engine(qtbot, window):
+    """Playing puts the clocks, the seats and the engine's line on show: the window still fits
+    1024×540 and never grows past it."""
+    from xqdesk.move import Move
+    from xqdesk.pieces import BLACK, RED
+    from xqdesk.time_control import TimeControl
+
+    resize_to(qtbot, window, LAPTOP_600)
+    clock = TimeControl.parse("10m+5s")
+    window.start_game(None, EngineProfile("Built-in level 1", EngineKind.BUILTIN, level=1),
+                      time_controls={RED: clock, BLACK: clock})
+    assert window.controller.play_move(Move.from_iccs("h2e2"))
+    qtbot.waitUntil(lambda: window.controller.length() >= 2, timeout=HANG_GUARD_MS)  # the engine replied
+    qtbot.wait(300)  # the clocks, the seats and the engine's line laid out
+    from xqdesk.ui.base.i18n import Language
+
+    for language in (Language.ENGLISH, Language.CHINESE):
+        window.set_language(language)
+        qtbot.wait(100)
+        assert window.minimumSizeHint().height() <= LAPTOP_600[1], language
+        assert window.minimumSizeHint().width() <= LAPTOP_600[0], language
+        assert (window.width(), window.height()) == LAPTOP_600, language
+        assert window.board_view.height() >= 250, language
