@@ -41,6 +41,14 @@ def _live_children() -> list[str]:
     return children
 
 
+def pytest_collection_modifyitems(config, items):
+    """Every test that starts a compiled engine or the window (marked ``engines``) is ``slow`` too,
+    so ``pytest -m "not slow"`` is the quick loop: the rules, formats, referee and command line."""
+    for item in items:
+        if item.get_closest_marker("engines") is not None:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def engines_compiled(request):
     """The engines' compiled code, made ready once before the first test that needs it, as the

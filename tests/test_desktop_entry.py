@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hang_guard import HANG_GUARD
 
 from xqdesk.resource_files import read_resource
@@ -22,6 +23,7 @@ def run_xqdesk(*args: str, data_home: Path) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, timeout=HANG_GUARD)
 
 
+@pytest.mark.slow
 def test_install_writes_an_entry_that_starts_this_xqdesk_and_remove_takes_it_out(tmp_path):
     installed = run_xqdesk("--install-desktop-entry", data_home=tmp_path)
     assert installed.returncode == 0, installed.stderr

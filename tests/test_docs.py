@@ -25,6 +25,7 @@ def test_the_readme_is_a_short_guide_whose_links_resolve():
     assert not missing, f"README links to missing files: {missing}"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None,
                     reason='building the docs needs the docs extra: pip install -e ".[docs]"')
 def test_the_site_builds_in_strict_mode(tmp_path):

@@ -91,6 +91,7 @@ def test_a_player_that_signals_its_parent_cannot_kill_the_referee() -> None:
     assert record.outcome.termination is Termination.ABORTED and len(record.moves) == 8
 
 
+@pytest.mark.slow
 def test_the_match_command_survives_and_judges_both_hostile_players(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(REPO), XQDESK_TEST_PID_FILE=str(tmp_path / "pids"))
     done = subprocess.run(
@@ -123,6 +124,7 @@ def test_an_engine_that_signals_the_referee_and_its_group_gets_its_verdict(tmp_p
     assert "Red moves illegally, Black wins!" in done.stdout, done.stdout
 
 
+@pytest.mark.slow
 def test_what_an_engine_detaches_before_killing_its_shield_dies_with_it(tmp_path: Path) -> None:
     """The referee is a subreaper while the engines run: the engine and its detached sleeper come to
     it when the shield is SIGKILLed, and are killed there (before, the sleeper outlived the match)."""

@@ -22,6 +22,7 @@ def _data(relative: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_all_1391_master_games_replay_legally() -> None:
     game_file = read_pgn(_data("iccs/Hu_Ronghua_1391_UCI_games.pgn"))
     assert game_file.errors == []

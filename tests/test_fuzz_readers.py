@@ -24,6 +24,7 @@ def workdir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("fuzz")
 
 
+@pytest.mark.slow
 def test_damaged_records_are_read_without_loss_or_crash(workdir: Path) -> None:
     failures: list[str] = []
     kinds: set[str] = set()

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from xqdesk.formats.pgn import read_pgn
 
 ROOT = Path(__file__).parent.parent
@@ -21,6 +23,7 @@ def pgn_line(stdout: str) -> str:
     return next(line for line in stdout.splitlines() if line.startswith("PGN: "))
 
 
+@pytest.mark.slow
 def test_a_second_match_into_the_same_folder_keeps_the_first_ones_games(tmp_path):
     first = subprocess.run(match_command(tmp_path, 1), capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert first.returncode == 0, first.stderr
@@ -37,6 +40,7 @@ def test_a_second_match_into_the_same_folder_keeps_the_first_ones_games(tmp_path
     assert [game.headers["Round"] for game in record.games[4:]] == ["1", "2", "3", "4"]  # in schedule order
 
 
+@pytest.mark.slow
 def test_two_matches_into_one_folder_at_once_keep_all_eight_games(tmp_path):
     runs = [subprocess.Popen(match_command(tmp_path, seed), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, cwd=ROOT) for seed in (1, 11)]

@@ -95,6 +95,7 @@ def test_moves_are_written_as_the_chinese_file_writes_them():
     assert different == list(KNOWN_DISAGREEMENTS)
 
 
+@pytest.mark.slow
 def test_every_legal_move_round_trips_in_every_notation():
     checked = 0
     for board in game_positions(every=4):

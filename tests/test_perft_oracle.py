@@ -28,6 +28,7 @@ def oracle_moves(fen: str) -> set[str]:
     return {uci_to_iccs(m) for m in sf.legal_moves("xiangqi", fen, [])}
 
 
+@pytest.mark.slow
 def test_start_position_perft():
     board = Board()
     assert [board.perft(d) for d in (1, 2, 3, 4)] == [44, 1920, 79666, 3290240]
@@ -46,6 +47,7 @@ def test_middlegame_perft_matches_the_oracle(fen):
     assert board.perft(2) == oracle_perft(fen, 2)
 
 
+@pytest.mark.slow
 def test_random_games_agree_with_the_oracle_move_by_move():
     rng = random.Random(2024)
     positions = 0

@@ -61,6 +61,7 @@ def _explored(index, board):
             for stat in index.moves(board)}
 
 
+@pytest.mark.slow
 def test_first_moves_at_the_start_equal_a_direct_count_over_the_files(master_index):
     direct = _tally((game.mainline_moves()[0], game_result(game)) for game in _all_games()
                     if game.start_fen == STARTING_FEN and game.mainline_moves())
@@ -91,6 +92,7 @@ def test_mirror_positions_are_joined_with_their_moves_mirrored(master_index):
     assert _explored(master_index, left) == {mirror_move(Move.from_iccs(m)).iccs(): row for m, row in direct.items()}
 
 
+@pytest.mark.slow
 def test_the_games_that_reached_a_position_reopen_there(master_index):
     board = Board()
     for move in ("h2e2", "h9g7", "h0g2"):
@@ -208,6 +210,7 @@ def test_a_damaged_index_says_how_to_build_it_again(tmp_path, capsys):
     assert "build it again" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["cut", "first-page"])
 def test_an_index_cut_short_or_damaged_in_its_schema_says_how_to_build_it_again(tmp_path, capsys, damage):
     """Damage SQLite meets while opening (it said only 'is not a position index' before)."""

@@ -195,6 +195,7 @@ def damage(data: bytes, what: tuple[str, float, bytes, int]) -> tuple[bytes, int
     return data[:at], at, len(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(many_games=st.booleans(), choice=st.integers(min_value=0, max_value=10_000),

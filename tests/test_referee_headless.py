@@ -76,6 +76,7 @@ def test_forked_game_survives_a_player_that_ends_the_process(load_player):
                             "(the game's process exited with code 4 during the player's move)")
 
 
+@pytest.mark.slow
 def test_fight_plays_the_course_match_of_two_folders(tmp_path):
     for player_id, zoo_name in ((4, "ordinary"), (9, "raises")):
         shutil.copytree(PLAYERS / zoo_name, tmp_path / f"player_{player_id}")

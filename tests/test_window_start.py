@@ -72,6 +72,7 @@ def test_which_environments_can_show_a_window():
     assert window_problem({}, "win32") is None and window_problem({}, "darwin") is None
 
 
+@pytest.mark.slow
 def test_a_screenshot_needs_no_display(tmp_path):
     record = ROOT / "tests" / "data" / "games" / "xqf" / "cchess_030-黄松轩先胜冯敬如.XQF"
     shown = subprocess.run([sys.executable, str(ROOT / "main.py"), "--screenshot", "window.png", str(record)],
