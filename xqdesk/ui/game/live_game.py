@@ -308,9 +308,9 @@ class LiveGame(QObject):
             return
         token = next(self._tokens)
         self._asked[color] = token
-        if not seat.is_human:
-            self.engine_thinking.emit(color, True)
         seat.ask(runner.board(), turn, functools.partial(self._on_reply, color, token))
+        if not seat.is_human and self._asked.get(color) == token:  # an engine thinks until it answers
+            self.engine_thinking.emit(color, True)
 
     def offer(self, move: Move) -> None:
         """A person's move at the end of the live game (judged and timed by the runner first). A
