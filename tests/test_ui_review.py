@@ -136,3 +136,4 @@ def test_every_engine_choice_names_and_describes_the_engines_alike(qtbot):
     assert analysis.engines() == [level_3, BUILTIN_PROFILES[0]]
     assert new_game.red_box.itemData(0) is None and analysis.second_box.itemData(0) is None
     assert review.engine_box.itemData(0) == BUILTIN_PROFILES[0]
+    assert all(engine_strength(profile) for profile in BUILTIN_PROFILES)  # every offered level is measured

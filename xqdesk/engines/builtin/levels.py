@@ -58,12 +58,17 @@ class LadderPlace:
 
 
 LADDER_PLACES: dict[int, LadderPlace] = {
+    1: LadderPlace(beats_skill=-5, loses_to_skill=0, movetime=0.5),
     3: LadderPlace(beats_skill=0, loses_to_skill=5, movetime=0.5),
+    5: LadderPlace(beats_skill=5, loses_to_skill=10, movetime=0.5),
 }
-"""The levels measured on the ladder. Level 3 (the quick-start opponent) beat random, greedy, the
-minimax student and Fairy-Stockfish at skill −20, −15, −10, −5 and 0, each 3–0, and lost to skill 5
-1–3: ``python bench/ladder.py --engine builtin:Level=3 --movetime 0.5 --engine-movetime 0.5
---rungs random greedy minimax fsf:-20 fsf:-15 fsf:-10 fsf:-5 fsf:0 fsf:5``."""
+"""The levels the window offers before any engine is set up, measured on the ladder with
+``python bench/ladder.py --engine builtin:Level=N --movetime 0.5 --engine-movetime 0.5 --rungs random
+greedy minimax fsf:-20 fsf:-15 fsf:-10 fsf:-5 fsf:0 fsf:5 fsf:10``. Level 1 beat random, greedy, the
+minimax student and skill −20 … −5, each 3–0, and lost to skill 0 2–3. Level 3 (the quick-start
+opponent) beat everything up to skill 0, each 3–0, and lost to skill 5 1–3. Level 5 beat everything
+up to skill 0 3–0 and skill 5 3–1, and lost to skill 10 0–3. A best of 5 places a level within a
+step of the ladder, not closer."""
 
 
 def ladder_place(level: int) -> Optional[LadderPlace]:
