@@ -9,7 +9,9 @@
 2. A fixed suite of 24 positions (opening, middlegame and endgame positions from master games,
    plus three endgames): depth reached, nodes, nodes/s and best move within ``--movetime`` — or,
    with ``--depth N``, the nodes and time each position takes to reach depth N (nodes to depth do
-   not depend on the machine's load, so they compare two builds' search trees).
+   not depend on the machine's load, so they compare two builds' search trees; the process's CPU
+   time is printed beside the wall time, since on a shared machine only it compares two builds'
+   speed).
 3. A tactical suite: 20 positions from master games where Fairy-Stockfish (depth 11, MultiPV 2)
    finds a capture or mate clearly better than any other move (by at least 2.5 pawns), plus 7
    composed mates (mate lengths confirmed by Fairy-Stockfish). Solved = the engine plays the expected move (or, for a
@@ -178,17 +180,20 @@ def run_suite(engine: BuiltinEngine, movetime: float) -> None:
 
 def run_depth_suite(engine: BuiltinEngine, depth: int) -> None:
     print(f"\nfixed suite, searched to depth {depth}")
-    print(f"{'#':>2} {'kind':<10} {'nodes':>11} {'time':>7} {'nps':>9} {'score':>7}  best")
-    total_nodes, total_time = 0, 0.0
+    print(f"{'#':>2} {'kind':<10} {'nodes':>11} {'time':>7} {'cpu':>7} {'nps':>9} {'score':>7}  best")
+    total_nodes, total_time, total_cpu = 0, 0.0, 0.0
     for number, (kind, fen) in enumerate(SUITE, start=1):
+        cpu_started = time.process_time()
         move, infos, elapsed = timed_search(engine, fen, SearchLimits(depth=depth))
+        cpu = time.process_time() - cpu_started
         nodes = max(info.nodes or 0 for info in infos)
         total_nodes += nodes
         total_time += elapsed
-        print(f"{number:>2} {kind:<10} {nodes:>11,} {elapsed:>7.2f} {nodes / max(elapsed, 1e-9):>9,.0f} "
+        total_cpu += cpu
+        print(f"{number:>2} {kind:<10} {nodes:>11,} {elapsed:>7.2f} {cpu:>7.2f} {nodes / max(elapsed, 1e-9):>9,.0f} "
               f"{str(infos[-1].score):>7}  {move.iccs() if move else '-'}")
-    print(f"total to depth {depth}: {total_nodes:,} nodes in {total_time:.1f} s "
-          f"({total_nodes / max(total_time, 1e-9):,.0f} nodes/s)")
+    print(f"total to depth {depth}: {total_nodes:,} nodes in {total_time:.1f} s, CPU {total_cpu:.1f} s "
+          f"({total_nodes / max(total_time, 1e-9):,.0f} nodes/s, {total_nodes / max(total_cpu, 1e-9):,.0f} per CPU second)")
 
 
 def run_tactics(engine: BuiltinEngine, budget: float) -> None:

@@ -20,7 +20,7 @@ from numba import njit
 from xqdesk import attack_kernel
 from xqdesk.attack_kernel import king_attackers
 from xqdesk.engines.builtin import geometry
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import (
     ADVISOR_STEPS,
     ELEPHANT_EYES,
@@ -50,12 +50,12 @@ MAX_MOVES = 128
 STACK_SIZE = 512
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def king_square(pos, side):
     return pos[POS_RED_KING] if side == 1 else pos[POS_BLACK_KING]
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def is_attacked_king(board, side, king_sq):
     """True when the king of ``side`` (+1/-1) on ``king_sq`` could be captured by the opponent,
     counting the two kings facing each other on an open file (the shared scan of
@@ -64,13 +64,13 @@ def is_attacked_king(board, side, king_sq):
                           True) != 0
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def in_check(board, pos):
     side = pos[POS_SIDE]
     return is_attacked_king(board, side, king_square(pos, side))
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def generate_moves(board, side, out, captures_only):
     """Write the pseudo-legal moves of ``side`` into ``out``; return how many. With
     ``captures_only`` only captures are written."""
@@ -166,7 +166,7 @@ def generate_moves(board, side, out, captures_only):
     return n
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def make_move(board, pos, keys, clocks, psq, params, move):
     """Play ``move`` (assumed pseudo-legal) and push the new stack entry; return the captured code."""
     origin = move >> 7
@@ -197,7 +197,7 @@ def make_move(board, pos, keys, clocks, psq, params, move):
     return captured
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def unmake_move(board, pos, move, captured):
     origin = move >> 7
     target = move & 127
@@ -212,7 +212,7 @@ def unmake_move(board, pos, move, captured):
     pos[POS_SIDE] = -pos[POS_SIDE]
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def make_null_move(pos, keys, clocks, psq):
     h = pos[POS_HEIGHT]
     keys[h + 1] = keys[h] ^ ZOBRIST_BLACK_TO_MOVE
@@ -222,13 +222,13 @@ def make_null_move(pos, keys, clocks, psq):
     pos[POS_SIDE] = -pos[POS_SIDE]
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def unmake_null_move(pos):
     pos[POS_HEIGHT] -= 1
     pos[POS_SIDE] = -pos[POS_SIDE]
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**COMPILE_OPTIONS)  # it makes a buffer of its own
 def legal_moves(board, pos, keys, clocks, psq, params, out):
     """Write the legal moves of the side to move into ``out`` (course rules except the
     perpetual-check restriction, which needs the game's history); return how many."""
@@ -246,7 +246,7 @@ def legal_moves(board, pos, keys, clocks, psq, params, out):
     return n
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def perft(board, pos, keys, clocks, psq, params, move_buf, depth, ply):
     """The number of legal move sequences of length ``depth`` (leaf nodes)."""
     side = pos[POS_SIDE]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS
+from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, PAWN
 
 FULL_SHARE = 16
@@ -24,7 +24,7 @@ HARD_SHARE = 8
 """A lone pawn against one defender: won or drawn by where the pawn stands."""
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def winning_share(board, strong):
     """The sixteenths of its score that side ``strong`` (+1 Red, -1 Black) — the side ahead —
     keeps given the material on ``board`` (see the module doc): 16 when it has a chariot or two
@@ -71,7 +71,7 @@ def winning_share(board, strong):
     return HARD_SHARE if defenders == 1 else FULL_SHARE
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def scale_for_winning_chances(board, score, side):
     """``score`` (from the view of ``side``, +1 Red or -1 Black) scaled by :func:`winning_share`
     of the side it favours, rounded toward zero."""

@@ -5,7 +5,7 @@ from numba import njit
 
 from xqdesk.engines.builtin import board_kernel, eval_tables, geometry
 from xqdesk.engines.builtin.board_kernel import POS_BLACK_KING, POS_HEIGHT, POS_RED_KING, POS_SIDE
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_tables import (
     PARAM_BOTTOM_CANNON,
     PARAM_CANNON_BATTERY,
@@ -26,7 +26,7 @@ from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel))
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def pieces_between_on_file(board, a, b):
     low = a if a < b else b
     high = b if a < b else a
@@ -39,7 +39,7 @@ def pieces_between_on_file(board, a, b):
     return count
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def next_piece(board, sq, d, k):
     """(index along ray ``d`` of ``sq``, square) of the first piece past index ``k``; (-1, -1) if none."""
     k += 1
@@ -53,7 +53,7 @@ def next_piece(board, sq, d, k):
     return -1, -1
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def pieces_between_on_rank(board, a, b):
     low = a if a < b else b
     high = b if a < b else a
@@ -64,7 +64,7 @@ def pieces_between_on_rank(board, a, b):
     return count
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def ray_length(sq, d):
     """How many squares ray ``d`` of ``sq`` has before the board's edge."""
     k = 0
@@ -73,7 +73,7 @@ def ray_length(sq, d):
     return k
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def chariot_mobility_and_pins(board, sq, own):
     """(empty squares the chariot on ``sq`` of side ``own`` sees, enemy horses and cannons it pins
     against the enemy king or a chariot behind them)."""
@@ -89,7 +89,7 @@ def chariot_mobility_and_pins(board, sq, own):
     return mobility, pins
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def horse_mobility(board, sq, own):
     """Unblocked jumps of the horse on ``sq`` of side ``own`` to an empty or enemy square."""
     mobility = 0
@@ -102,7 +102,7 @@ def horse_mobility(board, sq, own):
     return mobility
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def cannon_pins(board, sq, own):
     """Enemy horses and chariots the cannon on ``sq`` of side ``own`` faces over a screen with the
     enemy king behind them."""
@@ -119,7 +119,7 @@ def cannon_pins(board, sq, own):
     return pins
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def is_bottom_cannon(board, sq, enemy_king):
     """Whether a cannon on ``sq``, off the enemy king's file, stands on a back rank with the enemy
     king on it and nothing between them."""
@@ -127,7 +127,7 @@ def is_bottom_cannon(board, sq, enemy_king):
     return rank == enemy_king // 9 and (rank == 0 or rank == 9) and pieces_between_on_rank(board, sq, enemy_king) == 0
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def _side_terms(board, params, sq, piece, enemy_king):
     """(attack weight, evaluation terms, heavy piece on the enemy king's file) of one piece."""
     own = 1 if piece > 0 else -1
@@ -164,7 +164,7 @@ def _side_terms(board, params, sq, piece, enemy_king):
     return 0, 0, False
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def evaluate(board, pos, psq, params):
     """Static score for the side to move: incremental material and piece-square tables, plus
     mobility and trapped horses, king safety (missing advisors/elephants against attackers),

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, types
 
 from xqdesk.engines.builtin import geometry
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import (
     ADVISOR_STEPS,
     ELEPHANT_EYES,
@@ -32,7 +32,7 @@ EXCHANGE_VALUE = np.array([0, 100, 200, 200, 400, 450, 1000, 5000], np.int64)
 """Each piece type's value in an exchange (index 0 unused): fixed, whatever the square."""
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def least_valuable_attacker(board, sq, side):
     """The square of the cheapest piece of ``side`` (+1/-1) that could capture a piece standing on
     ``sq`` (pseudo-legal: pins and checks aside), or -1 when none could."""
@@ -87,7 +87,7 @@ def least_valuable_attacker(board, sq, side):
     return np.int64(-1)
 
 
-@njit(types.int64(types.int8[::1], types.int64, types.int64, types.int64), **COMPILE_OPTIONS)
+@njit(types.int64(types.int8[::1], types.int64, types.int64, types.int64), **BORROWING_OPTIONS)
 def _recapture_gain(board, target, standing_value, side):
     """What ``side`` gains at best by capturing the piece (worth ``standing_value``) on ``target``
     and the exchange that follows — 0 when it had better not capture."""
@@ -102,7 +102,7 @@ def _recapture_gain(board, target, standing_value, side):
     return gain if gain > 0 else 0
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def static_exchange(board, move):
     """The material the side playing ``move`` (a capture, ``origin << 7 | target``) wins when the
     exchange on its target is played out (negative: it loses). ``board`` is left as it was."""
@@ -118,7 +118,7 @@ def static_exchange(board, move):
     return victim_value - loss
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def loses_material(board, move):
     """Whether the capture ``move`` loses material by :func:`static_exchange` (quick when the
     capturing piece is worth no more than its victim, which never loses)."""
@@ -129,7 +129,7 @@ def loses_material(board, move):
     return static_exchange(board, move) < 0
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def quiet_move_loses(board, move):
     """Whether the piece that makes the quiet ``move`` can be won on its target square (the
     exchange started there by the opponent gains it something)."""
@@ -145,7 +145,7 @@ def quiet_move_loses(board, move):
     return loss > 0
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def is_en_prise(board, sq):
     """Whether the opponent wins material by capturing the piece on ``sq`` (the exchange it
     starts there gains it something)."""
@@ -154,20 +154,20 @@ def is_en_prise(board, sq):
     return _recapture_gain(board, sq, EXCHANGE_VALUE[code * side], -side) > 0
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def _with_square(mask, sq):
     """A pair of 64-bit words (squares 0–63, 64–89) with the bit of ``sq`` set."""
     bit = np.int64(1) << (sq & 63)
     return (mask[0] | bit, mask[1]) if sq < 64 else (mask[0], mask[1] | bit)
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def in_mask(mask, sq):
     """Whether ``sq``'s bit is set in a pair of words made by :func:`check_squares`."""
     return (mask[sq >> 6] >> (sq & 63)) & 1 != 0
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def check_squares(board, king, side):
     """Where a chariot, cannon, horse or pawn of ``side`` would give check to the enemy king on
     ``king`` from (as it stands now, its own square excluded), each as a pair of 64-bit words:
@@ -199,7 +199,7 @@ def check_squares(board, king, side):
     return chariots, cannons, horses, pawns
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def is_attacked(board, sq, side):
     """Whether a piece of ``side`` could capture a piece standing on ``sq`` (pseudo-legal)."""
     return least_valuable_attacker(board, sq, side) >= 0

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from xqdesk.engines.builtin import exchange_kernel, geometry
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.exchange_kernel import loses_material
 from xqdesk.engines.builtin.geometry import SQUARES
 
@@ -28,13 +28,13 @@ HISTORY_CAP = 1 << 22
 """A history entry above this halves the whole table (old successes fade)."""
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def history_slot(move):
     """The history table's index of ``move`` (origin × squares + target)."""
     return (move >> MOVE_FROM_SHIFT) * SQUARES + (move & MOVE_TO_MASK)
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, history, losing_last):
     """Order keys: the hash move, captures by MVV-LVA, killers, quiet moves by history; with
     ``losing_last``, captures that lose material by SEE come after every other move."""
@@ -58,7 +58,7 @@ def score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, hist
             scores[i] = history[history_slot(move)]
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def pick(moves, scores, start, count):
     """Swap the best-scored move among ``start..count-1`` into ``start`` and return it."""
     best = start
@@ -71,7 +71,7 @@ def pick(moves, scores, start, count):
     return moves[start]
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def add_history(history, move, depth):
     """A quiet ``move`` cut at ``depth``: its history grows by depth²."""
     slot = history_slot(move)

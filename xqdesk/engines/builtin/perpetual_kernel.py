@@ -19,13 +19,13 @@ from numba import njit
 from xqdesk import attack_kernel
 from xqdesk.attack_kernel import CHECKER_BITS, CHECKER_MASK, king_attackers
 from xqdesk.engines.builtin import geometry
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import HORSE_ATTACKER_LEGS, HORSE_ATTACKERS, PAWN_ATTACKERS, RAYS
 
 drop_stale_compiled_code(__file__, (geometry, attack_kernel))
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def checking_pieces(board, side, king_sq):
     """The squares of the opponent's pieces that attack the king of ``side`` (+1/-1) on
     ``king_sq`` (the facing king included), packed as :mod:`xqdesk.attack_kernel` packs them;
@@ -33,7 +33,7 @@ def checking_pieces(board, side, king_sq):
     return king_attackers(board, king_sq, side, RAYS, HORSE_ATTACKERS, HORSE_ATTACKER_LEGS, PAWN_ATTACKERS, False)
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def has_checker(checkers, sq):
     """Whether the packed ``checkers`` hold ``sq``."""
     while checkers != 0:
@@ -43,7 +43,7 @@ def has_checker(checkers, sq):
     return False
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def is_banned_check(trail_moves, trail_checkers, height, limit):
     """Whether the move that led to ``height`` (its trail entries set) is a check the ban forbids:
     the moved piece P attacks the enemy king from its target, and in the positions 2, 4 … 2·limit
@@ -68,7 +68,7 @@ def is_banned_check(trail_moves, trail_checkers, height, limit):
     return True
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def is_banned(trail_moves, trail_checkers, height, limit, min_history, history_offset):
     """Whether the move that led to ``height`` breaks a ban of ``limit`` checks (0: no ban) that
     applies once the game holds more than ``min_history`` moves, ``history_offset`` of them before

@@ -37,7 +37,7 @@ from xqdesk.engines.builtin.board_kernel import (
     unmake_move,
     unmake_null_move,
 )
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.endgame_kernel import scale_for_winning_chances
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
@@ -123,7 +123,7 @@ SINGULAR_MARGIN per ply below its score (it is singular)."""
 SINGULAR_TT_SLACK, SINGULAR_MARGIN = 3, 2
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def _tick(counters, stop):
     """Count a node; poll the stop flag and the node limit every 1024 nodes. True = stop now."""
     counters[C_NODES] += 1
@@ -133,7 +133,7 @@ def _tick(counters, stop):
     return counters[C_STOPPED] != 0
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def _is_repetition(keys, clocks, h):
     key = keys[h]
     lowest = h - clocks[h]
@@ -147,7 +147,7 @@ def _is_repetition(keys, clocks, h):
     return False
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def _static_score(board, pos, keys, psq, params, counters, network):
     """The evaluation for the side to move — the ``network``'s when one is loaded, else the
     hand-written one — scaled, when the root is an endgame (``C_ENDGAME``), by the winning chances
@@ -162,7 +162,7 @@ def _static_score(board, pos, keys, psq, params, counters, network):
     return scale_for_winning_chances(board, score, pos[POS_SIDE])
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def _probe_tables(board, pos, clocks, counters, ply, table_meta, table_positions, table_values):
     """``(found, score)`` of the position from the endgame tables, probed only right after a
     capture (the material is the root's until one, and the root's own balance is not packed)."""
@@ -173,7 +173,7 @@ def _probe_tables(board, pos, clocks, counters, ply, table_meta, table_positions
                        counters[C_DRAW_PLIES] - clocks[h], MATE)
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def _escapes_threat(board, move, threat_square, known, threatened):
     """``(escapes, known, threatened)``: whether the quiet ``move`` (already made) moved a piece the
     opponent threatened — the reply to a null move went to its square, or it was en prise there —
@@ -197,7 +197,7 @@ def _escapes_threat(board, move, threat_square, known, threatened):
     return threatened[word] & bit != 0, known, threatened
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def _has_big_pieces(board, side):
     for sq in range(SQUARES):
         piece = board[sq] * side
@@ -206,7 +206,7 @@ def _has_big_pieces(board, side):
     return False
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def _check_on_trail(board, pos, trail_moves, trail_checkers, counters, move):
     """Record a checking ``move`` (just made) on the trail; True when the ruleset's
     perpetual-check ban forbids it. A move that gives no check only clears its height's
@@ -219,7 +219,7 @@ def _check_on_trail(board, pos, trail_moves, trail_checkers, counters, move):
                      counters[C_CHECK_MIN_HISTORY], counters[C_HISTORY_OFFSET])
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
     """A position seen before, scored as a draw — unless the ruleset bans perpetual checks and
     either of the last two moves gave check: such a cycle is searched on, since the ban (or the
@@ -231,7 +231,7 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
     return trail_checkers[h] == 0 and (h == 0 or trail_checkers[h - 1] == 0)
 
 
-@njit(QUIESCE_SIGNATURE, **COMPILE_OPTIONS)
+@njit(QUIESCE_SIGNATURE, **BORROWING_OPTIONS)
 def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     """Captures (all moves when ``checked``) until the position is quiet; with ``quiet_checks``
     (the first quiescence ply) also the quiet moves that give a direct check without losing the
@@ -353,7 +353,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     return best
 
 
-@njit(ALPHABETA_SIGNATURE, **COMPILE_OPTIONS)
+@njit(ALPHABETA_SIGNATURE, **BORROWING_OPTIONS)
 def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     """Principal-variation search with TT, null move, late-move reductions and check extensions.
     Scores are from the side to move's view; mate in n plies scores ``MATE - n``."""
@@ -536,7 +536,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     return best
 
 
-@njit(SEARCH_ROOT_SIGNATURE, **COMPILE_OPTIONS)
+@njit(SEARCH_ROOT_SIGNATURE, **BORROWING_OPTIONS)
 def search_root(ctx, root_moves, root_count, depth, alpha, beta):
     """Search the given root moves (best first) to ``depth``. Returns the best score; the best line
     is left in ``pv[0, :pv_len[0]]`` and ``counters[C_ROOT_DONE]`` counts completed root moves (so a

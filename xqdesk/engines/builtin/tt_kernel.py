@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS
+from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS
 
 MATE = 31000
 MATE_BOUND = 30000
@@ -33,7 +33,7 @@ TT_AGE_WEIGHT = 8
 """In the replacement choice, each search generation of age costs an entry this many plies of depth."""
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def tt_pack(move, depth, flag, score, generation):
     """One table entry's data (see the TT_* layout)."""
     return ((move & TT_MOVE_MASK) | ((depth & TT_DEPTH_MASK) << TT_DEPTH_SHIFT) | (flag << TT_FLAG_SHIFT)
@@ -41,20 +41,20 @@ def tt_pack(move, depth, flag, score, generation):
             | ((generation & TT_GENERATION_MASK) << TT_GENERATION_SHIFT))
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def tt_unpack(data):
     """``(move, depth, flag, score)`` of one table entry's data."""
     return (data & TT_MOVE_MASK, (data >> TT_DEPTH_SHIFT) & TT_DEPTH_MASK, (data >> TT_FLAG_SHIFT) & TT_FLAG_MASK,
             ((data >> TT_SCORE_SHIFT) & TT_SCORE_MASK) - TT_SCORE_OFFSET)
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def tt_bucket(tt_keys, key):
     """The first entry of ``key``'s bucket."""
     return np.int64(key & np.uint64(len(tt_keys) // TT_BUCKET - 1)) * TT_BUCKET
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def tt_probe(tt_keys, tt_data, key):
     """The data of ``key``'s entry, or 0 when the table holds none. An entry counts only when its
     stored word equals ``key`` XOR its data: data written over another position's key (two threads
@@ -67,7 +67,7 @@ def tt_probe(tt_keys, tt_data, key):
     return np.int64(0)
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def tt_score_at(score, ply):
     """A stored score as seen ``ply`` plies from the root (mate scores are stored from the node)."""
     if score > MATE_BOUND:
@@ -77,19 +77,19 @@ def tt_score_at(score, ply):
     return score
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def tt_decides(flag, score, alpha, beta):
     """Whether a stored bound of kind ``flag`` settles the window (alpha, beta) by itself."""
     return flag == TT_EXACT or (flag == TT_LOWER and score >= beta) or (flag == TT_UPPER and score <= alpha)
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def tt_age(data, generation):
     """How many searches ago the entry ``data`` was written (mod 256)."""
     return (generation - ((data >> TT_GENERATION_SHIFT) & TT_GENERATION_MASK)) & TT_GENERATION_MASK
 
 
-@njit(**COMPILE_OPTIONS)
+@njit(**BORROWING_OPTIONS)
 def tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply, generation):
     """Store a search result. The position's own entry is updated (but a deeper entry of this
     search is kept unless the new result is exact and not quiescence's, depth 0; a missing move
