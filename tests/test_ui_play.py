@@ -179,6 +179,20 @@ def test_takeback_in_analysis_cuts_the_line_at_the_viewed_move(qtbot, controller
     assert controller.ply() == 1 and controller.board().turn == BLACK
 
 
+def test_the_controller_says_what_a_person_may_do(qtbot, controller):
+    """The window asks the controller (can_take_back, is_live) instead of reading its mode."""
+    controller.new_game(Mode.ANALYSIS)
+    assert not controller.can_take_back() and not controller.is_live()
+    assert controller.play_move(Move.from_iccs("h2e2"))
+    assert controller.can_take_back()
+    controller.set_mode(Mode.REPLAY)
+    assert not controller.can_take_back()
+    controller.take_back()  # refused while replaying: the move stays
+    assert controller.length() == 1
+    controller.new_game(Mode.PERSON_VS_PERSON)
+    assert controller.is_live() and not controller.can_take_back()
+
+
 PLAYERS = Path(__file__).resolve().parent / "players"
 
 

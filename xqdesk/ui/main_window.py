@@ -338,10 +338,10 @@ class MainWindow(QMainWindow):
         self.board_view.set_drawings(parse_drawings(controller.comment()))
         self.board_view.set_movable_colors(controller.movable_colors())
         self.board_view.set_refusal(controller.why_not_movable())
-        live = controller.mode().is_play and controller.outcome() is None
+        live = controller.is_live()
         people = any(controller.seat(color) is None for color in (RED, BLACK))
         review, reviewing = self.reviews.review, self.reviews.worker is not None
-        enabled = {"Take back": controller.mode() is not Mode.REPLAY and controller.length() > 0,
+        enabled = {"Take back": controller.can_take_back(),
                    "Resign": live and people, "Review game…": not reviewing and controller.length() > 0,
                    "Cancel review": reviewing, "Next mistake": review is not None and bool(review.errors()),
                    "Hint": True,  # the controller refuses a hint with the reason when it cannot help

@@ -198,6 +198,15 @@ class GameController(QObject):
         outcome = self._cursor.game.outcome
         return outcome if outcome is not None else self._end_verdict
 
+    def is_live(self) -> bool:
+        """Whether a game is being played now (a play mode, not yet over): what a person may
+        resign, pause or stop."""
+        return self._mode.is_play and self.outcome() is None
+
+    def can_take_back(self) -> bool:
+        """Whether :meth:`take_back` would undo a move (never while replaying a record)."""
+        return self._mode is not Mode.REPLAY and self.length() > 0
+
     def mode(self) -> Mode:
         return self._mode
 
@@ -413,7 +422,7 @@ class GameController(QObject):
     def take_back(self) -> None:
         """Undo the last move (against an engine, back to the person's previous turn; a search in
         progress is cancelled). In analysis the viewed move goes, with every move after it."""
-        if self._mode is Mode.REPLAY or not self.length():
+        if not self.can_take_back():
             return
         if self._mode is Mode.ANALYSIS:
             if self._cursor.take_back_move():
