@@ -36,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     data.add_argument("--teacher-games", type=int, default=0, metavar="N",
                       help="games the teacher plays against itself, every position labelled")
     data.add_argument("--teacher", default=None, metavar="SPEC",
-                      help="the labelling engine (default: Fairy-Stockfish if installed, else builtin)")
+                      help="the labelling engine (default: Fairy-Stockfish if installed, else builtin); 'none': "
+                           "no search, the records' played moves and results only (free; every occurrence kept)")
     data.add_argument("--depth", type=int, default=7, help="the teacher's fixed search depth (default 7)")
     data.add_argument("--multipv", type=int, default=4, help="lines labelled per position (default 4)")
     data.add_argument("--holdout", type=int, default=10, help="hold out one master game in N (0: none)")
@@ -188,6 +189,11 @@ def _zero(args: argparse.Namespace) -> int:
     return 0
 
 
+NO_TEACHER_GAMES_PER_TASK = 200
+"""Games a task of a set without a teacher: such a task takes about a second, so fewer, bigger
+tasks (each ends in a manifest write and a shard top-up)."""
+
+
 def _data(args: argparse.Namespace) -> int:
     import time
 
@@ -204,7 +210,7 @@ def _data(args: argparse.Namespace) -> int:
     from xqdesk.engines.errors import EngineError
     from xqdesk.engines.training.pipeline import DataPlan, default_jobs, make_data
     from xqdesk.engines.training.tasks import LabelSettings
-    from xqdesk.engines.training.teacher import default_teacher
+    from xqdesk.engines.training.teacher import NO_TEACHER, default_teacher
     from xqdesk.errors import XqdeskError
 
     if args.depth < 1 or args.multipv < 1 or args.teacher_games < 0 or args.holdout < 0 or args.shard_size < 1:
@@ -214,12 +220,24 @@ def _data(args: argparse.Namespace) -> int:
     if not args.records and not args.teacher_games:
         report_error("nothing to label: give --records FILE… and/or --teacher-games N", "train data")
         return 2
-    settings = LabelSettings(args.teacher or default_teacher(), args.depth, args.multipv)
-    plan = DataPlan(settings, tuple(args.records), args.teacher_games, holdout=args.holdout, seed=args.seed,
-                    shard_size=args.shard_size)
+    if args.teacher == NO_TEACHER:
+        if args.teacher_games:
+            report_error("--teacher-games needs a teacher that searches, not --teacher none", "train data")
+            return 2
+        settings = LabelSettings(NO_TEACHER, depth=0, multipv=1)
+        plan = DataPlan(settings, tuple(args.records), holdout=args.holdout, seed=args.seed,
+                        shard_size=args.shard_size, games_per_task=NO_TEACHER_GAMES_PER_TASK)
+    else:
+        settings = LabelSettings(args.teacher or default_teacher(), args.depth, args.multipv)
+        plan = DataPlan(settings, tuple(args.records), args.teacher_games, holdout=args.holdout, seed=args.seed,
+                        shard_size=args.shard_size)
     jobs = args.jobs or default_jobs()
-    where = f"on Ray ({args.cluster})" if args.cluster else f"{jobs} teacher process{'es' if jobs != 1 else ''} at a time"
-    print(f"teacher {settings.teacher}, depth {settings.depth}, MultiPV {settings.multipv}, {where}", flush=True)
+    if args.teacher == NO_TEACHER:
+        print("no teacher: the records' moves and results, read on this process", flush=True)
+    else:
+        where = (f"on Ray ({args.cluster})" if args.cluster
+                 else f"{jobs} teacher process{'es' if jobs != 1 else ''} at a time")
+        print(f"teacher {settings.teacher}, depth {settings.depth}, MultiPV {settings.multipv}, {where}", flush=True)
     started = time.perf_counter()
     console = Console(stderr=True)
     try:

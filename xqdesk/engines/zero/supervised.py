@@ -9,6 +9,9 @@ streamed a few shards at a time. For each position the targets are:
 - **value**: ``λ · tanh(score / SCALE_CP) + (1 − λ) · result`` from the side to move's view
   (``λ`` = :attr:`Targets.score_weight`; a mate is ±1).
 
+A position no teacher searched (a set made with ``--teacher none``: no lines, no score) has the
+played move as its whole policy target and the result as its value target.
+
 Every batch has half its positions mirrored left to right. The learning rate follows a one-cycle
 schedule (AdamW). After each epoch the network is written (``.npz`` for the engine with how it was
 made, ``.pt`` to resume) and measured on the held-out master games the data set keeps apart:
@@ -85,17 +88,21 @@ def make_batch(data: Labelled, targets: Targets, mirror: Optional[np.ndarray] = 
     lines = entries_of(data["moves"])
     scores = data["move_scores"].astype(np.float64)
     valid = lines >= 0
+    searched = valid[:, 0]  # rows of a set made without a teacher have no lines and no score
     logits = np.where(valid, (scores - scores[:, :1]) / targets.policy_temperature, -np.inf)
+    logits[~searched, 0] = 0.0  # (their soft part gets no weight below)
     soft = np.exp(logits - logits.max(axis=1, keepdims=True))
     soft /= soft.sum(axis=1, keepdims=True)
     played = entries_of(data["played"])
     master = (data["source"] == MASTER) & (played >= 0)
-    share = np.where(master, targets.master_weight, 0.0)
+    share = np.where(master, np.where(searched, targets.master_weight, 1.0), 0.0)
+    soft_share = np.where(searched, 1 - share, 0.0)
     entries = np.concatenate([lines, played[:, None]], axis=1)
-    weights = np.concatenate([soft * (1 - share)[:, None], share[:, None]], axis=1)
+    weights = np.concatenate([soft * soft_share[:, None], share[:, None]], axis=1)
     weights = np.where(entries >= 0, weights, 0.0)
     entries = np.maximum(entries, 0)
-    value = targets.score_weight * np.tanh(data["score"] / SCALE_CP) + (1 - targets.score_weight) * data["result"]
+    score_weight = np.where(searched, targets.score_weight, 0.0)
+    value = score_weight * np.tanh(data["score"] / SCALE_CP) + (1 - score_weight) * data["result"]
     if mirror is not None and mirror.any():
         codes[mirror] = codes[mirror][:, MIRROR_SQUARES]
         entries[mirror] = MIRROR_PERMUTATION[entries[mirror]]
