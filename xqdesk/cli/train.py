@@ -73,6 +73,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     zero.add_argument("--channels", type=int, default=32)
     zero.add_argument("--blocks", type=int, default=4)
     zero.add_argument("--hidden", type=int, default=64)
+    zero.add_argument("--policy-head", choices=("pair", "fc"), default="pair",
+                      help="pair: from-square x to-square vectors (default); fc: the first networks' conv + linear")
+    zero.add_argument("--policy-channels", type=int, default=32,
+                      help="the policy head's vectors per square (pair) or channels (fc) (default 32)")
+    zero.add_argument("--value-channels", type=int, default=2, help="the value head's channels (default 2)")
+    zero.add_argument("--buffer-shards", type=int, default=4,
+                      help="shards read together and shuffled as one (default 4; more mixes better, costs memory)")
     zero.add_argument("--batch", type=int, default=512)
     zero.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (one-cycle schedule)")
     zero.add_argument("--policy-temperature", type=float, default=60.0,
@@ -82,12 +89,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     zero.add_argument("--score-weight", type=float, default=0.7,
                       help="value = w * tanh(teacher score / 400) + (1 - w) * result (default 0.7)")
     zero.add_argument("--max-positions", type=int, default=None, help="positions read per epoch (default: all)")
+    zero.add_argument("--heldout-positions", type=int, default=None, metavar="N",
+                      help="measure after each epoch on held-out games holding about N positions (default: all)")
     zero.add_argument("--device", default="cpu", help="cpu, cuda or auto (default cpu)")
     zero.add_argument("--threads", type=int, default=1, help="torch threads on the CPU (default 1)")
     zero.add_argument("--seed", type=int, default=0)
     zero.add_argument("--init", default=None, metavar="FILE",
                       help="start from this network (.pt checkpoint, or a .npz such as the shipped one) "
-                           "instead of a new one; its sizes replace --channels/--blocks/--hidden")
+                           "instead of a new one; its sizes and heads replace --channels … --value-channels")
 
     sp = modes.add_parser("selfplay", help="reinforcement learning by self-play with an arena gate")
     sp.add_argument("--net", required=True, help="the starting network (.npz with its .pt checkpoint beside it)")
@@ -163,24 +172,27 @@ def _nnue(args: argparse.Namespace) -> int:
 
 def _zero(args: argparse.Namespace) -> int:
     from xqdesk.engines.zero.model import ZeroNet, from_network, load_checkpoint
-    from xqdesk.engines.zero.network import Network
+    from xqdesk.engines.zero.network import Head, Network
     from xqdesk.engines.zero.supervised import Targets, train_from_shards
     from xqdesk.errors import XqdeskError
 
-    if min(args.epochs, args.channels, args.blocks, args.hidden, args.batch) < 1 or args.policy_temperature <= 0 \
+    if min(args.epochs, args.channels, args.blocks, args.hidden, args.batch, args.policy_channels,
+           args.value_channels, args.buffer_shards) < 1 or args.policy_temperature <= 0 \
             or not 0 <= args.master_weight <= 1 or not 0 <= args.score_weight <= 1:
         report_error("sizes must be positive, the temperature above 0, the weights within [0, 1]", "train zero")
         return 2
     try:
         if args.init is None:
-            model = ZeroNet(args.channels, args.blocks, args.hidden)
+            model = ZeroNet(args.channels, args.blocks, args.hidden,
+                            Head(args.policy_head, args.policy_channels, args.value_channels))
         elif args.init.endswith(".npz"):
             model = from_network(Network.load(args.init))
         else:
             model = load_checkpoint(args.init)
         targets = Targets(args.policy_temperature, args.master_weight, args.score_weight)
         train_from_shards(args.data, args.out, args.epochs, model, targets, args.batch, args.lr, device=args.device,
-                          seed=args.seed, max_positions=args.max_positions,
+                          seed=args.seed, max_positions=args.max_positions, buffer_shards=args.buffer_shards,
+                          heldout_positions=args.heldout_positions,
                           report=lambda entry: print(entry.line(), flush=True))
     except (XqdeskError, OSError, ValueError) as error:
         report_error(str(error), "train zero")

@@ -148,6 +148,17 @@ def evaluate(model: ZeroNet, heldout: Labelled, targets: Targets, device: torch.
     return hits / max(total, 1), value_error / len(heldout)
 
 
+def heldout_games(heldout: Labelled, positions: Optional[int], seed: int = 0) -> Labelled:
+    """Whole held-out games drawn at random (by ``seed``) until they hold about ``positions``
+    positions; all of them when ``positions`` is None or more than there are."""
+    if positions is None or len(heldout) <= positions:
+        return heldout
+    games, counts = np.unique(heldout["game"], return_counts=True)
+    order = np.random.default_rng(seed).permutation(len(games))
+    chosen = games[order[:int(np.searchsorted(np.cumsum(counts[order]), positions)) + 1]]
+    return heldout.take(np.isin(heldout["game"], chosen))
+
+
 def pick_device(name: str) -> torch.device:
     """``auto`` (cuda when there is one), ``cpu`` or ``cuda``; ValueError when asked for a GPU
     that is not there."""
@@ -161,19 +172,23 @@ def pick_device(name: str) -> torch.device:
 def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, model: ZeroNet,
                       targets: Targets = Targets(), batch_size: int = 512, learning_rate: float = 2e-3,
                       weight_decay: float = 1e-4, device: str = "cpu", seed: int = 0,
-                      max_positions: Optional[int] = None,
+                      max_positions: Optional[int] = None, buffer_shards: int = 4,
+                      heldout_positions: Optional[int] = None,
                       report: Optional[Callable[[EpochReport], None]] = None,
                       progress: Optional[Callable[[int, int], None]] = None) -> list[EpochReport]:
     """Train ``model`` on the shards of the data folders ``data`` and write ``out`` (and ``out``'s
     ``.pt``) after every epoch, and ``out``'s ``.best.npz`` whenever the held-out agreement is the
-    best so far; ``max_positions`` caps the positions read per epoch; ``progress(step, steps)``
-    after each step."""
+    best so far; ``max_positions`` caps the positions read per epoch (an epoch is then that many
+    positions of a fresh shuffle); ``buffer_shards`` shards are shuffled together;
+    ``heldout_positions`` caps the held-out positions measured after each epoch (whole games, the
+    same ones every epoch: :func:`heldout_games`);
+    ``progress(step, steps)`` after each step."""
     torch.manual_seed(seed)
     started = time.perf_counter()
     where = pick_device(device)
     model.to(where)
     reader = ShardReader(data)
-    heldout = ShardReader(data, holdout=True).all()
+    heldout = heldout_games(ShardReader(data, holdout=True).all(), heldout_positions, seed)
     per_epoch = min(reader.positions, max_positions) if max_positions else reader.positions
     steps = max(1, epochs * math.ceil(per_epoch / batch_size))
     optimiser = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=weight_decay)
@@ -189,7 +204,7 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
         model.train()
         policy_sum = value_sum = 0.0
         seen = 0
-        for part in reader.batches(batch_size, seed=seed + epoch):
+        for part in reader.batches(batch_size, seed=seed + epoch, buffer_shards=buffer_shards):
             if len(part) < 2 or step >= steps or (max_positions and seen >= max_positions):
                 break
             batch = make_batch(part, targets, rng.random(len(part)) < 0.5)
@@ -213,8 +228,11 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
         model.to("cpu")
         made = {"data": [_describe(folder) for folder in data], "epochs": epoch, "positions_per_epoch": per_epoch,
                 "batch": batch_size, "learning_rate": learning_rate, "targets": asdict(targets),
+                "network": {"channels": model.channels, "blocks": model.blocks, "hidden": model.hidden,
+                            **asdict(model.head)},
                 "device": where.type, "seconds": round(time.perf_counter() - started),
-                "heldout_agreement": round(accuracy, 4), "heldout_value_loss": round(value_error, 4)}
+                "heldout_agreement": round(accuracy, 4), "heldout_value_loss": round(value_error, 4),
+                "heldout_positions": len(heldout)}
         network = export(model)
         network.provenance = json.dumps(made, sort_keys=True)
         network.save(out)
@@ -231,4 +249,5 @@ def _describe(folder: str | Path) -> dict[str, object]:
     return {"settings": manifest["settings"], "positions": manifest["positions"], "games": manifest["games"]}
 
 
-__all__ = ["Batch", "EpochReport", "Targets", "evaluate", "make_batch", "pick_device", "train_from_shards"]
+__all__ = ["Batch", "EpochReport", "Targets", "evaluate", "heldout_games", "make_batch", "pick_device",
+           "train_from_shards"]
