@@ -75,6 +75,28 @@ def test_positions_no_teacher_searched_learn_the_played_move_and_the_result(mast
     assert batch.entries[row, -1] == MIRROR_PERMUTATION[POLICY_INDEX[int(data["played"][row])]] == batch.played[row]
 
 
+def test_the_policy_learns_among_the_legal_moves_only(masters_only):
+    """The loss and the held-out agreement see the legal moves' logits only, mirrored rows too."""
+    from xqdesk.board import Board
+    from xqdesk.engines.zero.encoding import MIRROR_PERMUTATION, policy_index
+    from xqdesk.engines.zero.supervised import Targets, make_batch
+    from xqdesk.fen import format_fen
+    from xqdesk.pieces import BLACK, RED
+
+    data = ShardReader(masters_only).all().take(np.arange(0, 400, 7))
+    mirror = np.arange(len(data)) % 2 == 1
+    batch = make_batch(data, Targets(), mirror)
+    for row in range(len(data)):
+        red = bool(data["red_to_move"][row])
+        board = Board(format_fen([int(c) for c in data["board"][row]], RED if red else BLACK, 0, 1))
+        expected = {policy_index(m.from_square, m.to_square, red) for m in board.legal_moves}
+        if mirror[row]:
+            expected = {int(MIRROR_PERMUTATION[entry]) for entry in expected}
+        assert set(np.flatnonzero(batch.legal[row]).tolist()) == expected
+        if batch.played[row] >= 0:
+            assert batch.legal[row, batch.played[row]]
+
+
 def test_the_command_line_trains_a_pair_head_from_scratch_on_master_games_alone(masters_only, tmp_path):
     root = GAMES.parents[2]
     net = tmp_path / "pair.npz"

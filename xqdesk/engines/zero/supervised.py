@@ -12,7 +12,9 @@ streamed a few shards at a time. For each position the targets are:
 A position no teacher searched (a set made with ``--teacher none``: no lines, no score) has the
 played move as its whole policy target and the result as its value target.
 
-Every batch has half its positions mirrored left to right. The learning rate follows a one-cycle
+The policy is trained as a distribution over the legal moves only (the others' logits are masked
+out), as the engine reads it, and the held-out agreement is its favourite legal move's, as
+``bench/zero_policy.py`` counts it. Every batch has half its positions mirrored left to right. The learning rate follows a one-cycle
 schedule (AdamW). After each epoch the network is written (``.npz`` for the engine with how it was
 made, ``.pt`` to resume) and measured on the held-out master games the data set keeps apart:
 top-1 agreement of the policy with the master's move (the network's favourite of all entries) and
@@ -32,10 +34,24 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from xqdesk.engines.builtin import board_kernel
+from xqdesk.engines.builtin.eval_tables import SHIPPED_PARAMS
 from xqdesk.engines.mcts.playout import SCALE_CP
 from xqdesk.engines.training.shards import MASTER, Labelled, ShardReader, read_manifest
-from xqdesk.engines.zero.encoding import MIRROR_PERMUTATION, MIRROR_SQUARES, POLICY_INDEX, ROTATED_POLICY_INDEX
+from xqdesk.engines.zero.encoding import (
+    MIRROR_PERMUTATION,
+    MIRROR_SQUARES,
+    POLICY_INDEX,
+    POLICY_SIZE,
+    ROTATED_POLICY_INDEX,
+)
 from xqdesk.engines.zero.model import ZeroNet, export, save_checkpoint
+
+ILLEGAL_LOGIT = -1e4
+"""What an illegal move's logit becomes in training (its probability underflows to 0)."""
+INVERSE_MIRROR = np.argsort(MIRROR_PERMUTATION)
+"""``mask[INVERSE_MIRROR]`` is a mask of entries seen in the mirror (``INVERSE_MIRROR[e]`` is the
+entry whose mirror image is ``e``)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +88,35 @@ class Batch:
     weights: np.ndarray
     values: np.ndarray
     played: np.ndarray
+    legal: np.ndarray
+    """(B, 2086) bool: the entries of each position's legal moves (all true where unknown)."""
+
+
+def legal_entries(board: np.ndarray, red_to_move: np.ndarray) -> np.ndarray:
+    """(N, 2086) bool: the policy entries (mover's frame) of each position's legal moves under the
+    course's rules but the history-based perpetual-check ban (the built-in engine's kernel); a row
+    that is no position (no king) has every entry true."""
+    legal = np.zeros((len(board), POLICY_SIZE), dtype=bool)
+    if not len(board):
+        return legal
+    # the kernel's move generator on a bare position (no history: keys, clocks and scores unused)
+    keys = np.zeros(board_kernel.STACK_SIZE, np.uint64)
+    clocks = np.zeros(board_kernel.STACK_SIZE, np.int64)
+    psq = np.zeros(board_kernel.STACK_SIZE, np.int64)
+    params = SHIPPED_PARAMS.for_codes(board[0].tolist())
+    out = np.empty(board_kernel.MAX_MOVES, np.int64)
+    for row in range(len(board)):
+        codes = np.array(board[row], dtype=np.int8)
+        red_kings, black_kings = np.flatnonzero(codes == 7), np.flatnonzero(codes == -7)
+        if len(red_kings) != 1 or len(black_kings) != 1:
+            legal[row] = True
+            continue
+        pos = np.array([1 if red_to_move[row] else -1, red_kings[0], black_kings[0], 0], dtype=np.int64)
+        n = board_kernel.legal_moves(codes, pos, keys, clocks, psq, params, out)
+        moves = out[:n]
+        table = POLICY_INDEX if red_to_move[row] else ROTATED_POLICY_INDEX
+        legal[row, table[(moves >> 7) * 90 + (moves & 127)]] = True
+    return legal
 
 
 def make_batch(data: Labelled, targets: Targets, mirror: Optional[np.ndarray] = None) -> Batch:
@@ -103,11 +148,13 @@ def make_batch(data: Labelled, targets: Targets, mirror: Optional[np.ndarray] = 
     entries = np.maximum(entries, 0)
     score_weight = np.where(searched, targets.score_weight, 0.0)
     value = score_weight * np.tanh(data["score"] / SCALE_CP) + (1 - score_weight) * data["result"]
+    legal = legal_entries(data["board"], red)
     if mirror is not None and mirror.any():
         codes[mirror] = codes[mirror][:, MIRROR_SQUARES]
         entries[mirror] = MIRROR_PERMUTATION[entries[mirror]]
         played = np.where(mirror & (played >= 0), MIRROR_PERMUTATION[np.maximum(played, 0)], played)
-    return Batch(codes, entries, weights.astype(np.float32), value.astype(np.float32), played)
+        legal[mirror] = legal[mirror][:, INVERSE_MIRROR]
+    return Batch(codes, entries, weights.astype(np.float32), value.astype(np.float32), played, legal)
 
 
 def _forward(model: ZeroNet, batch: Batch, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
@@ -118,11 +165,18 @@ def _forward(model: ZeroNet, batch: Batch, device: torch.device) -> tuple[torch.
     return logits.float(), values.float()
 
 
+def _legal_logits(logits: torch.Tensor, batch: Batch) -> torch.Tensor:
+    """The logits with every illegal move's set far below: the policy is a distribution over the
+    legal moves, as the engine uses it (its priors are the softmax of the legal moves' logits)."""
+    return logits.masked_fill(~torch.from_numpy(batch.legal).to(logits.device), ILLEGAL_LOGIT)
+
+
 def _losses(logits: torch.Tensor, values: torch.Tensor, batch: Batch) -> tuple[torch.Tensor, torch.Tensor]:
-    """(policy cross-entropy against the soft targets, value squared error) of a batch."""
+    """(policy cross-entropy against the soft targets over the legal moves, value squared error)
+    of a batch."""
     entries = torch.from_numpy(batch.entries).to(logits.device)
     weights = torch.from_numpy(batch.weights).to(logits.device)
-    policy_loss = -(F.log_softmax(logits, dim=1).gather(1, entries) * weights).sum(1).mean()
+    policy_loss = -(F.log_softmax(_legal_logits(logits, batch), dim=1).gather(1, entries) * weights).sum(1).mean()
     return policy_loss, F.mse_loss(values, torch.from_numpy(batch.values).to(values.device))
 
 
@@ -141,7 +195,7 @@ def evaluate(model: ZeroNet, heldout: Labelled, targets: Targets, device: torch.
             batch = make_batch(part, targets)
             logits, values = _forward(model, batch, device)
             known = batch.played >= 0
-            best = logits.argmax(1).cpu().numpy()
+            best = _legal_logits(logits, batch).argmax(1).cpu().numpy()
             hits += int((best[known] == batch.played[known]).sum())
             total += int(known.sum())
             value_error += float(((values.cpu().numpy() - part["result"]) ** 2).sum())
