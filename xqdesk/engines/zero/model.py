@@ -14,6 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from xqdesk.engines.network_file import read_checkpoint
 from xqdesk.engines.zero.encoding import PLANE_TABLE, PLANES, POLICY_SIZE
 from xqdesk.engines.zero.network import FIRST_HEAD, PAIR_INDEX, SQUARES, Head, Network
 from xqdesk.squares import FILES, RANKS
@@ -174,10 +175,7 @@ def save_checkpoint(model: ZeroNet, path: str | Path, extra: dict[str, Any] | No
 
 
 def load_checkpoint(path: str | Path) -> ZeroNet:
-    try:
-        data = torch.load(Path(path), map_location="cpu", weights_only=True)
-    except (OSError, RuntimeError) as error:
-        raise ValueError(f"cannot read checkpoint {str(path)!r}: {error}") from None
+    data = read_checkpoint(path)
     head = Head(str(data.get("policy_head", "fc")), int(data.get("policy_channels", FIRST_HEAD.policy_channels)),
                 int(data.get("value_channels", FIRST_HEAD.value_channels)))  # a checkpoint of the first head has none
     model = ZeroNet(int(data["channels"]), int(data["blocks"]), int(data["hidden"]), head)

@@ -33,6 +33,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from xqdesk.engines.errors import NetworkFileError
+from xqdesk.engines.network_file import read_npz
 from xqdesk.engines.zero.encoding import PLANES, POLICY_MOVES, POLICY_SIZE
 from xqdesk.squares import FILES, RANKS
 
@@ -173,19 +174,7 @@ class Network:
     def load(cls, path: str | Path) -> Network:
         """Read a ``.npz`` network file; NetworkFileError saying what is wrong with it."""
         where = f"network file {str(path)!r}"
-        try:
-            with np.load(Path(path), allow_pickle=False) as data:
-                if not hasattr(data, "files"):
-                    raise ValueError("a single array, not an .npz archive")
-                arrays = {name: data[name] for name in data.files}
-        except FileNotFoundError:
-            raise NetworkFileError(f"cannot read {where}: it does not exist") from None
-        except OSError as error:
-            raise NetworkFileError(f"cannot read {where}: {error.strerror or error}") from None
-        except (ValueError, EOFError, KeyError):  # not a zip, a truncated one, a pickled object
-            raise NetworkFileError(f"cannot read {where}: it is not a .npz network") from None
-        except Exception as error:  # zipfile.BadZipFile and zlib errors of a damaged member
-            raise NetworkFileError(f"{where} is damaged ({type(error).__name__}: {error})") from None
+        arrays = read_npz(path, where)
         try:
             file_format = _whole_number(arrays["format"], "format")
             if file_format not in FORMATS:
