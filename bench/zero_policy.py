@@ -7,9 +7,11 @@ the master's move, on games held out of its training; prints figures only.
 Held-out games are those ``xqdesk train data`` holds out with the same ``--holdout``: one game in N,
 chosen by a checksum of its moves (``xqdesk.engines.training.tasks.is_held_out``), so training never
 saw them. A ``.xz`` file is read as xz-compressed PGN (the CCPD master collection). The same game
-recorded twice with a different ending has another checksum: ``--exclude-games`` leaves out a
-held-out game whose first :data:`SAME_GAME_PLIES` plies are those of a game of these files that
-is not held out (a game a network trained on). ``--max-games`` keeps the first N held-out games.
+recorded twice with a different ending has another checksum, and a network may have been
+trained with another hold-out rule (the first shipped one held out every 10th game of its file):
+``--exclude-games`` leaves out a held-out game whose first :data:`SAME_GAME_PLIES` plies are
+those of any game of these files (the files some network trained on). ``--max-games`` keeps the
+first N held-out games.
 Several networks are measured on the same positions. Chance is the mean of 1 / (number of legal
 moves) over the same positions; the interval is the 95% Wilson interval of the agreement
 (positions of one game are not independent, so it is a little narrow).
@@ -68,13 +70,12 @@ def main() -> int:
     parser.add_argument("--holdout", type=int, default=10)
     parser.add_argument("--max-games", type=int, default=None, metavar="N", help="the first N held-out games only")
     parser.add_argument("--exclude-games", nargs="+", default=[], metavar="FILE",
-                        help="leave out held-out games that begin as a training game of these files")
+                        help="leave out held-out games that begin as a game of these files")
     args = parser.parse_args()
     networks = [(name or "shipped", Network.load(name) if name else load_shipped_network()) for name in args.network]
     started = time.perf_counter()
     trained_on = {known[:SAME_GAME_PLIES] for path in args.exclude_games for game in games_of(path)
-                  if len(known := tuple(move.iccs() for move in game.mainline_moves())) >= SAME_GAME_PLIES
-                  and not is_held_out(known, args.holdout)}
+                  if len(known := tuple(move.iccs() for move in game.mainline_moves())) >= SAME_GAME_PLIES}
     agree = [0] * len(networks)
     positions = games = excluded = 0
     chance = 0.0
