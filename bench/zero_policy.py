@@ -1,18 +1,29 @@
 """How often the ``zero`` network's policy alone (one simulation: its favourite legal move) plays
 the master's move, on games held out of its training; prints figures only.
 
-    python bench/zero_policy.py [--network FILE] [--games FILE…] [--holdout 10]
+    python bench/zero_policy.py [--network FILE…] [--games FILE…] [--holdout 10] [--max-games N]
+        [--exclude-games FILE…]
 
 Held-out games are those ``xqdesk train data`` holds out with the same ``--holdout``: one game in N,
 chosen by a checksum of its moves (``xqdesk.engines.training.tasks.is_held_out``), so training never
-saw them. Chance is the mean of 1 / (number of legal moves) over the same positions.
+saw them. A ``.xz`` file is read as xz-compressed PGN (the CCPD master collection). The same game
+recorded twice with a different ending has another checksum, and a network may have been
+trained with another hold-out rule (the first shipped one held out every 10th game of its file):
+``--exclude-games`` leaves out a held-out game whose first :data:`SAME_GAME_PLIES` plies are
+those of any game of these files (the files some network trained on). ``--max-games`` keeps the
+first N held-out games.
+Several networks are measured on the same positions. Chance is the mean of 1 / (number of legal
+moves) over the same positions; the interval is the 95% Wilson interval of the agreement
+(positions of one game are not independent, so it is a little narrow).
 """
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
@@ -24,27 +35,61 @@ from xqdesk.engines.zero.encoding import mover_codes, planes_from_codes, policy_
 from xqdesk.engines.zero.engine import load_shipped_network  # noqa: E402
 from xqdesk.engines.zero.network import Network  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402
+from xqdesk.game import Game  # noqa: E402
+from xqdesk.opening_book import read_xz_pgn  # noqa: E402
 
 DEFAULT_GAMES = ROOT / "tests" / "data" / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
+SAME_GAME_PLIES = 40
+
+
+def games_of(path: str) -> Iterator[Game]:
+    """The undamaged games of a record file, or of an ``.xz`` PGN collection, streamed."""
+    if path.lower().endswith(".xz"):
+        yield from read_xz_pgn(Path(path), [], keep_damaged=False)
+        return
+    record = read_games(path)
+    for index, game in enumerate(record.games, start=1):
+        if index not in record.damaged_game_numbers:
+            yield game
+
+
+def wilson(hits: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if total == 0:
+        return math.nan, math.nan
+    p = hits / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return centre - half, centre + half
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--network", default=None, help="network file (default: the shipped one)")
+    parser.add_argument("--network", nargs="+", default=[None], help="network files (default: the shipped one)")
     parser.add_argument("--games", nargs="+", default=[str(DEFAULT_GAMES)])
     parser.add_argument("--holdout", type=int, default=10)
+    parser.add_argument("--max-games", type=int, default=None, metavar="N", help="the first N held-out games only")
+    parser.add_argument("--exclude-games", nargs="+", default=[], metavar="FILE",
+                        help="leave out held-out games that begin as a game of these files")
     args = parser.parse_args()
-    network = Network.load(args.network) if args.network else load_shipped_network()
+    networks = [(name or "shipped", Network.load(name) if name else load_shipped_network()) for name in args.network]
     started = time.perf_counter()
-    agree = positions = 0
+    trained_on = {known[:SAME_GAME_PLIES] for path in args.exclude_games for game in games_of(path)
+                  if len(known := tuple(move.iccs() for move in game.mainline_moves())) >= SAME_GAME_PLIES}
+    agree = [0] * len(networks)
+    positions = games = excluded = 0
     chance = 0.0
     for path in args.games:
-        record = read_games(path)
-        for index, game in enumerate(record.games, start=1):
-            if index in record.damaged_game_numbers or not game.mainline_moves():
+        for game in games_of(path):
+            moves = [move.iccs() for move in game.mainline_moves()]
+            if not moves or not is_held_out(moves, args.holdout):
                 continue
-            if not is_held_out([move.iccs() for move in game.mainline_moves()], args.holdout):
+            if args.max_games is not None and games >= args.max_games:
+                break
+            if len(moves) >= SAME_GAME_PLIES and tuple(moves[:SAME_GAME_PLIES]) in trained_on:
+                excluded += 1
                 continue
+            games += 1
             codes, legal_entries, played = [], [], []
             board = game.start_board()
             for move in game.mainline_moves():
@@ -53,15 +98,20 @@ def main() -> int:
                 legal_entries.append([policy_index(m.from_square, m.to_square, red) for m in board.legal_moves])
                 played.append(policy_index(move.from_square, move.to_square, red))
                 board.push(move)
-            logits, _ = network.forward(planes_from_codes(np.stack(codes)))
-            for row, entries in enumerate(legal_entries):
-                best = entries[int(np.argmax(logits[row, entries]))]
-                agree += best == played[row]
-                chance += 1 / len(entries)
-                positions += 1
-    print(f"held-out positions {positions} (one game in {args.holdout}): policy agrees with the master move "
-          f"{100 * agree / positions:.1f}% (chance {100 * chance / positions:.1f}%) "
+            planes = planes_from_codes(np.stack(codes))
+            for number, (_, network) in enumerate(networks):
+                logits, _ = network.forward(planes)
+                for row, entries in enumerate(legal_entries):
+                    agree[number] += entries[int(np.argmax(logits[row, entries]))] == played[row]
+            chance += sum(1 / len(entries) for entries in legal_entries)
+            positions += len(legal_entries)
+    print(f"held-out games {games} (one game in {args.holdout}{f', {excluded} left out as trained on' if excluded else ''}), "
+          f"positions {positions}, chance {100 * chance / max(positions, 1):.1f}% "
           f"[{time.perf_counter() - started:.0f} s]")
+    for (name, _), hits in zip(networks, agree):
+        low, high = wilson(hits, positions)
+        print(f"{name}: policy agrees with the master move {100 * hits / max(positions, 1):.1f}% "
+              f"(95% interval {100 * low:.1f}–{100 * high:.1f}%)")
     return 0
 
 

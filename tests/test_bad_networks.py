@@ -88,7 +88,7 @@ def test_the_command_line_refuses_a_bad_builtin_network(tmp_path: Path, spec: st
     bad.write_bytes(b"this is no network")
     done = xqdesk("analyse", "--engine", spec.format(bad=bad), "--depth", "1")
     assert done.returncode == 2, done.stdout
-    assert "EvalFile" in done.stderr and f"'{bad}' is not a readable .npz file" in done.stderr
+    assert "EvalFile" in done.stderr and f"'{bad}': it is not a readable .npz file" in done.stderr
     assert "Best move" not in done.stdout
 
 

@@ -1,6 +1,7 @@
 """The labelled-positions pipeline (``xqdesk train data``): real teacher processes label real
 games, shards round-trip, runs resume and deduplicate, damaged folders are named."""
 import json
+import lzma
 import shutil
 import subprocess
 import sys
@@ -108,13 +109,14 @@ def test_damaged_and_foreign_folders_are_refused_with_their_names(tmp_path):
         load_shard(shard)
 
 
-def _check_rows(data: Labelled) -> None:
-    """Every row is a real position whose labels are legal moves of it."""
+def _check_rows(data: Labelled, searched: bool = True) -> None:
+    """Every row is a real position whose labels are legal moves of it (``searched``: it has a
+    teacher's line)."""
     for row in range(len(data)):
         codes = [int(c) for c in data["board"][row]]
         board = Board(format_fen(codes, RED if data["red_to_move"][row] else BLACK, 0, 1))
         legal = {m.from_square * 90 + m.to_square for m in board.legal_moves}
-        assert int(data["moves"][row, 0]) in legal
+        assert not searched or int(data["moves"][row, 0]) in legal
         assert all(int(m) in legal for m in data["moves"][row] if m >= 0)
         assert board.zobrist_hash() == int(data["key"][row])
         assert data["in_check"][row] == board.is_check()
@@ -152,6 +154,44 @@ def test_teacher_games_end_by_the_rules_with_every_position_labelled():
     red = data["red_to_move"]
     red_result = data["result"][red] if red.any() else -data["result"][~red]
     assert len(set(red_result.tolist())) == 1
+
+
+def test_records_alone_make_a_set_of_played_moves_and_results_at_no_search(tmp_path):
+    """``train data --teacher none``: no engine runs; every position of every game is kept (a
+    position several games reach included), with the move played, the result, no score and no
+    lines; one game in N is held out by its moves; an ``.xz`` collection is read as a stream."""
+    collection = tmp_path / "games.pgn.xz"
+    collection.write_bytes(lzma.compress(FIFTEEN.read_bytes()))
+    out = tmp_path / "data"
+    command = [sys.executable, "-m", "xqdesk", "train", "data", "--out", str(out), "--records", str(collection),
+               "--teacher", "none", "--holdout", "4"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=HANG_GUARD, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "no teacher" in done.stdout
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["settings"] == {"teacher": "none", "depth": 0, "multipv": 1, "holdout": 4, "seed": 0}
+    train, held = ShardReader(out).all(), ShardReader(out, holdout=True).all()
+    games = plan_tasks(DataPlan(LabelSettings("none", 0, 1), (str(collection),), holdout=4), report=print)
+    recorded = [game for task in games if isinstance(task, RecordTask) for game in task.games]
+    assert len(recorded) == manifest["games"] == 15 and any(game.held_out for game in recorded)
+    moves = sum(len(game.moves) for game in recorded)
+    # every position (an unfinished game's last too) up to where the course's rules end a game
+    assert 0.9 * moves <= len(train) + len(held) <= moves + len(recorded)
+    assert len(np.unique(train["key"])) < len(train)  # the start position, at least, is kept once a game
+    for data, held_out in ((train, False), (held, True)):
+        assert (data["moves"] == -1).all() and (data["score"] == 0).all() and data.width == 1
+        assert set(np.unique(data["source"])) == {MASTER}
+        assert {int(g) for g in np.unique(data["game"])} == {g.number for g in recorded if g.held_out == held_out}
+    _check_rows(train, searched=False)
+    for game in recorded:
+        rows = (held if game.held_out else train).take((held if game.held_out else train)["game"] == game.number)
+        played = [Move(int(code) // 90, int(code) % 90).iccs() for code in rows["played"] if code >= 0]
+        assert played and played == list(game.moves[:len(played)])
+        if game.red_result is not None:
+            assert (np.where(rows["red_to_move"], rows["result"], -rows["result"]) == game.red_result).all()
+    refused = subprocess.run(command[:-4] + ["--teacher", "none", "--teacher-games", "2"], capture_output=True,
+                             text=True, timeout=HANG_GUARD, cwd=ROOT)
+    assert refused.returncode == 2 and "needs a teacher" in refused.stderr
 
 
 @pytest.mark.skipif(FAIRY is None, reason="Fairy-Stockfish is not installed (Debian: apt install fairy-stockfish)")

@@ -17,7 +17,16 @@ from xqdesk.engines.zero.encoding import (
     policy_index,
     policy_move,
 )
-from xqdesk.engines.zero.network import Network, NetworkFileError, array_shapes
+from xqdesk.engines.zero.network import (
+    FIRST_HEAD,
+    PAIR_INDEX,
+    Head,
+    Network,
+    NetworkFileError,
+    _conv3x3,
+    _relu,
+    array_shapes,
+)
 from xqdesk.formats import read_games
 from xqdesk.move import Move
 
@@ -31,11 +40,11 @@ def _boards(games: int = 4):
         yield from game.boards()
 
 
-def random_network(channels: int = 4, blocks: int = 1, hidden: int = 8, seed: int = 0) -> Network:
+def random_network(channels: int = 4, blocks: int = 1, hidden: int = 8, seed: int = 0, head: Head = FIRST_HEAD) -> Network:
     rng = np.random.default_rng(seed)
     arrays = {name: rng.normal(0, 0.3, shape).astype(np.float32)
-              for name, shape in array_shapes(channels, blocks, hidden).items()}
-    return Network(arrays, channels, blocks, hidden)
+              for name, shape in array_shapes(channels, blocks, hidden, head).items()}
+    return Network(arrays, channels, blocks, hidden, head)
 
 
 def test_the_index_holds_every_geometrically_possible_move_once():
@@ -101,12 +110,59 @@ def test_a_network_file_round_trips_and_bad_files_are_named(tmp_path):
         Network.load(tmp_path / "bad.npz")
 
 
-def test_numpy_forward_equals_torch_forward():
+def test_a_pair_head_scores_a_move_by_its_from_and_to_vectors_and_its_file_is_format_2(tmp_path):
+    head = Head("pair", policy_channels=3, value_channels=2)
+    network = random_network(head=head)
+    codes = np.stack([mover_codes(np.array([b.code_at(sq) for sq in range(90)]), b.turn) for b in _boards(1)][:5])
+    planes = planes_from_codes(codes)
+    logits, values = network.forward(planes)
+    # the trunk's output by hand, then f[a] . t[b] + bias for a few moves
+    a = network.arrays
+    x = planes.astype(np.float32)
+    x = _relu(_conv3x3(x, a["stem.w"], a["stem.b"]))
+    y = _relu(_conv3x3(x, a["block0.conv1.w"], a["block0.conv1.b"]))
+    x = _relu(_conv3x3(y, a["block0.conv2.w"], a["block0.conv2.b"]) + x).reshape(len(codes), 90, 4)
+    for entry in (0, 777, 2085):
+        origin, target = divmod(int(PAIR_INDEX[entry]), 90)
+        expected = (x[:, origin] @ a["policy.from.w"] + a["policy.from.b"]) @ (x[:, target] @ a["policy.to.w"]
+                                                                               + a["policy.to.b"]).T
+        assert np.allclose(logits[:, entry], np.diag(expected) + a["policy.bias"][entry], atol=1e-4)
+    path = tmp_path / "pair.npz"
+    network.save(path)
+    assert int(np.load(path)["format"]) == 2 and str(np.load(path)["policy_head"]) == "pair"
+    loaded = Network.load(path)
+    assert loaded.head == head and np.allclose(loaded.forward(planes)[1], values)
+    first = tmp_path / "first.npz"
+    random_network().save(first)  # the first head is still written as format 1, which older readers take
+    assert int(np.load(first)["format"]) == 1 and Network.load(first).head == Head()
+
+
+def test_network_files_of_an_unknown_format_or_head_are_refused_by_name(tmp_path):
+    network = random_network(head=Head("pair", 3, 2))
+    path = tmp_path / "pair.npz"
+    network.save(path)
+    arrays = dict(np.load(path))
+    np.savez(tmp_path / "future.npz", **{**arrays, "format": np.int64(3)})
+    with pytest.raises(NetworkFileError, match=r"future\.npz' has format 3, this xqdesk reads 1 and 2"):
+        Network.load(tmp_path / "future.npz")
+    np.savez(tmp_path / "odd.npz", **{**arrays, "policy_head": np.str_("attention")})
+    with pytest.raises(NetworkFileError, match="'policy_head' must be one of fc, pair, got 'attention'"):
+        Network.load(tmp_path / "odd.npz")
+    np.savez(tmp_path / "bare.npz", **{name: value for name, value in arrays.items() if name != "value_channels"})
+    with pytest.raises(NetworkFileError, match="lacks 'value_channels'"):
+        Network.load(tmp_path / "bare.npz")
+    np.savez(tmp_path / "old.npz", **{**arrays, "format": np.int64(1)})  # a pair head's arrays in a format-1 file
+    with pytest.raises(NetworkFileError, match="no array 'policy.conv.w'"):
+        Network.load(tmp_path / "old.npz")
+
+
+@pytest.mark.parametrize("head", [Head(), Head("pair", 6, 2), Head("fc", 4, 3)], ids=["first", "pair", "wide-fc"])
+def test_numpy_forward_equals_torch_forward(head):
     torch = pytest.importorskip("torch", reason="torch is not installed (pip install 'xqdesk[train]')")
     from xqdesk.engines.zero.model import ZeroNet, export
 
     torch.manual_seed(1)
-    model = ZeroNet(channels=8, blocks=2, hidden=16)
+    model = ZeroNet(channels=8, blocks=2, hidden=16, head=head)
     model.train()
     codes = np.stack([mover_codes(np.array([b.code_at(sq) for sq in range(90)]), b.turn) for b in _boards(1)][:24])
     model(model.planes(torch.from_numpy(codes.astype(np.int64))))  # moves the batch-norm statistics

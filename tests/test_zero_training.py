@@ -52,6 +52,68 @@ def test_targets_are_soft_policies_over_the_teachers_lines_and_blended_values(la
     assert not np.array_equal(mirrored.codes, batch.codes) and np.allclose(mirrored.weights, batch.weights)
 
 
+@pytest.fixture(scope="module")
+def masters_only(tmp_path_factory):
+    """The fifteen games with no teacher: played moves and results only."""
+    folder = tmp_path_factory.mktemp("masters")
+    make_data(DataPlan(LabelSettings("none", depth=0, multipv=1), (str(FIFTEEN),), holdout=3), folder,
+              report=lambda line: None)
+    return folder
+
+
+def test_positions_no_teacher_searched_learn_the_played_move_and_the_result(masters_only):
+    from xqdesk.engines.zero.supervised import Targets, make_batch
+
+    data = ShardReader(masters_only).all()
+    batch = make_batch(data, Targets(master_weight=0.5, score_weight=0.7), np.ones(len(data), bool))
+    played = data["played"] >= 0
+    assert np.allclose(batch.weights[played, -1], 1.0) and (batch.weights[played, :-1] == 0).all()
+    assert (batch.weights[~played] == 0).all()  # a game's last position: the value only
+    assert np.allclose(batch.values, data["result"])
+    from xqdesk.engines.zero.encoding import MIRROR_PERMUTATION
+    row = int(np.flatnonzero(played & data["red_to_move"])[0])
+    assert batch.entries[row, -1] == MIRROR_PERMUTATION[POLICY_INDEX[int(data["played"][row])]] == batch.played[row]
+
+
+def test_the_policy_learns_among_the_legal_moves_only(masters_only):
+    """The loss and the held-out agreement see the legal moves' logits only, mirrored rows too."""
+    from xqdesk.board import Board
+    from xqdesk.engines.zero.encoding import MIRROR_PERMUTATION, policy_index
+    from xqdesk.engines.zero.supervised import Targets, make_batch
+    from xqdesk.fen import format_fen
+    from xqdesk.pieces import BLACK, RED
+
+    data = ShardReader(masters_only).all().take(np.arange(0, 400, 7))
+    mirror = np.arange(len(data)) % 2 == 1
+    batch = make_batch(data, Targets(), mirror)
+    for row in range(len(data)):
+        red = bool(data["red_to_move"][row])
+        board = Board(format_fen([int(c) for c in data["board"][row]], RED if red else BLACK, 0, 1))
+        expected = {policy_index(m.from_square, m.to_square, red) for m in board.legal_moves}
+        if mirror[row]:
+            expected = {int(MIRROR_PERMUTATION[entry]) for entry in expected}
+        assert set(np.flatnonzero(batch.legal[row]).tolist()) == expected
+        if batch.played[row] >= 0:
+            assert batch.legal[row, batch.played[row]]
+
+
+def test_the_command_line_trains_a_pair_head_from_scratch_on_master_games_alone(masters_only, tmp_path):
+    root = GAMES.parents[2]
+    net = tmp_path / "pair.npz"
+    done = subprocess.run([sys.executable, "-m", "xqdesk", "train", "zero", "--data", str(masters_only),
+                           "--out", str(net), "--epochs", "2", "--channels", "8", "--blocks", "1", "--hidden", "16",
+                           "--batch", "64", "--policy-head", "pair", "--policy-channels", "8",
+                           "--value-channels", "2", "--heldout-positions", "100"],
+                          capture_output=True, text=True, timeout=600, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "epoch 2:" in done.stdout and "agreement with the masters" in done.stdout
+    network = Network.load(net)
+    made = json.loads(network.provenance)
+    assert network.head.policy == "pair" and network.head.policy_channels == 8
+    assert made["network"]["policy"] == "pair" and made["data"][0]["settings"]["teacher"] == "none"
+    assert 100 <= made["heldout_positions"] < ShardReader(masters_only, holdout=True).positions
+
+
 def test_training_from_shards_then_one_selfplay_iteration(labelled, tmp_path):
     from xqdesk.engines.zero.model import ZeroNet
     from xqdesk.engines.zero.selfplay import SelfPlayConfig, run_selfplay
@@ -95,14 +157,16 @@ def test_the_command_line_trains_and_refuses_what_is_not_a_data_set(labelled, tm
     assert refused.returncode == 1 and "manifest.json" in refused.stderr
 
 
-def test_a_shipped_network_comes_back_into_torch_computing_the_same():
+@pytest.mark.parametrize("pair", [False, True], ids=["first-head", "pair-head"])
+def test_a_shipped_network_comes_back_into_torch_computing_the_same(pair):
     """``train zero --init NET.npz`` trains on from a shipped network: the torch model made from it
     computes its policy and value, and exports back to the same arrays."""
     from xqdesk.engines.zero.encoding import planes_from_codes
     from xqdesk.engines.zero.model import ZeroNet, export, from_network
+    from xqdesk.engines.zero.network import Head
 
     torch.manual_seed(3)
-    original = ZeroNet(8, 2, 16)
+    original = ZeroNet(8, 2, 16, Head("pair", 4, 2) if pair else Head())
     original.train()
     original(original.planes(torch.randint(-7, 8, (32, 90))))  # moves the batch-norm statistics
     original.eval()

@@ -90,18 +90,26 @@ def _pgn_texts(stream: IO[str]) -> Iterator[str]:
         yield "".join(lines)
 
 
+def read_xz_pgn(path: Path, errors: list[str], keep_damaged: bool = True) -> Iterator[Game]:
+    """The games of an ``.xz`` file read as a stream of UTF-8 PGN, game by game (so its size is
+    not limited); problems are appended to ``errors`` (a game with one is left out unless
+    ``keep_damaged``)."""
+    try:
+        with lzma.open(path, "rt", encoding="utf-8") as stream:
+            for number, text in enumerate(_pgn_texts(stream), 1):
+                record = parse_pgn(text, f"{path.name}, game {number}")
+                errors.extend(str(error) for error in record.errors)
+                if keep_damaged or not record.errors:
+                    yield from record.games
+    except (lzma.LZMAError, UnicodeDecodeError, EOFError) as error:
+        errors.append(f"{path}: cannot be read as xz-compressed UTF-8 PGN ({error})")
+
+
 def _games_of(path: Path, report: BuildReport) -> Iterator[Game]:
     """The games of a record file or folder; an ``.xz`` file is read as a stream of UTF-8 PGN,
     game by game (so its size is not limited)."""
     if path.is_file() and path.suffix.lower() == ".xz":
-        try:
-            with lzma.open(path, "rt", encoding="utf-8") as stream:
-                for number, text in enumerate(_pgn_texts(stream), 1):
-                    record = parse_pgn(text, f"{path.name}, game {number}")
-                    report.errors.extend(str(error) for error in record.errors)
-                    yield from record.games
-        except (lzma.LZMAError, UnicodeDecodeError, EOFError) as error:
-            report.errors.append(f"{path}: cannot be read as xz-compressed UTF-8 PGN ({error})")
+        yield from read_xz_pgn(path, report.errors)
         return
     for found in record_paths(path):
         record = read_games(found)
@@ -235,6 +243,6 @@ def looks_like_book(path: str | Path) -> bool:
         return False
 
 
-__all__ = ["CompactBook", "BookFileError", "BuildReport", "build_book", "save_book", "shipped_book",
+__all__ = ["CompactBook", "BookFileError", "BuildReport", "build_book", "read_xz_pgn", "save_book", "shipped_book",
            "looks_like_book", "ROW_TYPE", "DEFAULT_MAX_PLY", "DEFAULT_MIN_GAMES", "SHIPPED_BOOK",
            "SHIPPED_ATTRIBUTION"]

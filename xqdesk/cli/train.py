@@ -36,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     data.add_argument("--teacher-games", type=int, default=0, metavar="N",
                       help="games the teacher plays against itself, every position labelled")
     data.add_argument("--teacher", default=None, metavar="SPEC",
-                      help="the labelling engine (default: Fairy-Stockfish if installed, else builtin)")
+                      help="the labelling engine (default: Fairy-Stockfish if installed, else builtin); 'none': "
+                           "no search, the records' played moves and results only (free; every occurrence kept)")
     data.add_argument("--depth", type=int, default=7, help="the teacher's fixed search depth (default 7)")
     data.add_argument("--multipv", type=int, default=4, help="lines labelled per position (default 4)")
     data.add_argument("--holdout", type=int, default=10, help="hold out one master game in N (0: none)")
@@ -72,6 +73,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     zero.add_argument("--channels", type=int, default=32)
     zero.add_argument("--blocks", type=int, default=4)
     zero.add_argument("--hidden", type=int, default=64)
+    zero.add_argument("--policy-head", choices=("pair", "fc"), default="pair",
+                      help="pair: from-square x to-square vectors (default); fc: the first networks' conv + linear")
+    zero.add_argument("--policy-channels", type=int, default=32,
+                      help="the policy head's vectors per square (pair) or channels (fc) (default 32)")
+    zero.add_argument("--value-channels", type=int, default=2, help="the value head's channels (default 2)")
+    zero.add_argument("--buffer-shards", type=int, default=4,
+                      help="shards read together and shuffled as one (default 4; more mixes better, costs memory)")
     zero.add_argument("--batch", type=int, default=512)
     zero.add_argument("--lr", type=float, default=2e-3, help="peak learning rate (one-cycle schedule)")
     zero.add_argument("--policy-temperature", type=float, default=60.0,
@@ -81,12 +89,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     zero.add_argument("--score-weight", type=float, default=0.7,
                       help="value = w * tanh(teacher score / 400) + (1 - w) * result (default 0.7)")
     zero.add_argument("--max-positions", type=int, default=None, help="positions read per epoch (default: all)")
+    zero.add_argument("--heldout-positions", type=int, default=None, metavar="N",
+                      help="measure after each epoch on held-out games holding about N positions (default: all)")
     zero.add_argument("--device", default="cpu", help="cpu, cuda or auto (default cpu)")
     zero.add_argument("--threads", type=int, default=1, help="torch threads on the CPU (default 1)")
     zero.add_argument("--seed", type=int, default=0)
     zero.add_argument("--init", default=None, metavar="FILE",
                       help="start from this network (.pt checkpoint, or a .npz such as the shipped one) "
-                           "instead of a new one; its sizes replace --channels/--blocks/--hidden")
+                           "instead of a new one; its sizes and heads replace --channels … --value-channels")
 
     sp = modes.add_parser("selfplay", help="reinforcement learning by self-play with an arena gate")
     sp.add_argument("--net", required=True, help="the starting network (.npz with its .pt checkpoint beside it)")
@@ -162,30 +172,38 @@ def _nnue(args: argparse.Namespace) -> int:
 
 def _zero(args: argparse.Namespace) -> int:
     from xqdesk.engines.zero.model import ZeroNet, from_network, load_checkpoint
-    from xqdesk.engines.zero.network import Network
+    from xqdesk.engines.zero.network import Head, Network
     from xqdesk.engines.zero.supervised import Targets, train_from_shards
     from xqdesk.errors import XqdeskError
 
-    if min(args.epochs, args.channels, args.blocks, args.hidden, args.batch) < 1 or args.policy_temperature <= 0 \
+    if min(args.epochs, args.channels, args.blocks, args.hidden, args.batch, args.policy_channels,
+           args.value_channels, args.buffer_shards) < 1 or args.policy_temperature <= 0 \
             or not 0 <= args.master_weight <= 1 or not 0 <= args.score_weight <= 1:
         report_error("sizes must be positive, the temperature above 0, the weights within [0, 1]", "train zero")
         return 2
     try:
         if args.init is None:
-            model = ZeroNet(args.channels, args.blocks, args.hidden)
+            model = ZeroNet(args.channels, args.blocks, args.hidden,
+                            Head(args.policy_head, args.policy_channels, args.value_channels))
         elif args.init.endswith(".npz"):
             model = from_network(Network.load(args.init))
         else:
             model = load_checkpoint(args.init)
         targets = Targets(args.policy_temperature, args.master_weight, args.score_weight)
         train_from_shards(args.data, args.out, args.epochs, model, targets, args.batch, args.lr, device=args.device,
-                          seed=args.seed, max_positions=args.max_positions,
+                          seed=args.seed, max_positions=args.max_positions, buffer_shards=args.buffer_shards,
+                          heldout_positions=args.heldout_positions,
                           report=lambda entry: print(entry.line(), flush=True))
     except (XqdeskError, OSError, ValueError) as error:
         report_error(str(error), "train zero")
         return 1
     print(f"wrote {args.out}")
     return 0
+
+
+NO_TEACHER_GAMES_PER_TASK = 200
+"""Games a task of a set without a teacher: such a task takes about a second, so fewer, bigger
+tasks (each ends in a manifest write and a shard top-up)."""
 
 
 def _data(args: argparse.Namespace) -> int:
@@ -204,7 +222,7 @@ def _data(args: argparse.Namespace) -> int:
     from xqdesk.engines.errors import EngineError
     from xqdesk.engines.training.pipeline import DataPlan, default_jobs, make_data
     from xqdesk.engines.training.tasks import LabelSettings
-    from xqdesk.engines.training.teacher import default_teacher
+    from xqdesk.engines.training.teacher import NO_TEACHER, default_teacher
     from xqdesk.errors import XqdeskError
 
     if args.depth < 1 or args.multipv < 1 or args.teacher_games < 0 or args.holdout < 0 or args.shard_size < 1:
@@ -214,12 +232,24 @@ def _data(args: argparse.Namespace) -> int:
     if not args.records and not args.teacher_games:
         report_error("nothing to label: give --records FILE… and/or --teacher-games N", "train data")
         return 2
-    settings = LabelSettings(args.teacher or default_teacher(), args.depth, args.multipv)
-    plan = DataPlan(settings, tuple(args.records), args.teacher_games, holdout=args.holdout, seed=args.seed,
-                    shard_size=args.shard_size)
+    if args.teacher == NO_TEACHER:
+        if args.teacher_games:
+            report_error("--teacher-games needs a teacher that searches, not --teacher none", "train data")
+            return 2
+        settings = LabelSettings(NO_TEACHER, depth=0, multipv=1)
+        plan = DataPlan(settings, tuple(args.records), holdout=args.holdout, seed=args.seed,
+                        shard_size=args.shard_size, games_per_task=NO_TEACHER_GAMES_PER_TASK)
+    else:
+        settings = LabelSettings(args.teacher or default_teacher(), args.depth, args.multipv)
+        plan = DataPlan(settings, tuple(args.records), args.teacher_games, holdout=args.holdout, seed=args.seed,
+                        shard_size=args.shard_size)
     jobs = args.jobs or default_jobs()
-    where = f"on Ray ({args.cluster})" if args.cluster else f"{jobs} teacher process{'es' if jobs != 1 else ''} at a time"
-    print(f"teacher {settings.teacher}, depth {settings.depth}, MultiPV {settings.multipv}, {where}", flush=True)
+    if args.teacher == NO_TEACHER:
+        print("no teacher: the records' moves and results, read on this process", flush=True)
+    else:
+        where = (f"on Ray ({args.cluster})" if args.cluster
+                 else f"{jobs} teacher process{'es' if jobs != 1 else ''} at a time")
+        print(f"teacher {settings.teacher}, depth {settings.depth}, MultiPV {settings.multipv}, {where}", flush=True)
     started = time.perf_counter()
     console = Console(stderr=True)
     try:

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from xqdesk.engines.errors import NetworkFileError
+from xqdesk.engines.network_file import read_npz
 from xqdesk.resource_files import resource
 
 FORMAT = "xqdesk-nnue"
@@ -135,18 +136,7 @@ class Network:
     def load(cls, path: str | Path) -> Network:
         """Read a network file; NetworkFileError saying what is wrong with it."""
         where = f"network file {str(path)!r}"
-        try:
-            with np.load(Path(path), allow_pickle=False) as data:
-                arrays = {name: data[name] for name in data.files}
-        except FileNotFoundError:
-            raise NetworkFileError(f"{where} does not exist") from None
-        except OSError as error:
-            raise NetworkFileError(f"cannot read {where}: {error.strerror or error}") from None
-        except (ValueError, EOFError, KeyError) as error:  # not a zip, a truncated or damaged one
-            detail = "" if "pickle" in str(error) else f" ({error})"  # numpy's advice to unpickle it is no help
-            raise NetworkFileError(f"{where} is not a readable .npz file{detail}") from None
-        except Exception as error:  # zipfile.BadZipFile and zlib errors of a damaged member
-            raise NetworkFileError(f"{where} is damaged ({type(error).__name__}: {error})") from None
+        arrays = read_npz(path, where)
         try:
             return cls._from_arrays(arrays)
         except NetworkFileError as error:

@@ -42,6 +42,7 @@ import torch
 from torch import nn
 
 from xqdesk.engines.builtin.nnue import FEATURES, NO_FEATURE, PIECE_TYPES, SQUARES, Network, feature_indices
+from xqdesk.engines.network_file import read_checkpoint
 from xqdesk.engines.training.shards import Labelled, ShardReader
 from xqdesk.errors import XqdeskError
 
@@ -347,8 +348,8 @@ def save_checkpoint(path: Path, model: NnueModel, config: TrainingConfig, scale:
 def load_checkpoint(path: str | Path, config: TrainingConfig) -> NnueModel:
     """A model with the float weights of a checkpoint written by :func:`save_checkpoint` (its
     sizes must match ``config``'s)."""
+    saved = read_checkpoint(path, TrainingError)
     try:
-        saved = torch.load(Path(path), map_location="cpu", weights_only=True)
         sizes = int(saved["config"]["accumulator"]), int(saved["config"]["hidden"])
     except (OSError, RuntimeError, KeyError, TypeError, ValueError) as error:
         raise TrainingError(f"cannot read checkpoint {str(path)!r}: {error}") from None

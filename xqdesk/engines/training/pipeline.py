@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 from xqdesk.engines.errors import EngineError
-from xqdesk.engines.training.shards import ShardWriter
+from xqdesk.engines.training.shards import DataSetError, ShardWriter
 from xqdesk.engines.training.tasks import (
     TEACHER_GAME_BASE,
     LabelSettings,
@@ -29,8 +29,9 @@ from xqdesk.engines.training.tasks import (
     is_held_out,
     run_task,
 )
-from xqdesk.engines.training.teacher import Teacher
+from xqdesk.engines.training.teacher import NO_TEACHER, NoTeacher, Teacher, open_teacher
 from xqdesk.formats import open_games
+from xqdesk.opening_book import read_xz_pgn
 from xqdesk.position_index import game_result, record_paths
 
 
@@ -55,10 +56,25 @@ class DataPlan:
 
 
 def recorded_games(paths: Sequence[str], holdout: int, report: Callable[[str], None]) -> Iterator[tuple[str, RecordedGame]]:
-    """Every readable main line of the record files (folders: every record file below them),
-    numbered from 0 in file order; damaged games are reported and skipped."""
+    """Every readable main line of the record files (folders: every record file below them; a
+    ``.xz`` file is xz-compressed UTF-8 PGN, streamed), numbered from 0 in file order; damaged
+    games are reported and skipped."""
     number = 0
     for path in (str(found) for given in paths for found in record_paths(Path(given))):
+        if path.lower().endswith(".xz"):  # a collection such as the CCPD master games: xz-compressed PGN
+            problems: list[str] = []
+            for game in read_xz_pgn(Path(path), problems, keep_damaged=False):
+                for problem in problems:
+                    report(f"warning: {problem}")
+                problems.clear()
+                moves = tuple(move.iccs() for move in game.mainline_moves())
+                if moves:
+                    yield path, RecordedGame(number, game.start_fen, moves, game_result(game),
+                                             is_held_out(moves, holdout))
+                    number += 1
+            for problem in problems:
+                report(f"warning: {problem}")
+            continue
         stream = open_games(path)  # a game at a time: a collection of any size in bounded memory
         reported = 0
         for read in stream:
@@ -97,7 +113,7 @@ def plan_tasks(plan: DataPlan, report: Callable[[str], None]) -> list[Task]:
 def run_standalone(job: tuple[Task, LabelSettings]) -> TaskResult:
     """Do one task with a teacher of its own (a Ray task: engines start on the worker)."""
     task, settings = job
-    with Teacher(settings.teacher, settings.depth, settings.multipv) as teacher:
+    with open_teacher(settings.teacher, settings.depth, settings.multipv) as teacher:
         return run_task(task, teacher)
 
 
@@ -115,7 +131,13 @@ def make_data(plan: DataPlan, out: str | Path, jobs: int = 1, cluster: Optional[
               on_progress: Optional[Callable[[int, int, int], None]] = None) -> RunSummary:
     """Run the plan into folder ``out`` (resuming it); ``on_progress(done, total, positions)``
     after each task. DataSetError for a folder made with other settings."""
-    writer = ShardWriter(out, plan.manifest_settings(), plan.shard_size)
+    if plan.settings.teacher == NO_TEACHER and plan.teacher_games:
+        raise DataSetError("teacher games need a teacher: --teacher-games with --teacher none")
+    # A set labelled by a teacher keeps a position once (its label is the same each time); a set
+    # of records alone keeps every occurrence, so a common position's moves keep the masters'
+    # frequencies (deduplicated, the opening positions would each keep one game's move).
+    writer = ShardWriter(out, plan.manifest_settings(), plan.shard_size,
+                         deduplicate=plan.settings.teacher != NO_TEACHER)
     try:
         return _make_data(plan, writer, jobs, cluster, report, on_progress)
     finally:
@@ -142,10 +164,31 @@ def _make_data(plan: DataPlan, writer: ShardWriter, jobs: int, cluster: Optional
         ray = connect(cluster)
         run_tasks(ray, run_standalone, [(task, plan.settings) for task in todo],
                   lambda _index, result: finished(result))
+    elif todo and plan.settings.teacher == NO_TEACHER:
+        _run_here(todo, finished)
     elif todo:
         _run_local(todo, plan.settings, jobs, finished)
     manifest = writer.manifest
     return RunSummary(len(todo), skipped, added, manifest["positions"], manifest["holdout_positions"])
+
+
+def _run_here(tasks: Sequence[Task], finished: Callable[[TaskResult], None]) -> None:
+    """Tasks without a teacher, one after another on this thread (they only replay moves: more
+    threads would wait for each other); SIGINT or SIGTERM stops the run between two tasks, as in
+    :func:`_run_local`."""
+    stop = threading.Event()
+    handlers = _catch_interrupts(stop)
+    try:
+        with NoTeacher() as teacher:
+            for task in tasks:
+                if stop.is_set():
+                    break
+                finished(run_task(task, teacher))
+    finally:
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+    if stop.is_set():
+        raise KeyboardInterrupt
 
 
 def _run_local(tasks: Sequence[Task], settings: LabelSettings, jobs: int,

@@ -17,10 +17,13 @@ rank; pieces are :mod:`xqdesk.pieces`' signed codes, Red positive):
                                          a mate in ``n`` plies is ``±(MATE_SCORE − n)``
 ``result``         int8 (N,)             the game's result, side to move's view (1, 0, −1)
 ``moves``          int16 (N, K)          the teacher's MultiPV first moves, best first, as
-                                         ``from * 90 + to``; −1 pads
+                                         ``from * 90 + to``; −1 pads (all −1, K = 1, and
+                                         ``score`` 0 in a set made without a teacher)
 ``move_scores``    int16 (N, K)          their scores (as ``score``); 0 pads
 ``played``         int16 (N,)            the move played next in the game, −1 at its end
 ``key``            uint64 (N,)           Zobrist key of board and side to move; unique in a set
+                                         labelled by a teacher (a set of records alone keeps
+                                         every occurrence of a position)
 ``capture_free``   int16 (N,)            plies since the last capture
 ``in_check``       bool (N,)             the side to move is in check
 ``source``         int8 (N,)             :data:`MASTER`, :data:`TEACHER_GAME`
@@ -180,12 +183,16 @@ class ShardWriter:
     interrupted run resumes where it stopped. Not thread-safe; a second writer of the same folder
     (another run) is refused while this one lives (:meth:`close` or the end of the process)."""
 
-    def __init__(self, folder: str | Path, settings: dict[str, Any], shard_size: int = 50_000) -> None:
+    def __init__(self, folder: str | Path, settings: dict[str, Any], shard_size: int = 50_000,
+                 deduplicate: bool = True) -> None:
         """Open ``folder`` (created if missing). ``settings`` describe how the data is made
         (teacher, depth …); an existing folder made with other settings is refused, since mixing
-        labels of two teachers in one set is never what was meant."""
+        labels of two teachers in one set is never what was meant. ``deduplicate=False`` keeps
+        every position added, a key already held included (a set of records alone, whose rows of
+        one position differ by the move played)."""
         self.folder = Path(folder)
         self.shard_size = shard_size
+        self.deduplicate = deduplicate
         self.folder.mkdir(parents=True, exist_ok=True)
         self._lock = _lock_folder(self.folder)
         (self.folder / HOLDOUT).mkdir(exist_ok=True)
@@ -194,7 +201,7 @@ class ShardWriter:
         self.width = int(settings.get("multipv", 1))
         self._seen: set[int] = set()
         self._pending: dict[bool, list[Labelled]] = {False: [], True: []}
-        for shard in self.shards(holdout=False) + self.shards(holdout=True):
+        for shard in (self.shards(holdout=False) + self.shards(holdout=True)) if deduplicate else ():
             self._seen.update(int(key) for key in load_shard(shard, ("key",))["key"])
 
     def close(self) -> None:
@@ -225,11 +232,12 @@ class ShardWriter:
         The task counts as done once its positions are on disk."""
         added = 0
         for is_holdout, part in ((False, batch), (True, holdout)):
-            fresh = np.array([int(key) not in self._seen for key in part["key"]], dtype=bool)
-            part = part.take(fresh)
-            _, first = np.unique(part["key"], return_index=True)
-            part = part.take(np.sort(first))
-            self._seen.update(int(key) for key in part["key"])
+            if self.deduplicate:
+                fresh = np.array([int(key) not in self._seen for key in part["key"]], dtype=bool)
+                part = part.take(fresh)
+                _, first = np.unique(part["key"], return_index=True)
+                part = part.take(np.sort(first))
+                self._seen.update(int(key) for key in part["key"])
             if len(part):
                 self._pending[is_holdout].append(part)
             self.manifest["holdout_positions" if is_holdout else "positions"] += len(part)

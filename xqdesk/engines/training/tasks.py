@@ -16,6 +16,10 @@ process or as a Ray task; its result is numpy arrays. Two kinds:
   120 plies without capture: a draw), at a third repetition (a draw), when both sides' scores
   have said the same side wins by :data:`RESIGN_CP` for :data:`RESIGN_PLIES` plies, or after
   ``max_plies`` (scored as a record's unfinished game).
+
+Without a teacher (:data:`~xqdesk.engines.training.teacher.NO_TEACHER`) a record task costs no
+search: each position keeps the move played and the game's result, with no score and no lines (a
+record without a result then counts as drawn unless its end position is decided by the rules).
 """
 from __future__ import annotations
 
@@ -29,7 +33,7 @@ import numpy as np
 
 from xqdesk.board import Board
 from xqdesk.engines.training.shards import MASTER, TEACHER_GAME, Labelled
-from xqdesk.engines.training.teacher import Label, Teacher
+from xqdesk.engines.training.teacher import Label, NoTeacher, Teacher
 from xqdesk.move import Move
 from xqdesk.pieces import RED
 
@@ -160,10 +164,13 @@ def _red_verdict(board: Board, label: Optional[Label]) -> int:
     return 1 if mover_wins == (board.turn == RED) else -1
 
 
-def _label_legal(teacher: Teacher, board: Board) -> Optional[Label]:
+def _label_legal(teacher: Teacher | NoTeacher, board: Board) -> Optional[Label]:
     """The teacher's label, its moves kept to those legal under the course's rules (the
-    perpetual-check ban); searched again among the legal moves when none of its lines is."""
+    perpetual-check ban); searched again among the legal moves when none of its lines is. Without
+    a teacher (:class:`NoTeacher`) the empty label."""
     label = teacher.label(board)
+    if not teacher.searches:
+        return label
     legal = set(board.legal_moves)
     if label is not None and label.moves and label.moves[0] in legal:
         return label
@@ -173,7 +180,7 @@ def _label_legal(teacher: Teacher, board: Board) -> Optional[Label]:
     return label
 
 
-def run_record_task(task: RecordTask, teacher: Teacher) -> TaskResult:
+def run_record_task(task: RecordTask, teacher: Teacher | NoTeacher) -> TaskResult:
     parts: list[Labelled] = []
     held: list[Labelled] = []
     for game in task.games:
@@ -262,10 +269,12 @@ def run_teacher_games_task(task: TeacherGamesTask, teacher: Teacher) -> TaskResu
                       task.games)
 
 
-def run_task(task: Task, teacher: Teacher) -> TaskResult:
-    """Do one task with an open teacher."""
+def run_task(task: Task, teacher: Teacher | NoTeacher) -> TaskResult:
+    """Do one task with an open teacher (a record task also without one: :class:`NoTeacher`)."""
     if isinstance(task, RecordTask):
         return run_record_task(task, teacher)
+    if not isinstance(teacher, Teacher):
+        raise ValueError("teacher games need a teacher that searches")
     return run_teacher_games_task(task, teacher)
 
 

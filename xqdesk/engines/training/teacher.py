@@ -22,6 +22,8 @@ from xqdesk.move import Move
 from xqdesk.score import Score
 
 FAIRY_STOCKFISH_PLACES = ("fairy-stockfish", "/usr/games/fairy-stockfish")
+NO_TEACHER = "none"
+"""The teacher spec of a set labelled by its records alone: the move played and the game's result."""
 """Where :func:`default_teacher` looks for Fairy-Stockfish (a command on PATH, then Debian's place)."""
 
 
@@ -82,6 +84,9 @@ def label_from_infos(infos: Sequence[SearchInfo], turn: bool, best: Optional[Mov
 class Teacher:
     """One teaching engine process (a context manager). Not thread-safe."""
 
+    searches = True
+    """Whether :meth:`label` searches (a :class:`NoTeacher` does not)."""
+
     def __init__(self, spec_text: str, depth: int, multipv: int, memory_limit_mb: int = 2048) -> None:
         spec = parse_spec(spec_text)
         self.spec = dataclasses.replace(spec, options={**spec.options, "MultiPV": str(multipv)})
@@ -128,4 +133,46 @@ class Teacher:
         return label_from_infos(result.infos, board.turn, result.move)
 
 
-__all__ = ["FAIRY_STOCKFISH_PLACES", "Label", "Teacher", "centipawns", "default_teacher", "label_from_infos"]
+class NoTeacher:
+    """The teacher of a set made from records alone (:data:`NO_TEACHER`): no engine, no search;
+    every label is empty (score 0, no lines), so the positions keep only the move played and the
+    game's result. Labelling costs nothing."""
+
+    searches = False
+    depth = 0
+    multipv = 1
+
+    def __enter__(self) -> NoTeacher:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        pass
+
+    def start(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def kill(self) -> None:
+        pass
+
+    def new_game(self) -> None:
+        pass
+
+    def label(self, board: Board, searchmoves: Optional[Sequence[Move]] = None) -> Optional[Label]:
+        return EMPTY_LABEL
+
+
+EMPTY_LABEL = Label(0, (), ())
+
+
+def open_teacher(spec_text: str, depth: int, multipv: int) -> Teacher | NoTeacher:
+    """The teacher of a spec (not started): :class:`NoTeacher` for :data:`NO_TEACHER`."""
+    if spec_text == NO_TEACHER:
+        return NoTeacher()
+    return Teacher(spec_text, depth, multipv)
+
+
+__all__ = ["EMPTY_LABEL", "FAIRY_STOCKFISH_PLACES", "Label", "NO_TEACHER", "NoTeacher", "Teacher", "centipawns",
+           "default_teacher", "label_from_infos", "open_teacher"]

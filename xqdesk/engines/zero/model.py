@@ -6,6 +6,7 @@ normalisation after every convolution; :func:`export` folds it into the convolut
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +14,10 @@ import numpy as np
 import torch
 from torch import nn
 
+from xqdesk.engines.network_file import read_checkpoint
 from xqdesk.engines.zero.encoding import PLANE_TABLE, PLANES, POLICY_SIZE
-from xqdesk.engines.zero.network import POLICY_CHANNELS, Network
+from xqdesk.engines.zero.network import FIRST_HEAD, PAIR_INDEX, SQUARES, Head, Network
 from xqdesk.squares import FILES, RANKS
-
-SQUARES = RANKS * FILES
 
 
 class _Block(nn.Module):
@@ -38,20 +38,35 @@ class ZeroNet(nn.Module):
 
     plane_table: torch.Tensor
 
-    def __init__(self, channels: int = 32, blocks: int = 4, hidden: int = 64) -> None:
+    pair_index: torch.Tensor
+
+    def __init__(self, channels: int = 32, blocks: int = 4, hidden: int = 64, head: Head = FIRST_HEAD) -> None:
         super().__init__()
-        self.channels, self.blocks, self.hidden = channels, blocks, hidden
+        head.check()
+        self.channels, self.blocks, self.hidden, self.head = channels, blocks, hidden, head
+        p, v = head.policy_channels, head.value_channels
         self.stem = nn.Conv2d(PLANES, channels, 3, padding=1, bias=False)
         self.stem_bn = nn.BatchNorm2d(channels)
         self.tower = nn.ModuleList(_Block(channels) for _ in range(blocks))
-        self.policy_conv = nn.Conv2d(channels, POLICY_CHANNELS, 1, bias=False)
-        self.policy_bn = nn.BatchNorm2d(POLICY_CHANNELS)
-        self.policy_fc = nn.Linear(SQUARES * POLICY_CHANNELS, POLICY_SIZE)
-        self.value_conv = nn.Conv2d(channels, 1, 1, bias=False)
-        self.value_bn = nn.BatchNorm2d(1)
-        self.value_fc1 = nn.Linear(SQUARES, hidden)
+        if head.policy == "fc":
+            self.policy_conv = nn.Conv2d(channels, p, 1, bias=False)
+            self.policy_bn = nn.BatchNorm2d(p)
+            self.policy_fc = nn.Linear(SQUARES * p, POLICY_SIZE)
+        else:  # from-square x to-square: no normalisation, the vectors' signs carry the logits
+            self.policy_from = nn.Linear(channels, p)
+            self.policy_to = nn.Linear(channels, p)
+            self.policy_bias = nn.Parameter(torch.zeros(POLICY_SIZE))
+            self.register_buffer("pair_index", torch.from_numpy(PAIR_INDEX.copy()), persistent=False)
+        self.value_conv = nn.Conv2d(channels, v, 1, bias=False)
+        self.value_bn = nn.BatchNorm2d(v)
+        self.value_fc1 = nn.Linear(SQUARES * v, hidden)
         self.value_fc2 = nn.Linear(hidden, 1)
         self.register_buffer("plane_table", torch.from_numpy(PLANE_TABLE.copy()))
+
+    @property
+    def pair_scale(self) -> float:
+        """The factor of a ``pair`` head's dot products (1/√P, folded into the "from" vectors on export)."""
+        return 1.0 / math.sqrt(self.head.policy_channels)
 
     def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """planes (B, 10, 9, 15) -> (policy logits (B, 2086), values (B,))."""
@@ -60,10 +75,17 @@ class ZeroNet(nn.Module):
         for block in self.tower:
             x = block(x)
         batch = x.shape[0]
-        p = torch.relu(self.policy_bn(self.policy_conv(x))).permute(0, 2, 3, 1).reshape(batch, -1)
+        if self.head.policy == "fc":
+            p = torch.relu(self.policy_bn(self.policy_conv(x))).permute(0, 2, 3, 1).reshape(batch, -1)
+            logits = self.policy_fc(p)
+        else:
+            squares = x.permute(0, 2, 3, 1).reshape(batch, SQUARES, self.channels)
+            origins = self.policy_from(squares) * self.pair_scale
+            table = torch.bmm(origins, self.policy_to(squares).transpose(1, 2)).reshape(batch, SQUARES * SQUARES)
+            logits = table[:, self.pair_index] + self.policy_bias
         v = torch.relu(self.value_bn(self.value_conv(x))).permute(0, 2, 3, 1).reshape(batch, -1)
         v = torch.relu(self.value_fc1(v))
-        return self.policy_fc(p), torch.tanh(self.value_fc2(v)).reshape(batch)
+        return logits, torch.tanh(self.value_fc2(v)).reshape(batch)
 
     def planes(self, codes: torch.Tensor) -> torch.Tensor:
         """Mover-frame codes (B, 90) int64 -> planes (B, 10, 9, 15)."""
@@ -89,12 +111,18 @@ def export(model: ZeroNet) -> Network:
         assert isinstance(block, _Block)
         arrays[f"block{i}.conv1.w"], arrays[f"block{i}.conv1.b"] = _fold(block.conv1, block.bn1)
         arrays[f"block{i}.conv2.w"], arrays[f"block{i}.conv2.b"] = _fold(block.conv2, block.bn2)
-    arrays["policy.conv.w"], arrays["policy.conv.b"] = _fold(model.policy_conv, model.policy_bn)
+    linear = [("value.fc1", model.value_fc1, 1.0), ("value.fc2", model.value_fc2, 1.0)]
+    if model.head.policy == "fc":
+        arrays["policy.conv.w"], arrays["policy.conv.b"] = _fold(model.policy_conv, model.policy_bn)
+        linear.append(("policy.fc", model.policy_fc, 1.0))
+    else:
+        linear += [("policy.from", model.policy_from, model.pair_scale), ("policy.to", model.policy_to, 1.0)]
+        arrays["policy.bias"] = model.policy_bias.detach().float().numpy().copy()
     arrays["value.conv.w"], arrays["value.conv.b"] = _fold(model.value_conv, model.value_bn)
-    for name, layer in (("policy.fc", model.policy_fc), ("value.fc1", model.value_fc1), ("value.fc2", model.value_fc2)):
-        arrays[f"{name}.w"] = layer.weight.detach().float().numpy().T.copy()
-        arrays[f"{name}.b"] = layer.bias.detach().float().numpy().copy()
-    return Network(arrays, model.channels, model.blocks, model.hidden)
+    for name, layer, scale in linear:
+        arrays[f"{name}.w"] = (layer.weight.detach().double().numpy().T * scale).astype(np.float32)
+        arrays[f"{name}.b"] = (layer.bias.detach().double().numpy() * scale).astype(np.float32)
+    return Network(arrays, model.channels, model.blocks, model.hidden, model.head)
 
 
 def _unfold(conv: nn.Conv2d, bn: nn.BatchNorm2d, matrix: np.ndarray, bias: np.ndarray) -> None:
@@ -114,34 +142,42 @@ def _unfold(conv: nn.Conv2d, bn: nn.BatchNorm2d, matrix: np.ndarray, bias: np.nd
 def from_network(network: Network) -> ZeroNet:
     """A torch model computing what the numpy ``network`` computes (in eval mode), to train on from a
     shipped ``.npz``; :func:`export` of it gives the same network back."""
-    model = ZeroNet(network.channels, network.blocks, network.hidden)
+    model = ZeroNet(network.channels, network.blocks, network.hidden, network.head)
     arrays = network.arrays
     _unfold(model.stem, model.stem_bn, arrays["stem.w"], arrays["stem.b"])
     for i, block in enumerate(model.tower):
         assert isinstance(block, _Block)
         _unfold(block.conv1, block.bn1, arrays[f"block{i}.conv1.w"], arrays[f"block{i}.conv1.b"])
         _unfold(block.conv2, block.bn2, arrays[f"block{i}.conv2.w"], arrays[f"block{i}.conv2.b"])
-    _unfold(model.policy_conv, model.policy_bn, arrays["policy.conv.w"], arrays["policy.conv.b"])
+    linear = [("value.fc1", model.value_fc1, 1.0), ("value.fc2", model.value_fc2, 1.0)]
+    if network.head.policy == "fc":
+        _unfold(model.policy_conv, model.policy_bn, arrays["policy.conv.w"], arrays["policy.conv.b"])
+        linear.append(("policy.fc", model.policy_fc, 1.0))
+    else:
+        linear += [("policy.from", model.policy_from, 1.0 / model.pair_scale), ("policy.to", model.policy_to, 1.0)]
+        with torch.no_grad():
+            model.policy_bias.copy_(torch.from_numpy(np.asarray(arrays["policy.bias"], np.float32)))
     _unfold(model.value_conv, model.value_bn, arrays["value.conv.w"], arrays["value.conv.b"])
     with torch.no_grad():
-        for name, layer in (("policy.fc", model.policy_fc), ("value.fc1", model.value_fc1),
-                            ("value.fc2", model.value_fc2)):
-            layer.weight.copy_(torch.from_numpy(np.asarray(arrays[f"{name}.w"], np.float32).T.copy()))
-            layer.bias.copy_(torch.from_numpy(np.asarray(arrays[f"{name}.b"], np.float32)))
+        for name, layer, scale in linear:
+            weight = np.asarray(arrays[f"{name}.w"], np.float64).T * scale
+            layer.weight.copy_(torch.from_numpy(weight.astype(np.float32)))
+            layer.bias.copy_(torch.from_numpy((np.asarray(arrays[f"{name}.b"], np.float64) * scale).astype(np.float32)))
     return model
 
 
 def save_checkpoint(model: ZeroNet, path: str | Path, extra: dict[str, Any] | None = None) -> None:
     """The torch state (to resume training) with the sizes needed to rebuild the model."""
+    head = model.head
     torch.save({"channels": model.channels, "blocks": model.blocks, "hidden": model.hidden,
-                "state": model.state_dict(), **(extra or {})}, Path(path))
+                "policy_head": head.policy, "policy_channels": head.policy_channels,
+                "value_channels": head.value_channels, "state": model.state_dict(), **(extra or {})}, Path(path))
 
 
 def load_checkpoint(path: str | Path) -> ZeroNet:
-    try:
-        data = torch.load(Path(path), map_location="cpu", weights_only=True)
-    except (OSError, RuntimeError) as error:
-        raise ValueError(f"cannot read checkpoint {str(path)!r}: {error}") from None
-    model = ZeroNet(int(data["channels"]), int(data["blocks"]), int(data["hidden"]))
+    data = read_checkpoint(path)
+    head = Head(str(data.get("policy_head", "fc")), int(data.get("policy_channels", FIRST_HEAD.policy_channels)),
+                int(data.get("value_channels", FIRST_HEAD.value_channels)))  # a checkpoint of the first head has none
+    model = ZeroNet(int(data["channels"]), int(data["blocks"]), int(data["hidden"]), head)
     model.load_state_dict(data["state"])
     return model

@@ -4,17 +4,28 @@ The network is a small residual CNN over the planes of :mod:`xqdesk.engines.zero
 
 - stem: 3×3 convolution 15 -> C channels, ReLU;
 - ``blocks`` residual blocks: 3×3 conv, ReLU, 3×3 conv, add the block's input, ReLU;
-- policy head: 1×1 conv C -> 2, ReLU, flatten (ranks, files, channels order), linear -> 2086 logits;
-- value head: 1×1 conv C -> 1, ReLU, flatten, linear -> ``hidden``, ReLU, linear -> 1, tanh.
+- policy head, one of two kinds (:class:`Head`):
+
+  - ``fc``: 1×1 conv C -> P, ReLU, flatten (ranks, files, channels order), linear -> 2086 logits
+    (the first networks: P = 2, a bottleneck of 180 numbers in front of 2,086 moves);
+  - ``pair`` (from-square × to-square): two 1×1 convs C -> P without activation give every
+    square a "from" vector f and a "to" vector t; the logit of the move (a, b) is
+    ``f[a] · t[b] + bias[move]`` (the scale 1/√P folded into f);
+
+- value head: 1×1 conv C -> V, ReLU, flatten, linear -> ``hidden``, ReLU, linear -> 1, tanh.
 
 Batch normalisation is folded into the convolutions when a trained network is exported, so the
-file holds only convolution and linear weights. A network file is a ``.npz`` with ``format`` (=1),
-``channels``, ``blocks``, ``hidden``, the arrays named in :data:`ARRAY_SHAPES` (3×3 convolution
+file holds only convolution and linear weights. A network file is a ``.npz`` with ``format``,
+``channels``, ``blocks``, ``hidden``, the arrays named by :func:`array_shapes` (3×3 convolution
 weights as (9 · C_in, C_out), rows in (kernel row, kernel column, input channel) order) and,
-optionally, ``provenance``: how the network was made, as JSON text.
+optionally, ``provenance``: how the network was made, as JSON text. Format 1 is the first
+networks' (``fc`` head, P = 2, V = 1); format 2 adds ``policy_head`` (``fc`` or ``pair``),
+``policy_channels`` (P) and ``value_channels`` (V). A network of the first head is still written
+as format 1.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -22,28 +33,67 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from xqdesk.engines.errors import NetworkFileError
-from xqdesk.engines.zero.encoding import PLANES, POLICY_SIZE
+from xqdesk.engines.network_file import read_npz
+from xqdesk.engines.zero.encoding import PLANES, POLICY_MOVES, POLICY_SIZE
 from xqdesk.squares import FILES, RANKS
 
-FORMAT = 1
+FORMAT = 2
+FORMATS = (1, 2)
+"""The formats this xqdesk reads (module docstring)."""
 POLICY_CHANNELS = 2
+"""The policy channels of a format-1 network."""
 MAX_CHANNELS, MAX_BLOCKS, MAX_HIDDEN = 1024, 64, 4096
 """The largest sizes a network file may declare (a guard against a file that asks for gigabytes)."""
+HEAD_KINDS = ("fc", "pair")
+SQUARES = RANKS * FILES
+PAIR_INDEX = np.array([a * SQUARES + b for a, b in POLICY_MOVES], dtype=np.int64)
+"""Policy entry -> ``from * 90 + to`` in the mover's frame: where a ``pair`` head's logit lies in
+its (from, to) table."""
 
 
-def array_shapes(channels: int, blocks: int, hidden: int) -> dict[str, tuple[int, ...]]:
+@dataclass(frozen=True)
+class Head:
+    """The heads' kind and widths (module docstring); the default is the format-1 head."""
+
+    policy: str = "fc"
+    policy_channels: int = POLICY_CHANNELS
+    value_channels: int = 1
+
+    @property
+    def first_format(self) -> bool:
+        """Whether a format-1 file can hold it."""
+        return self == FIRST_HEAD
+
+    def check(self) -> None:
+        """NetworkFileError unless the kind is known and the widths in range."""
+        if self.policy not in HEAD_KINDS:
+            raise NetworkFileError(f"'policy_head' must be one of {', '.join(HEAD_KINDS)}, got {self.policy!r}")
+        for name, size in (("policy_channels", self.policy_channels), ("value_channels", self.value_channels)):
+            if not 1 <= size <= MAX_CHANNELS:
+                raise NetworkFileError(f"{name!r} must be from 1 to {MAX_CHANNELS}, got {size}")
+
+
+FIRST_HEAD = Head()
+"""The heads of a format-1 network."""
+
+
+def array_shapes(channels: int, blocks: int, hidden: int, head: Head = FIRST_HEAD) -> dict[str, tuple[int, ...]]:
     """Every array a network file holds, with its shape."""
     shapes: dict[str, tuple[int, ...]] = {"stem.w": (9 * PLANES, channels), "stem.b": (channels,)}
     for i in range(blocks):
         for conv in ("conv1", "conv2"):
             shapes[f"block{i}.{conv}.w"] = (9 * channels, channels)
             shapes[f"block{i}.{conv}.b"] = (channels,)
-    squares = RANKS * FILES
+    p, v = head.policy_channels, head.value_channels
+    if head.policy == "fc":
+        shapes.update({"policy.conv.w": (channels, p), "policy.conv.b": (p,),
+                       "policy.fc.w": (SQUARES * p, POLICY_SIZE), "policy.fc.b": (POLICY_SIZE,)})
+    else:
+        shapes.update({"policy.from.w": (channels, p), "policy.from.b": (p,),
+                       "policy.to.w": (channels, p), "policy.to.b": (p,), "policy.bias": (POLICY_SIZE,)})
     shapes.update({
-        "policy.conv.w": (channels, POLICY_CHANNELS), "policy.conv.b": (POLICY_CHANNELS,),
-        "policy.fc.w": (squares * POLICY_CHANNELS, POLICY_SIZE), "policy.fc.b": (POLICY_SIZE,),
-        "value.conv.w": (channels, 1), "value.conv.b": (1,),
-        "value.fc1.w": (squares, hidden), "value.fc1.b": (hidden,),
+        "value.conv.w": (channels, v), "value.conv.b": (v,),
+        "value.fc1.w": (SQUARES * v, hidden), "value.fc1.b": (hidden,),
         "value.fc2.w": (hidden, 1), "value.fc2.b": (1,),
     })
     return shapes
@@ -89,14 +139,16 @@ def _relu(x: np.ndarray) -> np.ndarray:
 class Network:
     """A loaded network: :meth:`forward` maps planes to policy logits and values."""
 
-    def __init__(self, arrays: dict[str, np.ndarray], channels: int, blocks: int, hidden: int) -> None:
+    def __init__(self, arrays: dict[str, np.ndarray], channels: int, blocks: int, hidden: int,
+                 head: Head = FIRST_HEAD) -> None:
         """NetworkFileError unless the sizes are in range and every array of :func:`array_shapes` is
         there, real numbers (float or integer) of its shape, and finite (no NaN, no infinity)."""
         for name, size, lowest, highest in (("channels", channels, 1, MAX_CHANNELS), ("blocks", blocks, 0, MAX_BLOCKS),
                                             ("hidden", hidden, 1, MAX_HIDDEN)):
             if not lowest <= size <= highest:
                 raise NetworkFileError(f"{name!r} must be from {lowest} to {highest}, got {size}")
-        expected = array_shapes(channels, blocks, hidden)
+        head.check()
+        expected = array_shapes(channels, blocks, hidden, head)
         for name, shape in expected.items():
             if name not in arrays:
                 raise NetworkFileError(f"network has no array {name!r}")
@@ -113,6 +165,7 @@ class Network:
                 raise NetworkFileError(f"network array {name!r} has values beyond the float32 range")
         self.arrays = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in expected}
         self.channels, self.blocks, self.hidden = channels, blocks, hidden
+        self.head = head
         self.provenance = str(arrays["provenance"]) if "provenance" in arrays else ""
         """How the network was made (JSON written by the trainer: data, epochs, wall time), or ''."""
         limit_blas_threads()
@@ -121,36 +174,36 @@ class Network:
     def load(cls, path: str | Path) -> Network:
         """Read a ``.npz`` network file; NetworkFileError saying what is wrong with it."""
         where = f"network file {str(path)!r}"
+        arrays = read_npz(path, where)
         try:
-            with np.load(Path(path), allow_pickle=False) as data:
-                if not hasattr(data, "files"):
-                    raise ValueError("a single array, not an .npz archive")
-                arrays = {name: data[name] for name in data.files}
-        except FileNotFoundError:
-            raise NetworkFileError(f"cannot read {where}: it does not exist") from None
-        except OSError as error:
-            raise NetworkFileError(f"cannot read {where}: {error.strerror or error}") from None
-        except (ValueError, EOFError, KeyError):  # not a zip, a truncated one, a pickled object
-            raise NetworkFileError(f"cannot read {where}: it is not a .npz network") from None
-        except Exception as error:  # zipfile.BadZipFile and zlib errors of a damaged member
-            raise NetworkFileError(f"{where} is damaged ({type(error).__name__}: {error})") from None
-        try:
-            if _whole_number(arrays["format"], "format") != FORMAT:
-                raise NetworkFileError(f"{where} has format {_whole_number(arrays['format'], 'format')}, "
-                                       f"this xqdesk reads {FORMAT}")
-            sizes = tuple(_whole_number(arrays[name], name) for name in ("channels", "blocks", "hidden"))
+            file_format = _whole_number(arrays["format"], "format")
+            if file_format not in FORMATS:
+                raise NetworkFileError(f"{where} has format {file_format}, this xqdesk reads "
+                                       f"{' and '.join(map(str, FORMATS))}")
+            channels, blocks, hidden = (_whole_number(arrays[name], name) for name in ("channels", "blocks", "hidden"))
+            head = FIRST_HEAD
+            if file_format >= 2:
+                kind = arrays["policy_head"]
+                if kind.shape != () or kind.dtype.kind != "U":
+                    raise NetworkFileError(f"'policy_head' must be a text, got {kind.dtype} of shape {kind.shape}")
+                head = Head(str(kind), _whole_number(arrays["policy_channels"], "policy_channels"),
+                            _whole_number(arrays["value_channels"], "value_channels"))
         except KeyError as error:
             raise NetworkFileError(f"{where} lacks {error.args[0]!r}") from None
         except NetworkFileError as error:
             raise NetworkFileError(f"{where}: {error}") from None
         try:
-            return cls(arrays, *sizes)
+            return cls(arrays, channels, blocks, hidden, head)
         except NetworkFileError as error:
             raise NetworkFileError(f"{where}: {error}") from None
 
     def save(self, path: str | Path) -> None:
-        contents: dict[str, Any] = {"format": np.int64(FORMAT), "channels": np.int64(self.channels),
-                                    "blocks": np.int64(self.blocks), "hidden": np.int64(self.hidden), **self.arrays}
+        contents: dict[str, Any] = {"format": np.int64(1 if self.head.first_format else FORMAT),
+                                    "channels": np.int64(self.channels), "blocks": np.int64(self.blocks),
+                                    "hidden": np.int64(self.hidden), **self.arrays}
+        if not self.head.first_format:
+            contents.update(policy_head=np.str_(self.head.policy), policy_channels=np.int64(self.head.policy_channels),
+                            value_channels=np.int64(self.head.value_channels))
         if self.provenance:
             contents["provenance"] = np.str_(self.provenance)
         np.savez_compressed(Path(path), **contents)
@@ -164,8 +217,15 @@ class Network:
             y = _conv3x3(y, a[f"block{i}.conv2.w"], a[f"block{i}.conv2.b"])
             x = _relu(y + x)
         batch = x.shape[0]
-        p = _relu(x @ a["policy.conv.w"] + a["policy.conv.b"]).reshape(batch, -1)
-        logits = p @ a["policy.fc.w"] + a["policy.fc.b"]
+        if self.head.policy == "fc":
+            p = _relu(x @ a["policy.conv.w"] + a["policy.conv.b"]).reshape(batch, -1)
+            logits = p @ a["policy.fc.w"] + a["policy.fc.b"]
+        else:
+            squares = x.reshape(batch, SQUARES, self.channels)
+            origins = squares @ a["policy.from.w"] + a["policy.from.b"]  # (B, 90, P)
+            targets = squares @ a["policy.to.w"] + a["policy.to.b"]
+            table = np.matmul(origins, targets.transpose(0, 2, 1)).reshape(batch, SQUARES * SQUARES)
+            logits = table[:, PAIR_INDEX] + a["policy.bias"]
         v = _relu(x @ a["value.conv.w"] + a["value.conv.b"]).reshape(batch, -1)
         v = _relu(v @ a["value.fc1.w"] + a["value.fc1.b"])
         values = np.tanh(v @ a["value.fc2.w"] + a["value.fc2.b"]).reshape(batch)

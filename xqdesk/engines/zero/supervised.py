@@ -9,7 +9,12 @@ streamed a few shards at a time. For each position the targets are:
 - **value**: ``λ · tanh(score / SCALE_CP) + (1 − λ) · result`` from the side to move's view
   (``λ`` = :attr:`Targets.score_weight`; a mate is ±1).
 
-Every batch has half its positions mirrored left to right. The learning rate follows a one-cycle
+A position no teacher searched (a set made with ``--teacher none``: no lines, no score) has the
+played move as its whole policy target and the result as its value target.
+
+The policy is trained as a distribution over the legal moves only (the others' logits are masked
+out), as the engine reads it, and the held-out agreement is its favourite legal move's, as
+``bench/zero_policy.py`` counts it. Every batch has half its positions mirrored left to right. The learning rate follows a one-cycle
 schedule (AdamW). After each epoch the network is written (``.npz`` for the engine with how it was
 made, ``.pt`` to resume) and measured on the held-out master games the data set keeps apart:
 top-1 agreement of the policy with the master's move (the network's favourite of all entries) and
@@ -29,10 +34,24 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from xqdesk.engines.builtin import board_kernel
+from xqdesk.engines.builtin.eval_tables import SHIPPED_PARAMS
 from xqdesk.engines.mcts.playout import SCALE_CP
 from xqdesk.engines.training.shards import MASTER, Labelled, ShardReader, read_manifest
-from xqdesk.engines.zero.encoding import MIRROR_PERMUTATION, MIRROR_SQUARES, POLICY_INDEX, ROTATED_POLICY_INDEX
+from xqdesk.engines.zero.encoding import (
+    MIRROR_PERMUTATION,
+    MIRROR_SQUARES,
+    POLICY_INDEX,
+    POLICY_SIZE,
+    ROTATED_POLICY_INDEX,
+)
 from xqdesk.engines.zero.model import ZeroNet, export, save_checkpoint
+
+ILLEGAL_LOGIT = -1e4
+"""What an illegal move's logit becomes in training (its probability underflows to 0)."""
+INVERSE_MIRROR = np.argsort(MIRROR_PERMUTATION)
+"""``mask[INVERSE_MIRROR]`` is a mask of entries seen in the mirror (``INVERSE_MIRROR[e]`` is the
+entry whose mirror image is ``e``)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +88,35 @@ class Batch:
     weights: np.ndarray
     values: np.ndarray
     played: np.ndarray
+    legal: np.ndarray
+    """(B, 2086) bool: the entries of each position's legal moves (all true where unknown)."""
+
+
+def legal_entries(board: np.ndarray, red_to_move: np.ndarray) -> np.ndarray:
+    """(N, 2086) bool: the policy entries (mover's frame) of each position's legal moves under the
+    course's rules but the history-based perpetual-check ban (the built-in engine's kernel); a row
+    that is no position (no king) has every entry true."""
+    legal = np.zeros((len(board), POLICY_SIZE), dtype=bool)
+    if not len(board):
+        return legal
+    # the kernel's move generator on a bare position (no history: keys, clocks and scores unused)
+    keys = np.zeros(board_kernel.STACK_SIZE, np.uint64)
+    clocks = np.zeros(board_kernel.STACK_SIZE, np.int64)
+    psq = np.zeros(board_kernel.STACK_SIZE, np.int64)
+    params = SHIPPED_PARAMS.for_codes(board[0].tolist())
+    out = np.empty(board_kernel.MAX_MOVES, np.int64)
+    for row in range(len(board)):
+        codes = np.array(board[row], dtype=np.int8)
+        red_kings, black_kings = np.flatnonzero(codes == 7), np.flatnonzero(codes == -7)
+        if len(red_kings) != 1 or len(black_kings) != 1:
+            legal[row] = True
+            continue
+        pos = np.array([1 if red_to_move[row] else -1, red_kings[0], black_kings[0], 0], dtype=np.int64)
+        n = board_kernel.legal_moves(codes, pos, keys, clocks, psq, params, out)
+        moves = out[:n]
+        table = POLICY_INDEX if red_to_move[row] else ROTATED_POLICY_INDEX
+        legal[row, table[(moves >> 7) * 90 + (moves & 127)]] = True
+    return legal
 
 
 def make_batch(data: Labelled, targets: Targets, mirror: Optional[np.ndarray] = None) -> Batch:
@@ -85,22 +133,28 @@ def make_batch(data: Labelled, targets: Targets, mirror: Optional[np.ndarray] = 
     lines = entries_of(data["moves"])
     scores = data["move_scores"].astype(np.float64)
     valid = lines >= 0
+    searched = valid[:, 0]  # rows of a set made without a teacher have no lines and no score
     logits = np.where(valid, (scores - scores[:, :1]) / targets.policy_temperature, -np.inf)
+    logits[~searched, 0] = 0.0  # (their soft part gets no weight below)
     soft = np.exp(logits - logits.max(axis=1, keepdims=True))
     soft /= soft.sum(axis=1, keepdims=True)
     played = entries_of(data["played"])
     master = (data["source"] == MASTER) & (played >= 0)
-    share = np.where(master, targets.master_weight, 0.0)
+    share = np.where(master, np.where(searched, targets.master_weight, 1.0), 0.0)
+    soft_share = np.where(searched, 1 - share, 0.0)
     entries = np.concatenate([lines, played[:, None]], axis=1)
-    weights = np.concatenate([soft * (1 - share)[:, None], share[:, None]], axis=1)
+    weights = np.concatenate([soft * soft_share[:, None], share[:, None]], axis=1)
     weights = np.where(entries >= 0, weights, 0.0)
     entries = np.maximum(entries, 0)
-    value = targets.score_weight * np.tanh(data["score"] / SCALE_CP) + (1 - targets.score_weight) * data["result"]
+    score_weight = np.where(searched, targets.score_weight, 0.0)
+    value = score_weight * np.tanh(data["score"] / SCALE_CP) + (1 - score_weight) * data["result"]
+    legal = legal_entries(data["board"], red)
     if mirror is not None and mirror.any():
         codes[mirror] = codes[mirror][:, MIRROR_SQUARES]
         entries[mirror] = MIRROR_PERMUTATION[entries[mirror]]
         played = np.where(mirror & (played >= 0), MIRROR_PERMUTATION[np.maximum(played, 0)], played)
-    return Batch(codes, entries, weights.astype(np.float32), value.astype(np.float32), played)
+        legal[mirror] = legal[mirror][:, INVERSE_MIRROR]
+    return Batch(codes, entries, weights.astype(np.float32), value.astype(np.float32), played, legal)
 
 
 def _forward(model: ZeroNet, batch: Batch, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
@@ -111,11 +165,18 @@ def _forward(model: ZeroNet, batch: Batch, device: torch.device) -> tuple[torch.
     return logits.float(), values.float()
 
 
+def _legal_logits(logits: torch.Tensor, batch: Batch) -> torch.Tensor:
+    """The logits with every illegal move's set far below: the policy is a distribution over the
+    legal moves, as the engine uses it (its priors are the softmax of the legal moves' logits)."""
+    return logits.masked_fill(~torch.from_numpy(batch.legal).to(logits.device), ILLEGAL_LOGIT)
+
+
 def _losses(logits: torch.Tensor, values: torch.Tensor, batch: Batch) -> tuple[torch.Tensor, torch.Tensor]:
-    """(policy cross-entropy against the soft targets, value squared error) of a batch."""
+    """(policy cross-entropy against the soft targets over the legal moves, value squared error)
+    of a batch."""
     entries = torch.from_numpy(batch.entries).to(logits.device)
     weights = torch.from_numpy(batch.weights).to(logits.device)
-    policy_loss = -(F.log_softmax(logits, dim=1).gather(1, entries) * weights).sum(1).mean()
+    policy_loss = -(F.log_softmax(_legal_logits(logits, batch), dim=1).gather(1, entries) * weights).sum(1).mean()
     return policy_loss, F.mse_loss(values, torch.from_numpy(batch.values).to(values.device))
 
 
@@ -134,11 +195,22 @@ def evaluate(model: ZeroNet, heldout: Labelled, targets: Targets, device: torch.
             batch = make_batch(part, targets)
             logits, values = _forward(model, batch, device)
             known = batch.played >= 0
-            best = logits.argmax(1).cpu().numpy()
+            best = _legal_logits(logits, batch).argmax(1).cpu().numpy()
             hits += int((best[known] == batch.played[known]).sum())
             total += int(known.sum())
             value_error += float(((values.cpu().numpy() - part["result"]) ** 2).sum())
     return hits / max(total, 1), value_error / len(heldout)
+
+
+def heldout_games(heldout: Labelled, positions: Optional[int], seed: int = 0) -> Labelled:
+    """Whole held-out games drawn at random (by ``seed``) until they hold about ``positions``
+    positions; all of them when ``positions`` is None or more than there are."""
+    if positions is None or len(heldout) <= positions:
+        return heldout
+    games, counts = np.unique(heldout["game"], return_counts=True)
+    order = np.random.default_rng(seed).permutation(len(games))
+    chosen = games[order[:int(np.searchsorted(np.cumsum(counts[order]), positions)) + 1]]
+    return heldout.take(np.isin(heldout["game"], chosen))
 
 
 def pick_device(name: str) -> torch.device:
@@ -154,19 +226,23 @@ def pick_device(name: str) -> torch.device:
 def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, model: ZeroNet,
                       targets: Targets = Targets(), batch_size: int = 512, learning_rate: float = 2e-3,
                       weight_decay: float = 1e-4, device: str = "cpu", seed: int = 0,
-                      max_positions: Optional[int] = None,
+                      max_positions: Optional[int] = None, buffer_shards: int = 4,
+                      heldout_positions: Optional[int] = None,
                       report: Optional[Callable[[EpochReport], None]] = None,
                       progress: Optional[Callable[[int, int], None]] = None) -> list[EpochReport]:
     """Train ``model`` on the shards of the data folders ``data`` and write ``out`` (and ``out``'s
     ``.pt``) after every epoch, and ``out``'s ``.best.npz`` whenever the held-out agreement is the
-    best so far; ``max_positions`` caps the positions read per epoch; ``progress(step, steps)``
-    after each step."""
+    best so far; ``max_positions`` caps the positions read per epoch (an epoch is then that many
+    positions of a fresh shuffle); ``buffer_shards`` shards are shuffled together;
+    ``heldout_positions`` caps the held-out positions measured after each epoch (whole games, the
+    same ones every epoch: :func:`heldout_games`);
+    ``progress(step, steps)`` after each step."""
     torch.manual_seed(seed)
     started = time.perf_counter()
     where = pick_device(device)
     model.to(where)
     reader = ShardReader(data)
-    heldout = ShardReader(data, holdout=True).all()
+    heldout = heldout_games(ShardReader(data, holdout=True).all(), heldout_positions, seed)
     per_epoch = min(reader.positions, max_positions) if max_positions else reader.positions
     steps = max(1, epochs * math.ceil(per_epoch / batch_size))
     optimiser = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=weight_decay)
@@ -182,7 +258,7 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
         model.train()
         policy_sum = value_sum = 0.0
         seen = 0
-        for part in reader.batches(batch_size, seed=seed + epoch):
+        for part in reader.batches(batch_size, seed=seed + epoch, buffer_shards=buffer_shards):
             if len(part) < 2 or step >= steps or (max_positions and seen >= max_positions):
                 break
             batch = make_batch(part, targets, rng.random(len(part)) < 0.5)
@@ -206,8 +282,11 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
         model.to("cpu")
         made = {"data": [_describe(folder) for folder in data], "epochs": epoch, "positions_per_epoch": per_epoch,
                 "batch": batch_size, "learning_rate": learning_rate, "targets": asdict(targets),
+                "network": {"channels": model.channels, "blocks": model.blocks, "hidden": model.hidden,
+                            **asdict(model.head)},
                 "device": where.type, "seconds": round(time.perf_counter() - started),
-                "heldout_agreement": round(accuracy, 4), "heldout_value_loss": round(value_error, 4)}
+                "heldout_agreement": round(accuracy, 4), "heldout_value_loss": round(value_error, 4),
+                "heldout_positions": len(heldout)}
         network = export(model)
         network.provenance = json.dumps(made, sort_keys=True)
         network.save(out)
@@ -224,4 +303,5 @@ def _describe(folder: str | Path) -> dict[str, object]:
     return {"settings": manifest["settings"], "positions": manifest["positions"], "games": manifest["games"]}
 
 
-__all__ = ["Batch", "EpochReport", "Targets", "evaluate", "make_batch", "pick_device", "train_from_shards"]
+__all__ = ["Batch", "EpochReport", "Targets", "evaluate", "heldout_games", "make_batch", "pick_device",
+           "train_from_shards"]
