@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from xqdesk.compiled_cache import BORROWING_OPTIONS
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING, PAWN
 
 CHECKER_BITS = 7
@@ -34,7 +35,7 @@ def packed_with(checkers, count, sq):
     return checkers | ((sq + 1) << (CHECKER_BITS * count))
 
 
-@njit(cache=True, nogil=True, _nrt=False)  # no reference counting: it only reads arrays it is given
+@njit(**BORROWING_OPTIONS)  # no reference counting: it only reads arrays it is given
 def king_attackers(board, king_sq, sign, rays, horse_sources, horse_legs, pawn_sources, first_only):
     """The pieces of side ``-sign`` that attack the general of side ``sign`` (+1 Red, -1 Black)
     on ``king_sq``, packed (0: none); with ``first_only`` the scan ends at the first one found."""
