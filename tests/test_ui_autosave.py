@@ -29,6 +29,11 @@ SLACK = 0.7
 loop was measured to run (a timer cannot fire while the loop is held up)."""
 
 
+SHUFFLE = ("h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "h7h3", "b2a2", "c6c5",
+           "a2b2", "c5c4", "b2a2", "c4c3", "a2b2", "c3c2", "b2a2", "c2c1", "a2b2", "c1c0")
+"""20 legal moves from the start."""
+
+
 def saved_moves(path: Path) -> int:
     if not path.is_file():
         return 0
@@ -52,8 +57,7 @@ def test_changes_faster_than_the_debounce_are_still_saved_every_second(qtbot, wi
     window.files.autosave._deadline.timeout.connect(counting)
     started = time.monotonic()
     late = 0.0  # how late the event loop itself ran: a busy machine delays every timer by this much
-    for text in ("h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b0c2", "h7h3", "b2a2", "c6c5",
-                 "a2b2", "c5c4", "b2a2", "c4c3", "a2b2", "c3c2", "b2a2", "c2c1", "a2b2", "c1c0"):
+    for text in SHUFFLE:
         window.controller.play_move(Move.from_iccs(text)) or window.files.autosave.schedule()
         late = max(late, waited(qtbot, AUTOSAVE_DELAY_MS // 2))  # always sooner than the debounce delay
     # 20 changes 0.15 s apart: the debounce alone would not have fired once.
@@ -61,6 +65,40 @@ def test_changes_faster_than_the_debounce_are_still_saved_every_second(qtbot, wi
     bound = AUTOSAVE_MAX_WAIT_MS / 1000 + SLACK + late
     assert writes[0] - started <= bound
     assert all(later - earlier <= bound for earlier, later in zip(writes, writes[1:]))
+
+
+def test_a_game_changing_faster_than_the_writing_thread_reads_it_is_still_saved(qtbot, window, tmp_path,
+                                                                                monkeypatch):
+    """A machine so busy that the writing thread takes longer to read the game (0.25 s, here by a
+    pause) than the game takes to change (a move every 0.15 s): every write it starts is overtaken
+    by a move, so the window's thread writes the game out instead, and nothing older than the
+    bound is lost. The real PGN writer runs; off the window's thread it is only made late."""
+    import threading
+
+    import xqdesk.formats.pgn as pgn
+
+    writer = pgn.format_pgn
+
+    def late_off_the_window_thread(*args, **kwargs):
+        if threading.current_thread() is not threading.main_thread():
+            time.sleep(0.25)
+        return writer(*args, **kwargs)
+
+    monkeypatch.setattr(pgn, "format_pgn", late_off_the_window_thread)
+    autosave = tmp_path / "autosave.pgn"
+    window.controller.new_game(Mode.ANALYSIS)
+    made: list[tuple[float, int]] = []
+    checked, late = 0, 0.0
+    for text in SHUFFLE:
+        assert window.controller.play_move(Move.from_iccs(text)), text
+        made.append((time.monotonic(), window.controller.length()))
+        late = max(late, waited(qtbot, 150))
+        now, saved = time.monotonic(), saved_moves(autosave)
+        due = [length for made_at, length in made if made_at <= now - (AUTOSAVE_MAX_WAIT_MS / 1000 + SLACK + late)]
+        if due:
+            checked += 1
+            assert saved >= max(due), f"the autosave holds {saved} moves, {max(due)} were made over a second ago"
+    assert checked >= 5, f"only {checked} checks came a second after a move"
 
 
 def waited(qtbot, milliseconds: int) -> float:

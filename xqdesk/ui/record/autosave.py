@@ -9,12 +9,16 @@ The writing (the game written out as PGN, a quarter of a second for a big annota
 file) happens on a thread of its own, one write at a time, so the window never waits for it after
 a move or a comment. The game is read there while the window may change it: a write during which
 the game changed (the controller's :attr:`~xqdesk.ui.game.game_controller.GameController.revision`
-moved on) is thrown away before it replaces the file, and the change's own autosave follows.
+moved on) is thrown away before it replaces the file, and the change's own autosave follows —
+written out on the window's thread when the game is quick to write out, since a game that changes
+faster than the writing thread reads it (engines moving every 0.05 s on a busy machine) would
+otherwise never be saved.
 :meth:`Autosave.write_now` writes at once and waits, for the moments that need the file whole
 (before a game is replaced, when the window closes).
 """
 from __future__ import annotations
 
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Optional
@@ -31,6 +35,10 @@ AUTOSAVE_DELAY_MS = 300
 """The autosave waits this long after a change for more changes (one write for a burst)."""
 AUTOSAVE_MAX_WAIT_MS = 1000
 """…but never longer than this after the first unsaved change, however fast changes come."""
+FORMAT_HERE_SECONDS = 0.05
+"""A game that changed while the writing thread read it is written out on the window's thread
+instead when writing it out took no more than this many seconds of CPU last time (a game of moves,
+not a big annotated tree), so that the window never waits long for it."""
 AUTOSAVE_NAME = "autosave.pgn"
 PREVIOUS_AUTOSAVE_SUFFIX = ".previous"
 """The second slot: ``autosave.previous.pgn`` keeps the game autosaved before the current one."""
@@ -47,6 +55,7 @@ class Autosave(QObject):
     ``report`` is told, in the interface language, when a write fails."""
 
     _failed = Signal(str)  # why a write failed (emitted by the writing thread)
+    _overtaken_by_a_change = Signal()  # a write was thrown away: the game changed while it was read
 
     def __init__(self, controller: GameController, path: Optional[Path], report: Callable[[str], None],
                  parent: Optional[QObject] = None) -> None:
@@ -58,7 +67,10 @@ class Autosave(QObject):
         self._restored = False  # the window started with the autosaved game
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
         self._in_flight: Future[Optional[str]] | None = None
+        self._overtaken = False  # the last write was thrown away: the game changed while it was read
+        self._format_seconds = 0.0  # how long the last game took to write out as PGN
         self._failed.connect(self._on_failed)
+        self._overtaken_by_a_change.connect(self._write_overtaken_game)
         # A change (re)starts the short timer; the first unsaved change also starts the long one,
         # which a later change does not restart: a game changing faster than the short delay
         # (engines moving every 0.1 s) is still saved at least every AUTOSAVE_MAX_WAIT_MS.
@@ -126,6 +138,14 @@ class Autosave(QObject):
         failure = write.result()
         if failure:
             self._failed.emit(failure)
+        elif self._overtaken:
+            self._overtaken_by_a_change.emit()
+
+    def _write_overtaken_game(self) -> None:
+        """A write was overtaken by a change: a game quick to write out is written out now, on this
+        thread; a big one waits for the change's own autosave (a person is editing it)."""
+        if self._format_seconds <= FORMAT_HERE_SECONDS:
+            self.write_soon()
 
     def _writing(self) -> bool:
         return self._in_flight is not None and not self._in_flight.done()
@@ -133,39 +153,54 @@ class Autosave(QObject):
     def _start_write(self, wait_for_changes: bool) -> Future[Optional[str]]:
         """Hand the current game to the writing thread. Which slot the file already there goes to
         is decided here, in the window's thread; ``wait_for_changes``: the write is thrown away
-        when the game changes while it is written (the window's thread then is not waiting)."""
+        when the game changes while it is read (the window's thread then is not waiting).
+
+        A game that changed under the last write and is quick to write out (an engine game moving
+        every 0.05 s, not a big annotated tree) is written out here instead, so that a game
+        changing faster than the writing thread reads it still reaches the file within the
+        second."""
         game = self._controller.game()
         target = self.path
         rotate = (self._written_game is not None and self._written_game != id(game)) or \
                  (self._written_game is None and not self._restored)  # the last run's game, not shown in this one
         self._written_game = id(game)
+        if wait_for_changes and self._overtaken and self._format_seconds <= FORMAT_HERE_SECONDS:
+            self._overtaken = False
+            return self._writer.submit(self._write, self._formatted(game), target, rotate, None)
         revision = self._controller.revision if wait_for_changes else None
         return self._writer.submit(self._write, game, target, rotate, revision)
 
-    def _write(self, game: Game, target: Path, rotate: bool, revision: Optional[int]) -> Optional[str]:
-        """On the writing thread: ``game`` to ``target`` by way of a partial file, the file there
-        first copied to the second slot when ``rotate``; nothing replaced when ``revision`` is no
-        longer the controller's (the game changed while it was read). The message to show when it
-        could not be written, else None."""
-        from xqdesk.formats import write_games
-        from xqdesk.formats.atomic_write import write_bytes_atomically
+    def _formatted(self, game: Game) -> str:
+        """``game`` as PGN text; how long that took is kept in :attr:`_format_seconds`."""
+        from xqdesk.formats.pgn import format_pgn
 
-        partial = target.with_name(target.name + ".partial" + target.suffix)
+        started = time.thread_time()  # its own work, not the time it waited for the other threads
+        text = format_pgn(game)
+        self._format_seconds = time.thread_time() - started
+        return text
+
+    def _write(self, game: Game | str, target: Path, rotate: bool, revision: Optional[int]) -> Optional[str]:
+        """On the writing thread: ``game`` (or its PGN text) to ``target``, whole or not at all, the
+        file there first copied to the second slot when ``rotate``; nothing replaced when
+        ``revision`` is no longer the controller's once the game is read (it changed meanwhile).
+        The message to show when it could not be written, else None."""
+        from xqdesk.formats.atomic_write import write_bytes_atomically, write_text_atomically
+
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             if rotate and target.is_file():  # a copy: both slots stay whole if the write fails
                 write_bytes_atomically(self.previous_path, target.read_bytes())
             try:
-                write_games(partial, [game])  # atomic: a full disk leaves no half file behind
+                text = game if isinstance(game, str) else self._formatted(game)
+                changed = revision is not None and revision != self._controller.revision
             except Exception:  # noqa: BLE001 - a tree changed mid-read can fail in any way
-                partial.unlink(missing_ok=True)
-                if revision is not None and revision != self._controller.revision:
-                    return None  # the game changed under the writer: the change's own autosave follows
-                raise
-            if revision is not None and revision != self._controller.revision:
-                partial.unlink(missing_ok=True)
-                return None
-            partial.replace(target)
+                changed = revision is not None and revision != self._controller.revision
+                if not changed:
+                    raise
+            self._overtaken = changed
+            if changed:
+                return None  # the change's own autosave follows
+            write_text_atomically(target, text)
         except (OSError, XqdeskError) as error:
             return tr("Could not save {path}: {reason}").format(path=target.name, reason=tr_reason(str(error)))
         return None
