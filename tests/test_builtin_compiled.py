@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from xqdesk.engines.builtin.compiled import drop_stale_compiled_code
+from xqdesk.compiled_cache import drop_stale_compiled_code
 
 pytestmark = pytest.mark.engines
 

@@ -19,8 +19,8 @@ from numba import njit
 
 from xqdesk import attack_kernel
 from xqdesk.attack_kernel import king_attackers
+from xqdesk.compiled_cache import BORROWING_OPTIONS, COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin import geometry
-from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import (
     ADVISOR_STEPS,
     ELEPHANT_EYES,

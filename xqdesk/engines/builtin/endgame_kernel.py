@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS
+from xqdesk.compiled_cache import BORROWING_OPTIONS
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, PAWN
 
 FULL_SHARE = 16

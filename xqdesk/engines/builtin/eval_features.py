@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from xqdesk.compiled_cache import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin import eval_kernel, eval_tables, geometry
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_kernel import (
     cannon_pins,
     chariot_mobility_and_pins,

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from numba import njit
 
+from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin import board_kernel, eval_tables, geometry
 from xqdesk.engines.builtin.board_kernel import POS_BLACK_KING, POS_HEIGHT, POS_RED_KING, POS_SIDE
-from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_tables import (
     PARAM_BOTTOM_CANNON,
     PARAM_CANNON_BATTERY,

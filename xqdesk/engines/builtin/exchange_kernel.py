@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin import geometry
-from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import (
     ADVISOR_STEPS,
     ELEPHANT_EYES,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin import exchange_kernel, geometry
-from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.exchange_kernel import loses_material
 from xqdesk.engines.builtin.geometry import SQUARES
 

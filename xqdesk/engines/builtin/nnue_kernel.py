@@ -20,9 +20,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, types
 
+from xqdesk.compiled_cache import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin import board_kernel, geometry, nnue
 from xqdesk.engines.builtin.board_kernel import POS_HEIGHT, POS_SIDE, STACK_SIZE
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.nnue import PIECE_TYPES, Network
 

@@ -18,8 +18,8 @@ from numba import njit
 
 from xqdesk import attack_kernel
 from xqdesk.attack_kernel import CHECKER_BITS, CHECKER_MASK, king_attackers
+from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin import geometry
-from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.geometry import HORSE_ATTACKER_LEGS, HORSE_ATTACKERS, PAWN_ATTACKERS, RAYS
 
 drop_stale_compiled_code(__file__, (geometry, attack_kernel))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin import (
     board_kernel,
     endgame_kernel,
@@ -37,7 +38,6 @@ from xqdesk.engines.builtin.board_kernel import (
     unmake_move,
     unmake_null_move,
 )
-from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.endgame_kernel import scale_for_winning_chances
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO

@@ -20,11 +20,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from xqdesk.compiled_cache import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.egtb import geometry as egtb_geometry
 from xqdesk.egtb import kernels as egtb_kernels
 from xqdesk.egtb.geometry import FLIP
 from xqdesk.egtb.kernels import DRAW, DTM_BASE, ILLEGAL, encode
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.pieces import KING
 
 drop_stale_compiled_code(__file__, (egtb_geometry, egtb_kernels))

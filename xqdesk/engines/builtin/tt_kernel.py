@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from xqdesk.engines.builtin.compiled import BORROWING_OPTIONS
+from xqdesk.compiled_cache import BORROWING_OPTIONS
 
 MATE = 31000
 MATE_BOUND = 30000

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from xqdesk.compiled_cache import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin import board_kernel, eval_kernel
 from xqdesk.engines.builtin.board_kernel import (
     MAX_MOVES,
@@ -27,7 +28,6 @@ from xqdesk.engines.builtin.board_kernel import (
     make_move,
     unmake_move,
 )
-from xqdesk.engines.builtin.compiled import COMPILE_OPTIONS, drop_stale_compiled_code
 from xqdesk.engines.builtin.eval_kernel import evaluate
 
 drop_stale_compiled_code(__file__, (board_kernel, eval_kernel))

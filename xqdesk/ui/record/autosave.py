@@ -144,8 +144,13 @@ class Autosave(QObject):
     def _write_overtaken_game(self) -> None:
         """A write was overtaken by a change: a game quick to write out is written out now, on this
         thread; a big one waits for the change's own autosave (a person is editing it)."""
-        if self._format_seconds <= FORMAT_HERE_SECONDS:
+        if self._formats_here():
             self.write_soon()
+
+    def _formats_here(self) -> bool:
+        """Whether the next write reads the game on the window's thread: the last one was overtaken
+        by a change, and the game is quick to write out."""
+        return self._overtaken and self._format_seconds <= FORMAT_HERE_SECONDS
 
     def _writing(self) -> bool:
         return self._in_flight is not None and not self._in_flight.done()
@@ -164,7 +169,7 @@ class Autosave(QObject):
         rotate = (self._written_game is not None and self._written_game != id(game)) or \
                  (self._written_game is None and not self._restored)  # the last run's game, not shown in this one
         self._written_game = id(game)
-        if wait_for_changes and self._overtaken and self._format_seconds <= FORMAT_HERE_SECONDS:
+        if wait_for_changes and self._formats_here():
             self._overtaken = False
             return self._writer.submit(self._write, self._formatted(game), target, rotate, None)
         revision = self._controller.revision if wait_for_changes else None
@@ -192,18 +197,20 @@ class Autosave(QObject):
                 write_bytes_atomically(self.previous_path, target.read_bytes())
             try:
                 text = game if isinstance(game, str) else self._formatted(game)
-                changed = revision is not None and revision != self._controller.revision
             except Exception:  # noqa: BLE001 - a tree changed mid-read can fail in any way
-                changed = revision is not None and revision != self._controller.revision
-                if not changed:
+                if not self._changed_since(revision):
                     raise
-            self._overtaken = changed
-            if changed:
+            self._overtaken = self._changed_since(revision)
+            if self._overtaken:
                 return None  # the change's own autosave follows
             write_text_atomically(target, text)
         except (OSError, XqdeskError) as error:
             return tr("Could not save {path}: {reason}").format(path=target.name, reason=tr_reason(str(error)))
         return None
+
+    def _changed_since(self, revision: Optional[int]) -> bool:
+        """Whether the game changed after ``revision`` was taken (never, for None: nothing to watch)."""
+        return revision is not None and revision != self._controller.revision
 
     def _on_failed(self, message: str) -> None:
         self._report(message)
