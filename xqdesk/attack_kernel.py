@@ -4,11 +4,7 @@ numba code over a board of the course's signed piece codes (``int8[90]``, Red po
 
 A general is attacked by a chariot, or the other general, first on a line from it (the generals
 facing each other on an open file); by a cannon second on a line, over one screen; by a horse whose
-leg next to it is free; by a pawn one step away. The tables come from the caller, each kernel
-keeping its own built from the same rules: ``rays[sq, d, k]`` the squares along direction ``d``,
-``horse_sources[sq, i]`` the squares a horse attacks ``sq`` from with ``horse_legs[sq, i]`` its leg,
-``pawn_sources[color, sq, i]`` the squares a pawn of ``color`` (Red 0, Black 1) attacks ``sq``
-from; all padded with -1.
+leg next to it is free; by a pawn one step away (the tables of :mod:`xqdesk.move_tables`).
 
 The attackers come back packed in one integer: each as its square + 1 in :data:`CHECKER_BITS`
 bits, lowest first, 0 ending the list (0: none).
@@ -17,8 +13,12 @@ from __future__ import annotations
 
 from numba import njit
 
-from xqdesk.compiled_cache import BORROWING_OPTIONS
+from xqdesk import move_tables
+from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
+from xqdesk.move_tables import HORSE_ATTACKER_LEGS, HORSE_ATTACKERS, PAWN_ATTACKERS, RAYS
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING, PAWN
+
+drop_stale_compiled_code(__file__, (move_tables,))
 
 CHECKER_BITS = 7
 """Each attacker is packed as its square + 1 in this many bits (0 ends the list)."""
@@ -35,8 +35,8 @@ def packed_with(checkers, count, sq):
     return checkers | ((sq + 1) << (CHECKER_BITS * count))
 
 
-@njit(**BORROWING_OPTIONS)  # no reference counting: it only reads arrays it is given
-def king_attackers(board, king_sq, sign, rays, horse_sources, horse_legs, pawn_sources, first_only):
+@njit(**BORROWING_OPTIONS)  # no reference counting: it only reads arrays
+def king_attackers(board, king_sq, sign, first_only):
     """The pieces of side ``-sign`` that attack the general of side ``sign`` (+1 Red, -1 Black)
     on ``king_sq``, packed (0: none); with ``first_only`` the scan ends at the first one found."""
     enemy = -sign
@@ -46,23 +46,23 @@ def king_attackers(board, king_sq, sign, rays, horse_sources, horse_legs, pawn_s
         k = 0
         piece = 0
         while k < 10:
-            target = rays[king_sq, d, k]
+            target = RAYS[king_sq, d, k]
             if target < 0:
                 break
             piece = board[target]
             if piece != 0:
                 break
             k += 1
-        if k >= 10 or rays[king_sq, d, k] < 0:
+        if k >= 10 or RAYS[king_sq, d, k] < 0:
             continue
         if piece == enemy * CHARIOT or piece == enemy * KING:
-            checkers = packed_with(checkers, count, rays[king_sq, d, k])
+            checkers = packed_with(checkers, count, RAYS[king_sq, d, k])
             count += 1
             if first_only:
                 return checkers
         k += 1
         while k < 10:
-            target = rays[king_sq, d, k]
+            target = RAYS[king_sq, d, k]
             if target < 0:
                 break
             piece = board[target]
@@ -74,18 +74,18 @@ def king_attackers(board, king_sq, sign, rays, horse_sources, horse_legs, pawn_s
                         return checkers
                 break
             k += 1
-    for i in range(horse_sources.shape[1]):
-        horse = horse_sources[king_sq, i]
+    for i in range(HORSE_ATTACKERS.shape[1]):
+        horse = HORSE_ATTACKERS[king_sq, i]
         if horse < 0:
             break
-        if board[horse] == enemy * HORSE and board[horse_legs[king_sq, i]] == 0:
+        if board[horse] == enemy * HORSE and board[HORSE_ATTACKER_LEGS[king_sq, i]] == 0:
             checkers = packed_with(checkers, count, horse)
             count += 1
             if first_only:
                 return checkers
     color = 0 if enemy == 1 else 1
-    for i in range(pawn_sources.shape[2]):
-        pawn = pawn_sources[color, king_sq, i]
+    for i in range(PAWN_ATTACKERS.shape[2]):
+        pawn = PAWN_ATTACKERS[color, king_sq, i]
         if pawn < 0:
             break
         if board[pawn] == enemy * PAWN:

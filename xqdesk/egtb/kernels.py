@@ -13,29 +13,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from xqdesk import attack_kernel
+from xqdesk import attack_kernel, move_kernel, move_tables
 from xqdesk.attack_kernel import king_attackers
 from xqdesk.compiled_cache import drop_stale_compiled_code
 from xqdesk.egtb import geometry, layout
-from xqdesk.egtb.geometry import (
+from xqdesk.egtb.geometry import FLIP, MIRROR
+from xqdesk.egtb.layout import BINOMIAL, KING_PAIR_INDEX, KING_PAIRS
+from xqdesk.move_kernel import piece_moves
+from xqdesk.move_tables import (
     ADVISOR_STEPS,
     ELEPHANT_EYES,
     ELEPHANT_STEPS,
-    FLIP,
-    HORSE_LEGS,
-    HORSE_SOURCE_LEGS,
-    HORSE_SOURCES,
-    HORSE_TARGETS,
+    HORSE_ATTACKER_LEGS,
+    HORSE_ATTACKERS,
     KING_STEPS,
-    MIRROR,
-    PAWN_SOURCES,
-    PAWN_STEPS,
+    PAWN_ATTACKERS,
     RAYS,
 )
-from xqdesk.egtb.layout import BINOMIAL, KING_PAIR_INDEX, KING_PAIRS
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 
-drop_stale_compiled_code(__file__, (geometry, layout, attack_kernel))
+drop_stale_compiled_code(__file__, (geometry, layout, attack_kernel, move_kernel, move_tables))
 
 DRAW = 0
 ILLEGAL = 1
@@ -48,79 +45,7 @@ MAX_TARGETS = 20
 def king_attacked(board, king_sq, sign):
     """Whether the general of side ``sign`` (+1 Red, -1 Black) on ``king_sq`` can be captured,
     the two generals facing on an open file included (the shared scan of :mod:`xqdesk.attack_kernel`)."""
-    return king_attackers(board, king_sq, sign, RAYS, HORSE_SOURCES, HORSE_SOURCE_LEGS, PAWN_SOURCES, True) != 0
-
-
-@njit(cache=True, nogil=True)
-def piece_targets(board, sq, out):
-    """Write the squares the piece on ``sq`` may move to (by its piece move, not onto its own
-    side's pieces) into ``out``; return how many."""
-    piece = board[sq]
-    sign = 1 if piece > 0 else -1
-    kind = piece * sign
-    color = 0 if sign == 1 else 1
-    n = 0
-    if kind == CHARIOT or kind == CANNON:
-        for d in range(4):
-            screened = False
-            for k in range(10):
-                target = RAYS[sq, d, k]
-                if target < 0:
-                    break
-                other = board[target]
-                if kind == CHARIOT:
-                    if other == 0:
-                        out[n] = target
-                        n += 1
-                        continue
-                    if other * sign < 0:
-                        out[n] = target
-                        n += 1
-                    break
-                if not screened:
-                    if other == 0:
-                        out[n] = target
-                        n += 1
-                    else:
-                        screened = True
-                elif other != 0:
-                    if other * sign < 0:
-                        out[n] = target
-                        n += 1
-                    break
-    elif kind == HORSE:
-        for i in range(8):
-            target = HORSE_TARGETS[sq, i]
-            if target < 0:
-                break
-            if board[HORSE_LEGS[sq, i]] == 0 and board[target] * sign <= 0:
-                out[n] = target
-                n += 1
-    elif kind == PAWN:
-        for i in range(3):
-            target = PAWN_STEPS[color, sq, i]
-            if target < 0:
-                break
-            if board[target] * sign <= 0:
-                out[n] = target
-                n += 1
-    elif kind == ELEPHANT:
-        for i in range(4):
-            target = ELEPHANT_STEPS[color, sq, i]
-            if target < 0:
-                break
-            if board[ELEPHANT_EYES[color, sq, i]] == 0 and board[target] * sign <= 0:
-                out[n] = target
-                n += 1
-    else:
-        for i in range(4):
-            target = ADVISOR_STEPS[color, sq, i] if kind == ADVISOR else KING_STEPS[color, sq, i]
-            if target < 0:
-                break
-            if board[target] * sign <= 0:
-                out[n] = target
-                n += 1
-    return n
+    return king_attackers(board, king_sq, sign, True) != 0
 
 
 @njit(cache=True, nogil=True)
@@ -142,15 +67,15 @@ def piece_origins(board, sq, out):
                 n += 1
     elif kind == HORSE:
         for i in range(8):
-            origin = HORSE_SOURCES[sq, i]
+            origin = HORSE_ATTACKERS[sq, i]
             if origin < 0:
                 break
-            if board[origin] == 0 and board[HORSE_SOURCE_LEGS[sq, i]] == 0:
+            if board[origin] == 0 and board[HORSE_ATTACKER_LEGS[sq, i]] == 0:
                 out[n] = origin
                 n += 1
     elif kind == PAWN:
         for i in range(3):
-            origin = PAWN_SOURCES[color, sq, i]
+            origin = PAWN_ATTACKERS[color, sq, i]
             if origin < 0:
                 break
             if board[origin] == 0:
@@ -158,15 +83,15 @@ def piece_origins(board, sq, out):
                 n += 1
     elif kind == ELEPHANT:
         for i in range(4):
-            origin = ELEPHANT_STEPS[color, sq, i]
+            origin = ELEPHANT_STEPS[sq, i]
             if origin < 0:
                 break
-            if board[ELEPHANT_EYES[color, sq, i]] == 0 and board[origin] == 0:
+            if board[ELEPHANT_EYES[sq, i]] == 0 and board[origin] == 0:
                 out[n] = origin
                 n += 1
     else:
         for i in range(4):
-            origin = ADVISOR_STEPS[color, sq, i] if kind == ADVISOR else KING_STEPS[color, sq, i]
+            origin = ADVISOR_STEPS[sq, i] if kind == ADVISOR else KING_STEPS[sq, i]
             if origin < 0:
                 break
             if board[origin] == 0:
@@ -314,7 +239,7 @@ def solve_start(slot_codes, group_first, group_size, group_stride, group_positio
                 if piece * sign <= 0:
                     continue
                 mover = slot_at[origin]
-                found = piece_targets(board, origin, targets)
+                found = piece_moves(board, origin, targets, 0, 0, False)
                 for t in range(found):
                     target = targets[t]
                     captured = board[target]

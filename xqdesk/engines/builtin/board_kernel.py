@@ -17,28 +17,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from xqdesk import attack_kernel
+from xqdesk import attack_kernel, move_kernel, move_tables
 from xqdesk.attack_kernel import king_attackers
 from xqdesk.compiled_cache import BORROWING_OPTIONS, COMPILE_OPTIONS, drop_stale_compiled_code
-from xqdesk.engines.builtin import geometry
-from xqdesk.engines.builtin.geometry import (
-    ADVISOR_STEPS,
-    ELEPHANT_EYES,
-    ELEPHANT_STEPS,
-    HORSE_ATTACKER_LEGS,
-    HORSE_ATTACKERS,
-    HORSE_LEGS,
-    HORSE_TARGETS,
-    KING_STEPS,
-    PAWN_ATTACKERS,
-    PAWN_STEPS,
-    RAYS,
-    SQUARES,
-    zobrist_keys,
-)
-from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
+from xqdesk.move_kernel import piece_moves
+from xqdesk.pieces import KING
+from xqdesk.squares import SQUARE_COUNT as SQUARES
 
-drop_stale_compiled_code(__file__, (geometry, attack_kernel))
+drop_stale_compiled_code(__file__, (move_tables, move_kernel, attack_kernel))
+
+
+def zobrist_keys(seed: int = 0x58514445) -> tuple[np.ndarray, np.uint64]:
+    """Random 64-bit keys: one per (piece code + 7, square), and one for Black to move."""
+    rng = np.random.default_rng(seed)
+    pieces = rng.integers(0, np.iinfo(np.uint64).max, size=(15, SQUARES), dtype=np.uint64, endpoint=True)
+    pieces[7, :] = 0  # code 0 = empty square
+    side = rng.integers(1, np.iinfo(np.uint64).max, dtype=np.uint64, endpoint=True)
+    return pieces, np.uint64(side)
+
 
 ZOBRIST_PIECES, ZOBRIST_BLACK_TO_MOVE = zobrist_keys()
 
@@ -60,8 +56,7 @@ def is_attacked_king(board, side, king_sq):
     """True when the king of ``side`` (+1/-1) on ``king_sq`` could be captured by the opponent,
     counting the two kings facing each other on an open file (the shared scan of
     :mod:`xqdesk.attack_kernel`)."""
-    return king_attackers(board, king_sq, side, RAYS, HORSE_ATTACKERS, HORSE_ATTACKER_LEGS, PAWN_ATTACKERS,
-                          True) != 0
+    return king_attackers(board, king_sq, side, True) != 0
 
 
 @njit(**BORROWING_OPTIONS)
@@ -76,93 +71,8 @@ def generate_moves(board, side, out, captures_only):
     ``captures_only`` only captures are written."""
     n = 0
     for sq in range(SQUARES):
-        piece = board[sq]
-        if piece * side <= 0:
-            continue
-        kind = piece if piece > 0 else -piece
-        origin = sq << 7
-        if kind == CHARIOT:
-            for d in range(4):
-                for k in range(10):
-                    target = RAYS[sq, d, k]
-                    if target < 0:
-                        break
-                    other = board[target]
-                    if other == 0:
-                        if not captures_only:
-                            out[n] = origin | target
-                            n += 1
-                    else:
-                        if other * side < 0:
-                            out[n] = origin | target
-                            n += 1
-                        break
-        elif kind == CANNON:
-            for d in range(4):
-                screened = False
-                for k in range(10):
-                    target = RAYS[sq, d, k]
-                    if target < 0:
-                        break
-                    other = board[target]
-                    if not screened:
-                        if other == 0:
-                            if not captures_only:
-                                out[n] = origin | target
-                                n += 1
-                        else:
-                            screened = True
-                    elif other != 0:
-                        if other * side < 0:
-                            out[n] = origin | target
-                            n += 1
-                        break
-        elif kind == HORSE:
-            for i in range(8):
-                target = HORSE_TARGETS[sq, i]
-                if target < 0:
-                    break
-                if board[HORSE_LEGS[sq, i]] != 0:
-                    continue
-                other = board[target]
-                if other * side > 0 or (other == 0 and captures_only):
-                    continue
-                out[n] = origin | target
-                n += 1
-        elif kind == PAWN:
-            color = 0 if side == 1 else 1
-            for i in range(3):
-                target = PAWN_STEPS[color, sq, i]
-                if target < 0:
-                    break
-                other = board[target]
-                if other * side > 0 or (other == 0 and captures_only):
-                    continue
-                out[n] = origin | target
-                n += 1
-        elif kind == ELEPHANT:
-            for i in range(4):
-                target = ELEPHANT_STEPS[sq, i]
-                if target < 0:
-                    break
-                if board[ELEPHANT_EYES[sq, i]] != 0:
-                    continue
-                other = board[target]
-                if other * side > 0 or (other == 0 and captures_only):
-                    continue
-                out[n] = origin | target
-                n += 1
-        else:
-            steps = ADVISOR_STEPS if kind == ADVISOR else KING_STEPS
-            for i in range(4):
-                target = steps[sq, i]
-                if target < 0:
-                    break
-                other = board[target]
-                if other * side > 0 or (other == 0 and captures_only):
-                    continue
-                out[n] = origin | target
-                n += 1
+        if board[sq] * side > 0:
+            n = piece_moves(board, sq, out, n, sq << 7, captures_only)
     return n
 
 

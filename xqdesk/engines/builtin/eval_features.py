@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from xqdesk.compiled_cache import COMPILE_OPTIONS, drop_stale_compiled_code
-from xqdesk.engines.builtin import eval_kernel, eval_tables, geometry
+from xqdesk.engines.builtin import eval_kernel, eval_tables
 from xqdesk.engines.builtin.eval_kernel import (
     cannon_pins,
     chariot_mobility_and_pins,
@@ -25,10 +25,11 @@ from xqdesk.engines.builtin.eval_kernel import (
     pieces_between_on_file,
 )
 from xqdesk.engines.builtin.eval_tables import TERM_ORDER, EvalWeights, PhasedWeights
-from xqdesk.engines.builtin.geometry import FILES, RANKS, SQUARES
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, PIECE_TYPES
+from xqdesk.squares import FILES, RANKS
+from xqdesk.squares import SQUARE_COUNT as SQUARES
 
-drop_stale_compiled_code(__file__, (geometry, eval_tables, eval_kernel))
+drop_stale_compiled_code(__file__, (eval_tables, eval_kernel))
 
 HALF_FILES = (FILES + 1) // 2
 SLOTS_PER_PIECE = RANKS * HALF_FILES

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from numba import njit
 
+from xqdesk import move_tables
 from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
-from xqdesk.engines.builtin import board_kernel, eval_tables, geometry
+from xqdesk.engines.builtin import board_kernel, eval_tables
 from xqdesk.engines.builtin.board_kernel import POS_BLACK_KING, POS_HEIGHT, POS_RED_KING, POS_SIDE
 from xqdesk.engines.builtin.eval_tables import (
     PARAM_BOTTOM_CANNON,
@@ -20,10 +21,11 @@ from xqdesk.engines.builtin.eval_tables import (
     PARAM_TEMPO,
     PARAM_TRAPPED_HORSE,
 )
-from xqdesk.engines.builtin.geometry import HORSE_LEGS, HORSE_TARGETS, RAYS, SQUARES
+from xqdesk.move_tables import HORSE_LEGS, HORSE_TARGETS, RAYS
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
+from xqdesk.squares import SQUARE_COUNT as SQUARES
 
-drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel))
+drop_stale_compiled_code(__file__, (move_tables, eval_tables, board_kernel))
 
 
 @njit(**BORROWING_OPTIONS)

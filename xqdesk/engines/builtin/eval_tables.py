@@ -29,9 +29,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from xqdesk.engines.builtin.geometry import FILES, RANKS, SQUARES
 from xqdesk.errors import XqdeskError
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN, PIECE_NAMES, PIECE_TYPES
+from xqdesk.squares import FILES, RANKS
+from xqdesk.squares import SQUARE_COUNT as SQUARES
 
 WEIGHTS_FILE: Traversable = resources.files("xqdesk.engines.builtin") / "eval_weights.json"
 """The shipped weights (package data, so they are read from a zip file too)."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from xqdesk import move_tables
 from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
-from xqdesk.engines.builtin import geometry
-from xqdesk.engines.builtin.geometry import (
+from xqdesk.move_tables import (
     ADVISOR_STEPS,
     ELEPHANT_EYES,
     ELEPHANT_STEPS,
@@ -26,7 +26,7 @@ from xqdesk.engines.builtin.geometry import (
 )
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 
-drop_stale_compiled_code(__file__, (geometry,))
+drop_stale_compiled_code(__file__, (move_tables,))
 
 EXCHANGE_VALUE = np.array([0, 100, 200, 200, 400, 450, 1000, 5000], np.int64)
 """Each piece type's value in an exchange (index 0 unused): fixed, whatever the square."""

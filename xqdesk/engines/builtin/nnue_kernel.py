@@ -21,12 +21,12 @@ import numpy as np
 from numba import njit, types
 
 from xqdesk.compiled_cache import COMPILE_OPTIONS, drop_stale_compiled_code
-from xqdesk.engines.builtin import board_kernel, geometry, nnue
+from xqdesk.engines.builtin import board_kernel, nnue
 from xqdesk.engines.builtin.board_kernel import POS_HEIGHT, POS_SIDE, STACK_SIZE
-from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.nnue import PIECE_TYPES, Network
+from xqdesk.squares import SQUARE_COUNT as SQUARES
 
-drop_stale_compiled_code(__file__, (board_kernel, geometry, nnue))
+drop_stale_compiled_code(__file__, (board_kernel, nnue))
 
 S_FT_SCALE, S_OUT_BIAS = 0, 1
 """Indexes of :attr:`NetworkState.scalars`."""

@@ -19,10 +19,8 @@ from numba import njit
 from xqdesk import attack_kernel
 from xqdesk.attack_kernel import CHECKER_BITS, CHECKER_MASK, king_attackers
 from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
-from xqdesk.engines.builtin import geometry
-from xqdesk.engines.builtin.geometry import HORSE_ATTACKER_LEGS, HORSE_ATTACKERS, PAWN_ATTACKERS, RAYS
 
-drop_stale_compiled_code(__file__, (geometry, attack_kernel))
+drop_stale_compiled_code(__file__, (attack_kernel,))
 
 
 @njit(**BORROWING_OPTIONS)
@@ -30,7 +28,7 @@ def checking_pieces(board, side, king_sq):
     """The squares of the opponent's pieces that attack the king of ``side`` (+1/-1) on
     ``king_sq`` (the facing king included), packed as :mod:`xqdesk.attack_kernel` packs them;
     0 when the king is not attacked."""
-    return king_attackers(board, king_sq, side, RAYS, HORSE_ATTACKERS, HORSE_ATTACKER_LEGS, PAWN_ATTACKERS, False)
+    return king_attackers(board, king_sq, side, False)
 
 
 @njit(**BORROWING_OPTIONS)

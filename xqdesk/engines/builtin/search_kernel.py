@@ -18,7 +18,6 @@ from xqdesk.engines.builtin import (
     eval_kernel,
     eval_tables,
     exchange_kernel,
-    geometry,
     move_order_kernel,
     nnue_kernel,
     perpetual_kernel,
@@ -42,7 +41,6 @@ from xqdesk.engines.builtin.endgame_kernel import scale_for_winning_chances
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
 from xqdesk.engines.builtin.exchange_kernel import check_squares, in_mask, is_en_prise, loses_material, quiet_move_loses
-from xqdesk.engines.builtin.geometry import SQUARES
 from xqdesk.engines.builtin.move_order_kernel import MOVE_FROM_SHIFT, MOVE_TO_MASK, add_history, pick, score_moves
 from xqdesk.engines.builtin.nnue_kernel import uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
@@ -62,8 +60,9 @@ from xqdesk.engines.builtin.tt_kernel import (
     tt_unpack,
 )
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING, PAWN
+from xqdesk.squares import SQUARE_COUNT as SQUARES
 
-drop_stale_compiled_code(__file__, (geometry, eval_tables, board_kernel, eval_kernel, perpetual_kernel,
+drop_stale_compiled_code(__file__, (eval_tables, board_kernel, eval_kernel, perpetual_kernel,
                                    exchange_kernel, endgame_kernel, table_kernel, nnue_kernel, tt_kernel,
                                    move_order_kernel, search_context))
 
