@@ -232,16 +232,25 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
 
 @njit(QUIESCE_SIGNATURE, **BORROWING_OPTIONS)
 def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
-    """Captures (all moves when ``checked``) until the position is quiet; with ``quiet_checks``
-    (the first quiescence ply) also the quiet moves that give a direct check without losing the
-    piece.
-    Captures that lose material by SEE are skipped. The table is probed (any stored depth answers
-    here, outside principal-variation nodes) and the result stored at depth 0."""
+    """The value of the position on ``ctx``'s board after captures only, searched until it is quiet.
+
+    Contract: fail-soft (the result may lie outside ``alpha``..``beta``: at most alpha means an
+    upper bound, at least beta a lower bound), from the side to move's view; mate in ``n`` plies
+    from the root scores ``MATE - n``. When ``checked`` every evasion is searched and no legal
+    move is mate; otherwise the side may stand pat on its static score. With ``quiet_checks``
+    (the first quiescence ply) the quiet moves that give a direct check without losing the piece
+    are searched too. A stopped search returns 0, which the caller must not use. The board is left
+    as it was given; the result is stored in the table at depth 0.
+
+    Steps: 1. count the node, draws and tablebases; 2. the table; 3. stand pat (lazily);
+    4. captures by MVV-LVA, pruned by delta and SEE, then quiet checks; 5. store."""
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, history, move_buf = ctx.psq, ctx.params, ctx.history, ctx.move_buf
     score_buf, counters, stop = ctx.score_buf, ctx.counters, ctx.stop
     tt_keys, tt_data = ctx.tt_keys, ctx.tt_data
     never = ply < 0  # a run-time False (see alphabeta)
+
+    # Step 1. Count the node; the capture-free ply limit, the tablebases and the ply limit end it.
     if _tick(counters, stop):
         return 0
     if ply > counters[C_SELDEPTH]:
@@ -255,6 +264,8 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
         return table_value
     if ply >= MAX_PLY - 1:
         return _static_score(board, pos, keys, psq, params, counters, ctx.network)
+
+    # Step 2. The transposition table: any stored depth answers outside principal-variation nodes.
     key = keys[h]
     hash_move = 0
     entry = tt_probe(tt_keys, tt_data, key)
@@ -268,12 +279,14 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     side = pos[POS_SIDE]
     moves = move_buf[ply]
     scores = score_buf[ply]
+
+    # Step 3. Stand pat: in check, nothing (every evasion is searched); otherwise the static score,
+    # or lazily the material and piece-square tables alone when they are further outside the
+    # window than the other terms ever move a score.
     if checked:
         best = -MATE + ply
         count = generate_moves(board, side, moves, False)
     else:
-        # Lazy evaluation: material and piece-square tables alone decide when they are further
-        # outside the window than the other terms ever move a score.
         estimate = side * psq[h] + params[PARAM_TEMPO]
         lazy = counters[C_LAZY_MARGIN]
         if lazy > 0 and estimate - lazy >= beta:
@@ -290,53 +303,49 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     score_moves(board, moves, scores, count, hash_move, 0, 0, history, False)
     stand_pat = best
     best_move = 0
-    for i in range(count):
-        move = pick(moves, scores, i, count)
-        if not checked:
-            victim = board[move & MOVE_TO_MASK]
-            victim = victim if victim > 0 else -victim
-            if victim != KING and stand_pat + CAPTURE_GAIN[victim] + DELTA_MARGIN <= alpha:
-                continue  # delta pruning: even winning this piece cannot reach alpha
-            if loses_material(board, move):
-                continue  # the exchange on the target square loses: not a way to get quiet
-        captured = make_move(board, pos, keys, clocks, psq, params, move)
-        if is_attacked_king(board, side, king_square(pos, side)):
-            unmake_move(board, pos, move, captured)
-            continue
-        gives_check = is_attacked_king(board, -side, king_square(pos, -side))
-        score = -quiesce(ctx, ply + 1, -beta, -alpha, gives_check, never)
-        unmake_move(board, pos, move, captured)
-        if counters[C_STOPPED] != 0:
-            return 0
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                best_move = move
-                if score >= beta:
-                    break
-    if quiet_checks and not checked and best < beta:
-        # Direct checks only (a discovered check is left to the main search): a quiet move of a
-        # chariot, cannon, horse or pawn onto a square it would check from, verified after the move.
-        chariot_checks, cannon_checks, horse_checks, pawn_checks = check_squares(board, king_square(pos, -side), side)
-        count = generate_moves(board, side, moves, False)
+
+    # Step 4. The moves, in two phases: 0, the captures (all moves in check) best first; 1, where
+    # asked, the quiet moves of a chariot, cannon, horse or pawn onto a square it gives direct check
+    # from (a discovered check is left to the main search), verified after the move.
+    no_squares = (np.int64(0), np.int64(0))
+    chariot_checks = cannon_checks = horse_checks = pawn_checks = no_squares
+    for phase in range(2):
+        if phase == 1:
+            if not quiet_checks or checked or best >= beta:
+                break
+            chariot_checks, cannon_checks, horse_checks, pawn_checks = check_squares(board, king_square(pos, -side),
+                                                                                     side)
+            count = generate_moves(board, side, moves, False)
         for i in range(count):
-            move = moves[i]
-            target = move & MOVE_TO_MASK
-            if board[target] != 0:
-                continue
-            kind = board[move >> MOVE_FROM_SHIFT] * side
-            if not ((kind == CHARIOT and in_mask(chariot_checks, target))
-                    or (kind == CANNON and in_mask(cannon_checks, target))
-                    or (kind == HORSE and in_mask(horse_checks, target))
-                    or (kind == PAWN and in_mask(pawn_checks, target))) or quiet_move_loses(board, move):
-                continue
+            if phase == 0:
+                move = pick(moves, scores, i, count)
+                if not checked:
+                    victim = board[move & MOVE_TO_MASK]
+                    victim = victim if victim > 0 else -victim
+                    if victim != KING and stand_pat + CAPTURE_GAIN[victim] + DELTA_MARGIN <= alpha:
+                        continue  # delta pruning: even winning this piece cannot reach alpha
+                    if loses_material(board, move):
+                        continue  # the exchange on the target square loses: not a way to get quiet
+            else:
+                move = moves[i]
+                target = move & MOVE_TO_MASK
+                if board[target] != 0:
+                    continue
+                kind = board[move >> MOVE_FROM_SHIFT] * side
+                if not ((kind == CHARIOT and in_mask(chariot_checks, target))
+                        or (kind == CANNON and in_mask(cannon_checks, target))
+                        or (kind == HORSE and in_mask(horse_checks, target))
+                        or (kind == PAWN and in_mask(pawn_checks, target))) or quiet_move_loses(board, move):
+                    continue
             captured = make_move(board, pos, keys, clocks, psq, params, move)
-            if is_attacked_king(board, side, king_square(pos, side)) \
-                    or not is_attacked_king(board, -side, king_square(pos, -side)):
+            if is_attacked_king(board, side, king_square(pos, side)):
                 unmake_move(board, pos, move, captured)
                 continue
-            score = -quiesce(ctx, ply + 1, -beta, -alpha, not never, never)  # the reply is in check
+            gives_check = is_attacked_king(board, -side, king_square(pos, -side))
+            if phase == 1 and not gives_check:
+                unmake_move(board, pos, move, captured)
+                continue
+            score = -quiesce(ctx, ply + 1, -beta, -alpha, gives_check, never)
             unmake_move(board, pos, move, captured)
             if counters[C_STOPPED] != 0:
                 return 0
@@ -347,6 +356,8 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
                     best_move = move
                     if score >= beta:
                         break
+
+    # Step 5. Store the result at depth 0.
     flag = TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER)
     tt_store(tt_keys, tt_data, key, best_move, 0, flag, best, ply, counters[C_GENERATION])
     return best
@@ -354,8 +365,24 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
 
 @njit(ALPHABETA_SIGNATURE, **BORROWING_OPTIONS)
 def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
-    """Principal-variation search with TT, null move, late-move reductions and check extensions.
-    Scores are from the side to move's view; mate in n plies scores ``MATE - n``."""
+    """The value of the position on ``ctx``'s board searched ``depth`` plies deep (then
+    :func:`quiesce`): a principal-variation search with a transposition table, null move,
+    futility and late-move pruning, late-move reductions, and check, mate-threat and singular
+    extensions.
+
+    Contract: fail-soft, from the side to move's view (a result at most ``alpha`` is an upper
+    bound, at least ``beta`` a lower bound); mate in ``n`` plies from the root scores ``MATE - n``,
+    and no legal move (mate, stalemate or the perpetual-check ban) loses. A repetition without
+    checks, and the ruleset's capture-free ply limit, score 0. ``ctx.excluded[ply]``, when set, is
+    a move left out (the singular-extension test): the result is then not stored. ``null_ok``
+    allows a null move; ``checked`` says the side to move is in check. A stopped search returns 0,
+    which the caller must not use. The board is left as it was given; the principal variation is
+    in ``ctx.pv[ply]``.
+
+    Steps: 1. initialise the node; 2. the table; 3. static score and reverse futility; 4. null
+    move; 5. singular test; 6. generate and order; 7. the moves: legality and the ban; 8. pruning;
+    9. extensions; 10. the search of a move (reduced, null window, re-searched); 11. a better
+    move; 12. mate; 13. store."""
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, tt_keys, tt_data = ctx.psq, ctx.params, ctx.tt_keys, ctx.tt_data
     killers, history, move_buf, score_buf = ctx.killers, ctx.history, ctx.move_buf, ctx.score_buf
@@ -365,6 +392,9 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     # separate specialisation of this recursive function, which its disk cache cannot reload.
     allowed = depth > -INFINITY
     forbidden = not allowed
+
+    # Step 1. Initialise the node: quiescence at the horizon; draws, tablebases, the ply limit;
+    # mate-distance pruning.
     if depth <= 0:
         return quiesce(ctx, ply, alpha, beta, checked, allowed)
     if _tick(counters, stop):
@@ -389,6 +419,8 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     side = pos[POS_SIDE]
     key = keys[h]
     excluded = ctx.excluded[ply]
+
+    # Step 2. The transposition table: a deep enough entry decides outside principal-variation nodes.
     hash_move = 0
     stored_depth = 0
     flag = 0
@@ -400,6 +432,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         if stored_depth >= depth and not is_pv and excluded == 0 and tt_decides(flag, tt_score, alpha, beta):
             return tt_score
 
+    # Step 3. The static score (not in check, nor at principal-variation nodes), and reverse futility.
     static = -INFINITY
     threat_square = -1  # the square the opponent's best reply to a null move goes to
     mate_threat = False  # that reply mates
@@ -408,6 +441,8 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
                 and beta > -MATE_BOUND and beta < MATE_BOUND:
             return static
+        # Step 4. Null move: if passing still fails high, so would a move; otherwise the reply
+        # found tells which piece is threatened, and whether a mate is.
         if null_ok and depth >= NULL_MOVE_MIN_DEPTH and static >= beta and _has_big_pieces(board, side):
             reduction = NULL_MOVE_DEEP_REDUCTION if depth >= NULL_MOVE_DEEP_DEPTH else NULL_MOVE_REDUCTION
             make_null_move(pos, keys, clocks, psq)
@@ -425,8 +460,8 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             mate_threat = score < -MATE_BOUND
 
     extension_room = ply < CHECK_EXTENSION_PLY_FACTOR * counters[C_ROOT_DEPTH] + CHECK_EXTENSION_PLY_SLACK
-    # Singular extension: is the hash move far better than every other? Tested before this node's
-    # move list is made, since the test searches the same ply.
+    # Step 5. Singular extension: is the hash move far better than every other? Tested before this
+    # node's move list is made, since the test searches the same ply.
     singular_move = 0
     if depth >= SINGULAR_MIN_DEPTH and excluded == 0 and hash_move != 0 and extension_room \
             and (flag == TT_LOWER or flag == TT_EXACT) and stored_depth >= depth - SINGULAR_TT_SLACK \
@@ -441,6 +476,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             singular_move = hash_move
         pv_len[ply] = ply
 
+    # Step 6. Generate the moves and order them: hash move, good captures, killers, history.
     moves = move_buf[ply]
     scores = score_buf[ply]
     count = generate_moves(board, side, moves, False)
@@ -458,6 +494,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     known = threatened = (np.int64(0), np.int64(0))  # origin squares tested for a threat, and the threatened
     for i in range(count):
         move = pick(moves, scores, i, count)
+        # Step 7. Legality: the own general safe, and no check the perpetual-check ban forbids.
         if move == excluded:
             continue
         is_quiet = board[move & MOVE_TO_MASK] == 0
@@ -473,13 +510,17 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             continue
         legal += 1
         pv_len[ply + 1] = ply + 1
+        # Step 8. Pruning of quiet moves that give no check (futility, late-move pruning).
         if legal > 1 and is_quiet and not gives_check and (futile or legal > late_move_limit) \
                 and move != killers[ply, 0]:
             unmake_move(board, pos, move, captured)
             continue
+        # Step 9. Extensions: checks and mate threats (within the room left), the singular move.
         new_depth = depth - 1
         if (gives_check or mate_threat) and extension_room or move == singular_move:
             new_depth += 1
+        # Step 10. The first move with the full window; later ones reduced (late quiet moves that
+        # do not escape the threat) with a null window, re-searched when they beat alpha.
         if legal == 1:
             score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
         else:
@@ -503,6 +544,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         unmake_move(board, pos, move, captured)
         if counters[C_STOPPED] != 0:
             return 0
+        # Step 11. A better move: the principal variation; at a cut, the killers and history.
         if score > best:
             best = score
             best_move = move
@@ -519,12 +561,13 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                             killers[ply, 0] = move
                         add_history(history, move, depth)
                     break
+    # Step 12. No legal move: the side to move loses (checkmate, stalemate or the ban); with a move
+    # left out, that move was the only one.
     if legal == 0:
-        # no legal move: the side to move loses (checkmate, stalemate or the ban); with a move left
-        # out, that move was the only one
         return -MATE + ply
+    # Step 13. Store the result (not a singular test's: it is not this node's value).
     if excluded != 0:
-        return best  # a singular-extension test: not this node's value, so not stored
+        return best
     if best >= beta:
         flag = TT_LOWER
     elif best > original_alpha:
