@@ -2,7 +2,8 @@
 
 numba keys a module's cached machine code on that module's own source file only, yet constants and
 compiled functions imported from other modules are baked into it. :func:`drop_stale_compiled_code`
-removes a module's cache index when any module it depends on is newer, so it is compiled afresh.
+removes a module's cache index when any module it depends on, directly or through another, is
+newer, so it is compiled afresh.
 It also names the options every compiled kernel passes to ``numba.njit``.
 """
 from __future__ import annotations
@@ -34,12 +35,31 @@ a kernel fails to compile; a kernel that does (the endgame-table probe, the netw
 called from one of these."""
 
 
+_DEPENDENCIES: dict[str, frozenset[str]] = {}
+"""Each kernel module's file, with the files of the modules it named as its dependencies. A module
+is imported after the modules it depends on, so theirs are recorded by the time it asks."""
+
+
+def _with_their_dependencies(files: frozenset[str]) -> set[str]:
+    """``files`` and every file they depend on, directly or through others."""
+    found: set[str] = set()
+    waiting = list(files)
+    while waiting:
+        file = waiting.pop()
+        if file not in found:
+            found.add(file)
+            waiting.extend(_DEPENDENCIES.get(file, ()))
+    return found
+
+
 def drop_stale_compiled_code(module_file: str, dependencies: Iterable[ModuleType]) -> None:
-    """Delete the cache index of the module at ``module_file`` if any of ``dependencies`` (and
-    their own files) changed after it was written."""
+    """Delete the cache index of the module at ``module_file`` if any of ``dependencies``, or any
+    module they depend on in turn (as they told this function), changed after it was written."""
     cache_dir = Path(module_file).with_name("__pycache__")
+    direct = frozenset(str(Path(module.__file__ or module_file).resolve()) for module in dependencies)
+    _DEPENDENCIES[str(Path(module_file).resolve())] = direct
     try:
-        newest = max(Path(module.__file__ or module_file).stat().st_mtime for module in dependencies)
+        newest = max(Path(file).stat().st_mtime for file in _with_their_dependencies(direct))
         for index in cache_dir.glob(Path(module_file).stem + ".*.nbi"):
             if index.stat().st_mtime < newest:
                 index.unlink(missing_ok=True)
