@@ -565,7 +565,8 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     # left out, that move was the only one.
     if legal == 0:
         return -MATE + ply
-    # Step 13. Store the result (not a singular test's: it is not this node's value).
+    # Step 13. Store the result (not a singular test's: it is not this node's value). At a fail-low
+    # no move is known best (every one failed), so none is stored and the entry keeps its old one.
     if excluded != 0:
         return best
     if best >= beta:
@@ -574,6 +575,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         flag = TT_EXACT
     else:
         flag = TT_UPPER
+        best_move = 0
     tt_store(tt_keys, tt_data, key, best_move, depth, flag, best, ply, counters[C_GENERATION])
     return best
 
