@@ -1,6 +1,6 @@
 """The built-in engine's move ordering, compiled: which move the search tries first (the hash
 move, captures by MVV-LVA, killer moves, quiet moves by their history), and the history table
-that learns from quiet moves that cut.
+that learns from quiet moves that cut and from the quiet moves tried before them, which did not.
 """
 from __future__ import annotations
 
@@ -23,9 +23,13 @@ VICTIM_ORDER = np.array([0, 2, 3, 3, 6, 6, 10, 20], np.int64)
 MOVE_HASH = 1 << 30
 MOVE_CAPTURE = 1 << 25
 MOVE_KILLER = 1 << 24
-MOVE_LOSING_CAPTURE = -(1 << 12)
-HISTORY_CAP = 1 << 22
-"""A history entry above this halves the whole table (old successes fade)."""
+MOVE_LOSING_CAPTURE = -(1 << 20)
+"""Below every quiet move's history (which stays within ±HISTORY_MAX)."""
+HISTORY_MAX = 1 << 14
+"""History entries stay within ±this: each update moves an entry towards the bound by the bonus,
+less in proportion to how near it already is ("gravity"), so old successes and failures fade."""
+HISTORY_BONUS_SCALE, HISTORY_BONUS_CAP = 32, 1 << 12
+"""A cut at depth d is worth min(HISTORY_BONUS_SCALE·d², HISTORY_BONUS_CAP)."""
 
 
 @njit(**BORROWING_OPTIONS)
@@ -72,10 +76,26 @@ def pick(moves, scores, start, count):
 
 
 @njit(**BORROWING_OPTIONS)
-def add_history(history, move, depth):
-    """A quiet ``move`` cut at ``depth``: its history grows by depth²."""
+def history_bonus(depth):
+    """What a cut at ``depth`` adds to its move's history (and takes from the moves tried before it)."""
+    bonus = HISTORY_BONUS_SCALE * depth * depth
+    return bonus if bonus < HISTORY_BONUS_CAP else HISTORY_BONUS_CAP
+
+
+@njit(**BORROWING_OPTIONS)
+def update_history(history, move, bonus):
+    """Add ``bonus`` (negative: a malus) to ``move``'s history, with gravity towards ±HISTORY_MAX."""
     slot = history_slot(move)
-    history[slot] += depth * depth
-    if history[slot] > HISTORY_CAP:
-        for j in range(len(history)):
-            history[j] >>= 1
+    size = bonus if bonus > 0 else -bonus
+    history[slot] += bonus - history[slot] * size // HISTORY_MAX
+
+
+@njit(**BORROWING_OPTIONS)
+def reward_cut(board, history, moves, cut_index, depth):
+    """The quiet move ``moves[cut_index]`` cut at ``depth``: its history gains the depth's bonus and
+    every quiet move tried before it (``moves[:cut_index]``, on the node's ``board``) loses as much."""
+    bonus = history_bonus(depth)
+    update_history(history, moves[cut_index], bonus)
+    for j in range(cut_index):
+        if board[moves[j] & MOVE_TO_MASK] == 0:
+            update_history(history, moves[j], -bonus)

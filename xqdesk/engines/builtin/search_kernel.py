@@ -41,7 +41,7 @@ from xqdesk.engines.builtin.endgame_kernel import scale_for_winning_chances
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
 from xqdesk.engines.builtin.exchange_kernel import check_squares, in_mask, is_en_prise, loses_material, quiet_move_loses
-from xqdesk.engines.builtin.move_order_kernel import MOVE_FROM_SHIFT, MOVE_TO_MASK, add_history, pick, score_moves
+from xqdesk.engines.builtin.move_order_kernel import MOVE_FROM_SHIFT, MOVE_TO_MASK, pick, reward_cut, score_moves
 from xqdesk.engines.builtin.nnue_kernel import uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.engines.builtin.search_context import ALPHABETA_SIGNATURE, QUIESCE_SIGNATURE, SEARCH_ROOT_SIGNATURE
@@ -544,7 +544,8 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         unmake_move(board, pos, move, captured)
         if counters[C_STOPPED] != 0:
             return 0
-        # Step 11. A better move: the principal variation; at a cut, the killers and history.
+        # Step 11. A better move: the principal variation; at a cut, the killers and history (the
+        # quiet move that cut gains, the quiet moves tried before it lose).
         if score > best:
             best = score
             best_move = move
@@ -559,7 +560,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                         if killers[ply, 0] != move:
                             killers[ply, 1] = killers[ply, 0]
                             killers[ply, 0] = move
-                        add_history(history, move, depth)
+                        reward_cut(board, history, moves, i, depth)
                     break
     # Step 12. No legal move: the side to move loses (checkmate, stalemate or the ban); with a move
     # left out, that move was the only one.
