@@ -26,6 +26,7 @@ VECTORS = COURSE_VECTORS
 MATE_IN_ONE = "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1"
 MATE_IN_TWO = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"          # the last mover leaves Black no move
 HANGING_CHARIOT = "4k4/9/9/9/4r4/9/4P4/4C4/9/3K5 w - - 0 1"  # the cannon takes the chariot over the pawn
+OPENING = "r1bakabr1/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKABR1 w - - 6 4"  # central cannon, six plies
 
 
 @pytest.fixture(scope="module")
@@ -200,3 +201,31 @@ def test_options_are_declared_once_and_checked_by_their_declaration(engine: Buil
     apply_option(engine, "hash", " 16 ")
     apply_option(engine, "Clear Hash", None)
     apply_option(engine, "Hash", "64")
+
+
+def test_search_tunables_are_set_by_name_checked_and_change_the_tree() -> None:
+    """``Tunables`` reaches the compiled search at run time: the shipped values give the shipped
+    tree, no pruning at the frontier gives a larger one, and a bad item is refused by name."""
+    board = Board(OPENING)
+    engine = BuiltinEngine()
+
+    def nodes_to_depth(tunables: str) -> int:
+        apply_option(engine, "Tunables", tunables)
+        apply_option(engine, "Clear Hash", None)
+        _move, infos = _search(engine, Board(board.fen()), SearchLimits(depth=6))
+        return infos[-1].nodes
+
+    shipped = nodes_to_depth("")
+    assert nodes_to_depth("FUTILITY_MARGIN=130, LATE_MOVE_BASE=6") == shipped  # the shipped values, named
+    assert nodes_to_depth("FUTILITY_DEPTH=0 LATE_MOVE_PRUNING_DEPTH=0 REVERSE_FUTILITY_DEPTH=0") > shipped
+    assert nodes_to_depth("") == shipped
+    with pytest.raises(EngineOptionError, match=r"Tunables: no search tunable 'FUTILITY'"):
+        apply_option(engine, "Tunables", "FUTILITY=3")
+    with pytest.raises(EngineOptionError, match=r"Tunables: FUTILITY_DEPTH=9 is outside its range 0\.\.4"):
+        apply_option(engine, "Tunables", "FUTILITY_DEPTH=9")
+    with pytest.raises(EngineOptionError, match=r"Tunables: 'LMR_MIN_DEPTH' is not NAME=VALUE"):
+        apply_option(engine, "Tunables", "LMR_MIN_DEPTH")
+    with pytest.raises(EngineOptionError, match=r"Tunables: 'LMR_MIN_DEPTH=x': 'x' is not an integer"):
+        apply_option(engine, "Tunables", "LMR_MIN_DEPTH=x")
+    assert nodes_to_depth("") == shipped  # a refused value leaves the search as it was
+

@@ -35,6 +35,7 @@ from xqdesk.engines.builtin.eval_tables import SHIPPED_PARAMS, ParamsByPhase, Ph
 from xqdesk.engines.builtin.levels import MAX_LEVEL, MIN_LEVEL, level_limits
 from xqdesk.engines.builtin.nnue import Network, NetworkFileError
 from xqdesk.engines.builtin.position import Position, decode_move, encode_move
+from xqdesk.engines.builtin.search_tunables import parse_tunables, tunable_values
 from xqdesk.engines.builtin.tree_tables import TreeTablesCache
 from xqdesk.engines.errors import EngineOptionError
 from xqdesk.engines.hosted.book import DEFAULT_MIN_GAMES, OpeningBook
@@ -76,6 +77,7 @@ OPTIONS = (
     UciOption("BookMinGames", "spin", default=str(DEFAULT_MIN_GAMES), min=1, max=MAX_BOOK_MIN_GAMES),
     UciOption("Eval", "combo", default=DEFAULT_EVAL, choices=(EVAL_CLASSIC, EVAL_NETWORK)),
     UciOption("EvalFile", "string", default=""),
+    UciOption("Tunables", "string", default=""),
     PATH_OPTION,
 )
 """The options the built-in engine declares (``Threads``: search threads sharing the hash table,
@@ -84,7 +86,9 @@ lazy SMP; ``Depth`` 0: no cap; ``Move Overhead`` in ms;
 xqdesk ships) the moves at least ``BookMinGames`` games played: see
 :mod:`xqdesk.engines.hosted.book` (off by default: the window turns it on for the games it plays); ``Eval``: the hand-written evaluation (``classic``) or
 the learned one (``network``, :mod:`xqdesk.engines.builtin.nnue`) read from ``EvalFile`` (empty: the
-network xqdesk ships); ``TablebasePath``: a directory of endgame tables probed at the root)."""
+network xqdesk ships); ``Tunables``: search tunables changed from their shipped values, as
+``NAME=VALUE`` items (:mod:`xqdesk.engines.builtin.search_tunables`; for tuning, empty: none);
+``TablebasePath``: a directory of endgame tables probed at the root)."""
 
 
 DEADLINE_MARGIN_SHARE, DEADLINE_MARGIN_MIN, DEADLINE_MARGIN_MAX = 0.02, 0.01, 0.5
@@ -175,6 +179,7 @@ class BuiltinEngine:
         self._eval = DEFAULT_EVAL
         self._eval_file = ""
         self._network: Optional[Network] = None  # the EvalFile's network, read when first needed
+        self._tunables = tunable_values()
 
     def warm_up(self) -> None:
         """Load the compiled kernel (compiling it on the first start after an install, which takes
@@ -190,6 +195,7 @@ class BuiltinEngine:
         if self._searcher is None:
             from xqdesk.engines.builtin.searcher import Searcher
             self._searcher = Searcher(self._hash_mb, self._search_network())
+            self._searcher.tunables = self._tunables
         return self._searcher
 
     # --- options -------------------------------------------------------------------------------
@@ -212,6 +218,14 @@ class BuiltinEngine:
             return
         if name == "BookFile":
             self._set_book_file(str(value or ""))
+            return
+        if name == "Tunables":
+            try:
+                self._tunables = tunable_values(parse_tunables(str(value or "")))
+            except ValueError as error:
+                raise EngineOptionError(f"Tunables: {error}") from None
+            if self._searcher is not None:
+                self._searcher.tunables = self._tunables
             return
         if name in ("Eval", "EvalFile"):
             self._set_evaluation(str(value or "") if name == "Eval" else self._eval,

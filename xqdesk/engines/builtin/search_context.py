@@ -65,6 +65,9 @@ class SearchContext(NamedTuple):
     network: NetworkState
     """The learned evaluation and this thread's accumulators (``nnue_kernel``; no network: the
     hand-written evaluation)."""
+    tunables: np.ndarray
+    """The search's tunables (``search_tunables``: margins, depths and move counts of its pruning,
+    reductions and extensions), indexed by the ``T_*`` constants."""
 
 
 # The context's type, spelled out so the recursive functions are compiled for exactly one
@@ -79,6 +82,7 @@ CONTEXT_TYPE = types.NamedTuple((
     _INT64_1D,  # excluded moves
     _INT64_2D, types.int16[:, ::1], types.uint16[::1],  # endgame tables
     NETWORK_STATE_TYPE,  # learned evaluation
+    _INT64_1D,  # tunables
 ), SearchContext)
 QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean, types.boolean)
 ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,

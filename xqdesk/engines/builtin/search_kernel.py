@@ -22,6 +22,7 @@ from xqdesk.engines.builtin import (
     nnue_kernel,
     perpetual_kernel,
     search_context,
+    search_tunables,
     table_kernel,
     tt_kernel,
 )
@@ -45,6 +46,30 @@ from xqdesk.engines.builtin.move_order_kernel import MOVE_FROM_SHIFT, MOVE_TO_MA
 from xqdesk.engines.builtin.nnue_kernel import uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.engines.builtin.search_context import ALPHABETA_SIGNATURE, QUIESCE_SIGNATURE, SEARCH_ROOT_SIGNATURE
+from xqdesk.engines.builtin.search_tunables import (
+    T_CHECK_EXTENSION_PLY_FACTOR,
+    T_CHECK_EXTENSION_PLY_SLACK,
+    T_DELTA_MARGIN,
+    T_FUTILITY_DEPTH,
+    T_FUTILITY_MARGIN,
+    T_LATE_MOVE_BASE,
+    T_LATE_MOVE_PRUNING_DEPTH,
+    T_LATE_MOVE_SCALE,
+    T_LMR_DEEP_DEPTH,
+    T_LMR_DEEP_MOVES,
+    T_LMR_FIRST_MOVES,
+    T_LMR_MIN_DEPTH,
+    T_LMR_MORE_MOVES,
+    T_NULL_MOVE_DEEP_DEPTH,
+    T_NULL_MOVE_DEEP_REDUCTION,
+    T_NULL_MOVE_MIN_DEPTH,
+    T_NULL_MOVE_REDUCTION,
+    T_REVERSE_FUTILITY_DEPTH,
+    T_REVERSE_FUTILITY_MARGIN,
+    T_SINGULAR_MARGIN,
+    T_SINGULAR_MIN_DEPTH,
+    T_SINGULAR_TT_SLACK,
+)
 from xqdesk.engines.builtin.table_kernel import table_score
 from xqdesk.engines.builtin.tt_kernel import (
     MATE,
@@ -64,7 +89,7 @@ from xqdesk.squares import SQUARE_COUNT as SQUARES
 
 drop_stale_compiled_code(__file__, (eval_tables, board_kernel, eval_kernel, perpetual_kernel,
                                    exchange_kernel, endgame_kernel, table_kernel, nnue_kernel, tt_kernel,
-                                   move_order_kernel, search_context))
+                                   move_order_kernel, search_context, search_tunables))
 
 
 POLL_MASK = 1023
@@ -85,7 +110,6 @@ INFINITY = 32000
 
 # What a capture can gain at most, by victim type, for delta pruning in quiescence (centipawns).
 CAPTURE_GAIN = np.array([0, 200, 200, 200, 500, 500, 1000, 0], np.int64)
-DELTA_MARGIN = 150
 LAZY_MARGIN = 200
 """Quiescence skips the full evaluation when material and piece-square tables alone are this far
 outside the window: the other terms move the score of master-game positions by at most about
@@ -95,31 +119,10 @@ the winning chances (``endgame_kernel``) scale a material lead down, which the t
 Elsewhere the scaling is skipped: a search from
 the middlegame rarely reaches such an ending, and it costs a look at the whole board."""
 ENDGAME_PHASE = 40
-FUTILITY_MARGIN = 130
-"""Per ply of depth: quiet moves at depth <= FUTILITY_DEPTH this far below alpha are skipped."""
-FUTILITY_DEPTH = 2
-REVERSE_FUTILITY_MARGIN = 110
-"""Per ply of depth: a static score this far above beta at depth <= REVERSE_FUTILITY_DEPTH cuts."""
-REVERSE_FUTILITY_DEPTH = 3
-NULL_MOVE_MIN_DEPTH = 3
-NULL_MOVE_REDUCTION, NULL_MOVE_DEEP_REDUCTION, NULL_MOVE_DEEP_DEPTH = 2, 3, 7
-LATE_MOVE_PRUNING_DEPTH = 3
-"""At depth <= this, only the first LATE_MOVE_BASE + LATE_MOVE_SCALE * depth² quiet moves are tried."""
-LATE_MOVE_BASE, LATE_MOVE_SCALE = 6, 4
 NO_LATE_MOVE_LIMIT = 1000
-LMR_MIN_DEPTH, LMR_FIRST_MOVES = 3, 3
-"""Late-move reductions start at this depth, after this many legal moves (one ply)..."""
-LMR_MORE_MOVES = 8
-"""... one more ply after this many moves, and one more at LMR_DEEP_DEPTH after LMR_DEEP_MOVES."""
-LMR_DEEP_DEPTH, LMR_DEEP_MOVES = 8, 16
-CHECK_EXTENSION_PLY_FACTOR, CHECK_EXTENSION_PLY_SLACK = 2, 4
-"""Checks, the moves of a node whose null move is mated (a mate threat) and singular moves are
-extended while ply < factor * root depth + slack (so extensions cannot run away)."""
-SINGULAR_MIN_DEPTH = 6
-"""From this depth, a hash move whose stored lower bound is at most SINGULAR_TT_SLACK plies
-shallower is searched one ply deeper when every other move, searched to half the depth, stays
-SINGULAR_MARGIN per ply below its score (it is singular)."""
-SINGULAR_TT_SLACK, SINGULAR_MARGIN = 3, 2
+"""Late-move pruning's limit where it does not apply. The margins, depths and move counts of the
+pruning, reductions and extensions are the search's tunables (``search_tunables``), read from
+``ctx.tunables``."""
 
 
 @njit(**BORROWING_OPTIONS)
@@ -247,7 +250,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, history, move_buf = ctx.psq, ctx.params, ctx.history, ctx.move_buf
     score_buf, counters, stop = ctx.score_buf, ctx.counters, ctx.stop
-    tt_keys, tt_data = ctx.tt_keys, ctx.tt_data
+    tt_keys, tt_data, tun = ctx.tt_keys, ctx.tt_data, ctx.tunables
     never = ply < 0  # a run-time False (see alphabeta)
 
     # Step 1. Count the node; the capture-free ply limit, the tablebases and the ply limit end it.
@@ -322,7 +325,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
                 if not checked:
                     victim = board[move & MOVE_TO_MASK]
                     victim = victim if victim > 0 else -victim
-                    if victim != KING and stand_pat + CAPTURE_GAIN[victim] + DELTA_MARGIN <= alpha:
+                    if victim != KING and stand_pat + CAPTURE_GAIN[victim] + tun[T_DELTA_MARGIN] <= alpha:
                         continue  # delta pruning: even winning this piece cannot reach alpha
                     if loses_material(board, move):
                         continue  # the exchange on the target square loses: not a way to get quiet
@@ -387,7 +390,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     psq, params, tt_keys, tt_data = ctx.psq, ctx.params, ctx.tt_keys, ctx.tt_data
     killers, history, move_buf, score_buf = ctx.killers, ctx.history, ctx.move_buf, ctx.score_buf
     pv, pv_len, counters, stop = ctx.pv, ctx.pv_len, ctx.counters, ctx.stop
-    trail_moves, trail_checkers = ctx.trail_moves, ctx.trail_checkers
+    trail_moves, trail_checkers, tun = ctx.trail_moves, ctx.trail_checkers, ctx.tunables
     # Booleans computed at run time: a literal True/False argument would make numba compile a
     # separate specialisation of this recursive function, which its disk cache cannot reload.
     allowed = depth > -INFINITY
@@ -438,13 +441,14 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     mate_threat = False  # that reply mates
     if not checked and not is_pv and excluded == 0:
         static = _static_score(board, pos, keys, psq, params, counters, ctx.network)
-        if depth <= REVERSE_FUTILITY_DEPTH and static - REVERSE_FUTILITY_MARGIN * depth >= beta \
+        if depth <= tun[T_REVERSE_FUTILITY_DEPTH] and static - tun[T_REVERSE_FUTILITY_MARGIN] * depth >= beta \
                 and beta > -MATE_BOUND and beta < MATE_BOUND:
             return static
         # Step 4. Null move: if passing still fails high, so would a move; otherwise the reply
         # found tells which piece is threatened, and whether a mate is.
-        if null_ok and depth >= NULL_MOVE_MIN_DEPTH and static >= beta and _has_big_pieces(board, side):
-            reduction = NULL_MOVE_DEEP_REDUCTION if depth >= NULL_MOVE_DEEP_DEPTH else NULL_MOVE_REDUCTION
+        if null_ok and depth >= tun[T_NULL_MOVE_MIN_DEPTH] and static >= beta and _has_big_pieces(board, side):
+            reduction = tun[T_NULL_MOVE_DEEP_REDUCTION] if depth >= tun[T_NULL_MOVE_DEEP_DEPTH] \
+                else tun[T_NULL_MOVE_REDUCTION]
             make_null_move(pos, keys, clocks, psq)
             trail_moves[h + 1] = 0
             trail_checkers[h + 1] = 0
@@ -459,14 +463,15 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                 threat_square = threat & MOVE_TO_MASK
             mate_threat = score < -MATE_BOUND
 
-    extension_room = ply < CHECK_EXTENSION_PLY_FACTOR * counters[C_ROOT_DEPTH] + CHECK_EXTENSION_PLY_SLACK
+    extension_room = ply < tun[T_CHECK_EXTENSION_PLY_FACTOR] * counters[C_ROOT_DEPTH] \
+        + tun[T_CHECK_EXTENSION_PLY_SLACK]
     # Step 5. Singular extension: is the hash move far better than every other? Tested before this
     # node's move list is made, since the test searches the same ply.
     singular_move = 0
-    if depth >= SINGULAR_MIN_DEPTH and excluded == 0 and hash_move != 0 and extension_room \
-            and (flag == TT_LOWER or flag == TT_EXACT) and stored_depth >= depth - SINGULAR_TT_SLACK \
+    if depth >= tun[T_SINGULAR_MIN_DEPTH] and excluded == 0 and hash_move != 0 and extension_room \
+            and (flag == TT_LOWER or flag == TT_EXACT) and stored_depth >= depth - tun[T_SINGULAR_TT_SLACK] \
             and tt_score > -MATE_BOUND and tt_score < MATE_BOUND:
-        singular_beta = tt_score - SINGULAR_MARGIN * depth
+        singular_beta = tt_score - tun[T_SINGULAR_MARGIN] * depth
         ctx.excluded[ply] = hash_move
         score = alphabeta(ctx, (depth - 1) // 2, ply, singular_beta - 1, singular_beta, checked, forbidden)
         ctx.excluded[ply] = 0
@@ -487,10 +492,11 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     original_alpha = alpha
     # Frontier nodes far below alpha: quiet moves that give no check are skipped (futility), and
     # at small depths only the first quiet moves in order are tried (late-move pruning).
-    futile = static > -INFINITY and depth <= FUTILITY_DEPTH and static + FUTILITY_MARGIN * depth <= alpha \
+    futile = static > -INFINITY and depth <= tun[T_FUTILITY_DEPTH] \
+        and static + tun[T_FUTILITY_MARGIN] * depth <= alpha \
         and alpha > -MATE_BOUND and alpha < MATE_BOUND
-    late_move_limit = LATE_MOVE_BASE + LATE_MOVE_SCALE * depth * depth \
-        if (depth <= LATE_MOVE_PRUNING_DEPTH and static > -INFINITY) else NO_LATE_MOVE_LIMIT
+    late_move_limit = tun[T_LATE_MOVE_BASE] + tun[T_LATE_MOVE_SCALE] * depth * depth \
+        if (depth <= tun[T_LATE_MOVE_PRUNING_DEPTH] and static > -INFINITY) else NO_LATE_MOVE_LIMIT
     known = threatened = (np.int64(0), np.int64(0))  # origin squares tested for a threat, and the threatened
     for i in range(count):
         move = pick(moves, scores, i, count)
@@ -525,14 +531,15 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
         else:
             reduction = 0
-            if depth >= LMR_MIN_DEPTH and is_quiet and not checked and not gives_check and legal > LMR_FIRST_MOVES \
+            if depth >= tun[T_LMR_MIN_DEPTH] and is_quiet and not checked and not gives_check \
+                    and legal > tun[T_LMR_FIRST_MOVES] \
                     and move != killers[ply, 0] and move != killers[ply, 1]:
                 escapes, known, threatened = _escapes_threat(board, move, threat_square, known, threatened)
                 if not escapes:
                     reduction = 1
-                if reduction > 0 and legal > LMR_MORE_MOVES:
+                if reduction > 0 and legal > tun[T_LMR_MORE_MOVES]:
                     reduction += 1
-                if reduction > 0 and depth >= LMR_DEEP_DEPTH and legal > LMR_DEEP_MOVES:
+                if reduction > 0 and depth >= tun[T_LMR_DEEP_DEPTH] and legal > tun[T_LMR_DEEP_MOVES]:
                     reduction += 1
                 if is_pv and reduction > 1:
                     reduction -= 1

@@ -22,6 +22,7 @@ from xqdesk.engines.builtin.nnue import Network
 from xqdesk.engines.builtin.nnue_kernel import NetworkState
 from xqdesk.engines.builtin.position import Position
 from xqdesk.engines.builtin.search_context import SearchContext
+from xqdesk.engines.builtin.search_tunables import tunable_values
 from xqdesk.engines.builtin.tree_tables import NO_TABLES, TreeTables
 from xqdesk.errors import XqdeskError
 
@@ -72,8 +73,8 @@ class _Worker:
         self.killers[:] = 0
         self.history[:] = 0
 
-    def context(self, position: Position, tt_keys: np.ndarray, tt_data: np.ndarray,
-                stop: np.ndarray, tables: TreeTables = NO_TABLES) -> SearchContext:
+    def context(self, position: Position, tt_keys: np.ndarray, tt_data: np.ndarray, stop: np.ndarray,
+                tunables: np.ndarray, tables: TreeTables = NO_TABLES) -> SearchContext:
         return SearchContext(
             board=position.board, pos=position.pos, keys=position.keys, clocks=position.clocks,
             psq=position.psq, trail_moves=position.trail_moves, trail_checkers=position.trail_checkers,
@@ -81,7 +82,7 @@ class _Worker:
             killers=self.killers, history=self.history, move_buf=self.move_buf, score_buf=self.score_buf,
             pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=stop, excluded=self.excluded,
             table_meta=tables.meta, table_positions=tables.positions, table_values=tables.values,
-            network=self.network)
+            network=self.network, tunables=tunables)
 
     def prepare(self, settings: np.ndarray) -> None:
         """Start a search: ``settings`` are the counters' initial values (limits, rules)."""
@@ -140,6 +141,8 @@ class Searcher:
         self.tt_keys = np.zeros(1, np.uint64)
         self.tt_data = np.zeros(1, np.int64)
         self.generation = 0
+        self.tunables = tunable_values()
+        """The search's tunables (``search_tunables.tunable_values``), read by every thread."""
         self.resize(hash_mb)
 
     @property
@@ -235,7 +238,7 @@ class Searcher:
                 multipv: int, tables: TreeTables) -> Iterator[list[Line]]:
         """The main thread's iterative deepening (see :meth:`iterate`)."""
         main = workers[0]
-        context = main.context(position, self.tt_keys, self.tt_data, self.stop_flag, tables)
+        context = main.context(position, self.tt_keys, self.tt_data, self.stop_flag, self.tunables, tables)
         multipv = max(1, min(multipv, len(order)))
         previous: list[int] = [0] * multipv
         started = time.perf_counter()
@@ -275,7 +278,7 @@ class Searcher:
         """A helper thread's iterative deepening: it fills the shared table until stopped. Odd
         helpers search one ply deeper than their iteration count; helpers beyond the first rotate
         the root moves after the first."""
-        context = worker.context(position, self.tt_keys, self.tt_data, self.stop_flag, tables)
+        context = worker.context(position, self.tt_keys, self.tt_data, self.stop_flag, self.tunables, tables)
         if index > 1 and len(order) > 2:
             order[1:] = np.roll(order[1:], index - 1)
         guess = 0
