@@ -229,3 +229,12 @@ def test_search_tunables_are_set_by_name_checked_and_change_the_tree() -> None:
         apply_option(engine, "Tunables", "LMR_MIN_DEPTH=x")
     assert nodes_to_depth("") == shipped  # a refused value leaves the search as it was
 
+
+def test_the_last_report_counts_the_nodes_of_the_iteration_a_stop_cut_short(engine: BuiltinEngine) -> None:
+    """A node limit ends the search inside an iteration: the last report still says how many
+    nodes were searched (the limit, give or take the kernel's polling interval), as UCI GUIs show."""
+    move, infos = _search(engine, Board(OPENING), SearchLimits(nodes=60_000))
+    assert move is not None
+    assert 60_000 <= infos[-1].nodes <= 60_000 + 1024
+    assert infos[-2].nodes < infos[-1].nodes and infos[-1].depth == infos[-2].depth
+    assert infos[-1].pv == infos[-2].pv and infos[-1].nps is not None and infos[-1].nps > 0

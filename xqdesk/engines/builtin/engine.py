@@ -24,7 +24,7 @@ import random
 import threading
 import time
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Optional
 
 from xqdesk.board import Board
@@ -355,8 +355,11 @@ class BuiltinEngine:
                 perpetual_check_min_history=board.ruleset.perpetual_check_min_history,
                 history_offset=history_offset, threads=self._threads,
                 tables=self._tree_tables.for_position(self._tables.tablebase, position.codes())))
+            last: Optional[Line] = None  # the best line reported last, and the nodes then counted
+            reported_nodes = 0
             with progress as iterations:
                 for lines in iterations:
+                    last, reported_nodes = lines[0], max(line.nodes for line in lines)
                     move = self._move(lines[0].pv[0])
                     score = lines[0].score
                     same_best = same_best + 1 if move == best else 1
@@ -367,6 +370,10 @@ class BuiltinEngine:
                     deadline = plan.next_iteration_deadline(unstable, same_best >= SETTLED_ITERATIONS)
                     if deadline is not None and time.perf_counter() - started >= deadline:
                         break
+            if last is not None and searcher.nodes > reported_nodes:
+                # The nodes of the iteration the stop cut short, as a last report of the best line
+                # (as UCI engines do before ``bestmove``): a GUI's node count and speed are the search's.
+                on_info(self._info(board, replace(last, nodes=searcher.nodes, elapsed=time.perf_counter() - started)))
         finally:
             finished.set()
             watchdog.join()

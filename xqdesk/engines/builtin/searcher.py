@@ -138,6 +138,7 @@ class Searcher:
         self.stop_flag = np.zeros(1, np.int32)
         self._network = nnue_kernel.network_state(network)
         self._workers = [_Worker(self._network)]
+        self._searching = self._workers[:1]  # the latest search's workers
         self.tt_keys = np.zeros(1, np.uint64)
         self.tt_data = np.zeros(1, np.int64)
         self.generation = 0
@@ -149,6 +150,11 @@ class Searcher:
     def counters(self) -> np.ndarray:
         """The main thread's counters (see ``search_kernel.C_*``)."""
         return self._workers[0].counters
+
+    @property
+    def nodes(self) -> int:
+        """The nodes of the latest search so far, all its threads together."""
+        return sum(worker.nodes for worker in self._searching)
 
     def resize(self, hash_mb: int) -> None:
         """Use a hash table of at most ``hash_mb`` megabytes (a power-of-two number of entries,
@@ -206,6 +212,7 @@ class Searcher:
         while len(self._workers) < threads:
             self._workers.append(_Worker(self._network))
         workers = self._workers[:threads]
+        self._searching = workers
         self.generation = (self.generation + 1) & tt_kernel.TT_GENERATION_MASK
         settings = np.zeros(search_kernel.COUNTER_COUNT, np.int64)
         settings[search_kernel.C_NODE_LIMIT] = -(-node_limit // threads)  # each thread's share, rounded up
@@ -251,7 +258,7 @@ class Searcher:
                 if pv is None:
                     break
                 lines.append(Line(depth, int(main.counters[search_kernel.C_SELDEPTH]), score, pv,
-                                  sum(worker.nodes for worker in workers), time.perf_counter() - started,
+                                  self.nodes, time.perf_counter() - started,
                                   index + 1, complete))
                 if not complete:
                     break
