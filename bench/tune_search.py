@@ -64,12 +64,12 @@ def main() -> int:
     values = [float(tunable.value) for tunable in tuned]
     rng = random.Random(args.seed)
     plus, minus = BuiltinEngine(), BuiltinEngine()
+    spans = [tunable.high - tunable.low for tunable in tuned]
     offset = args.iterations / 10
     for k in range(1, args.iterations + 1):
         step = args.step / k ** 0.101
         rate = args.rate * (1 + offset) ** 0.602 / (k + offset) ** 0.602
         signs = [rng.choice((-1, 1)) for _ in tuned]
-        spans = [tunable.high - tunable.low for tunable in tuned]
         plus.set_option("Tunables", option_text(tuned, [v + step * s * w for v, s, w in zip(values, signs, spans)]))
         minus.set_option("Tunables", option_text(tuned, [v - step * s * w for v, s, w in zip(values, signs, spans)]))
         result = pair_result(plus, minus, OPENINGS[(k - 1) % len(OPENINGS)], args.nodes)

@@ -221,7 +221,7 @@ class BuiltinEngine:
             return
         if name == "Tunables":
             try:
-                self._tunables = tunable_values(parse_tunables(str(value or "")))
+                self._tunables = parse_tunables(str(value or ""))
             except ValueError as error:
                 raise EngineOptionError(f"Tunables: {error}") from None
             if self._searcher is not None:

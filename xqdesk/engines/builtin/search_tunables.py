@@ -67,6 +67,7 @@ TUNABLES: tuple[Tunable, ...] = (
  T_SINGULAR_TT_SLACK, T_SINGULAR_MARGIN, T_DELTA_MARGIN) = range(len(TUNABLES))
 
 BY_NAME: dict[str, Tunable] = {tunable.name: tunable for tunable in TUNABLES}
+_INDEX: dict[str, int] = {tunable.name: index for index, tunable in enumerate(TUNABLES)}
 
 
 def tunable_values(changes: dict[str, int] | None = None) -> np.ndarray:
@@ -79,13 +80,13 @@ def tunable_values(changes: dict[str, int] | None = None) -> np.ndarray:
             raise ValueError(f"no search tunable {name!r} (there are: {', '.join(BY_NAME)})")
         if not tunable.low <= value <= tunable.high:
             raise ValueError(f"{name}={value} is outside its range {tunable.low}..{tunable.high}")
-        values[TUNABLES.index(tunable)] = value
+        values[_INDEX[name]] = value
     return values
 
 
-def parse_tunables(text: str) -> dict[str, int]:
-    """``"NAME=VALUE NAME=VALUE"`` (spaces or commas between) as a mapping, checked against the
-    table; ValueError says which item is wrong."""
+def parse_tunables(text: str) -> np.ndarray:
+    """The array the search reads for ``"NAME=VALUE NAME=VALUE"`` (spaces or commas between; the
+    shipped values for the rest); ValueError says which item is wrong."""
     changes: dict[str, int] = {}
     for item in text.replace(",", " ").split():
         name, equals, value = item.partition("=")
@@ -95,5 +96,4 @@ def parse_tunables(text: str) -> dict[str, int]:
             changes[name] = int(value)
         except ValueError:
             raise ValueError(f"{item!r}: {value!r} is not an integer") from None
-    tunable_values(changes)
-    return changes
+    return tunable_values(changes)
