@@ -275,7 +275,8 @@ def fit_k(x: sparse.csr_matrix, target: np.ndarray, w: np.ndarray) -> float:
 
 TERM_SIGNS = {"missing_defender": 1, "hollow_cannon": 1, "screened_cannon": 1, "chariot_mobility": 1,
               "horse_mobility": 1, "open_file_chariot": 1, "cannon_battery": 1, "chariot_pin": 1, "cannon_pin": 1,
-              "bottom_cannon": 1, "trapped_horse": -1}
+              "bottom_cannon": 1, "trapped_horse": -1,
+              "palace_attacker": 1, "palace_attack_pairs": 1}
 """The sign each term's meaning gives its weight (a bonus ≥ 0, a penalty ≤ 0; ``missing_defender``
 is subtracted, so it is ≥ 0 too); the tempo is not fitted."""
 

@@ -144,6 +144,8 @@ def test_an_asymmetric_table_is_reported(tmp_path: Path) -> None:
     ("4k4/9/9/4n4/9/9/4P4/9/4C4/3K5 w", "F_CANNON_PIN"),  # cannon, screen, horse, king
     ("C3k4/9/9/9/9/9/9/9/9/3K5 w", "F_BOTTOM_CANNON"),   # cannon on the back rank facing the king
     ("4k4/9/9/9/9/9/9/9/C8/NR1K5 w", "F_TRAPPED_HORSE"),  # both legs of the corner horse blocked
+    ("3k5/9/6N2/9/9/9/9/9/9/4K4 w", "F_PALACE_ATTACKER"),  # a horse in front of the palace
+    ("3k5/9/4P1N2/9/9/9/9/9/9/4K4 w", "F_PALACE_ATTACK_PAIRS"),  # a horse and a pawn there together
 ])
 def test_each_knowledge_term_counts_what_it_names(fen: str, feature: str) -> None:
     from xqdesk.engines.builtin import eval_features

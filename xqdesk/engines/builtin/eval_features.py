@@ -21,6 +21,7 @@ from xqdesk.engines.builtin.eval_kernel import (
     cannon_pins,
     chariot_mobility_and_pins,
     horse_mobility,
+    in_palace_zone,
     is_bottom_cannon,
     pieces_between_on_file,
 )
@@ -36,10 +37,12 @@ SLOTS_PER_PIECE = RANKS * HALF_FILES
 TERMS_OFFSET = len(PIECE_TYPES) * SLOTS_PER_PIECE
 FEATURE_COUNT = TERMS_OFFSET + len(TERM_ORDER)
 (F_TEMPO, F_MISSING_DEFENDER, F_HOLLOW_CANNON, F_SCREENED_CANNON, F_CHARIOT_MOBILITY, F_HORSE_MOBILITY,
- F_OPEN_FILE_CHARIOT, F_CANNON_BATTERY, F_CHARIOT_PIN, F_CANNON_PIN, F_BOTTOM_CANNON, F_TRAPPED_HORSE) = (
+ F_OPEN_FILE_CHARIOT, F_CANNON_BATTERY, F_CHARIOT_PIN, F_CANNON_PIN, F_BOTTOM_CANNON, F_TRAPPED_HORSE,
+ F_PALACE_ATTACKER, F_PALACE_ATTACK_PAIRS) = (
     TERMS_OFFSET + TERM_ORDER.index(name) for name in (
         "tempo", "missing_defender", "hollow_cannon", "screened_cannon", "chariot_mobility", "horse_mobility",
-        "open_file_chariot", "cannon_battery", "chariot_pin", "cannon_pin", "bottom_cannon", "trapped_horse"))
+        "open_file_chariot", "cannon_battery", "chariot_pin", "cannon_pin", "bottom_cannon", "trapped_horse",
+        "palace_attacker", "palace_attack_pairs"))
 
 
 def slot(piece_type: int, own_rank: int, file: int) -> int:
@@ -79,6 +82,7 @@ def features_into(board, side, out):
     defenders = np.zeros(2, np.int64)  # index 0 Red, 1 Black
     attack = np.zeros(2, np.int64)
     heavy = np.zeros(2, np.int64)
+    near = np.zeros(2, np.int64)  # pieces near the enemy palace
     for sq in range(SQUARES):
         piece = board[sq]
         if piece == 0:
@@ -125,11 +129,15 @@ def features_into(board, side, out):
         elif kind == PAWN:
             if own_rank >= 5:
                 attack[color] += 1
+        if kind in (CHARIOT, HORSE, CANNON, PAWN) and in_palace_zone(sq, enemy_king):
+            near[color] += 1
     mover = 0 if side == 1 else 1
     other = 1 - mover
     # Each side loses missing_defender per own missing defender times the opponent's attackers.
     out[F_MISSING_DEFENDER] = float((4 - defenders[other]) * attack[mover] - (4 - defenders[mover]) * attack[other])
     out[F_CANNON_BATTERY] = (1.0 if heavy[mover] >= 2 else 0.0) - (1.0 if heavy[other] >= 2 else 0.0)
+    out[F_PALACE_ATTACKER] = float(near[mover] - near[other])
+    out[F_PALACE_ATTACK_PAIRS] = float(near[mover] * (near[mover] - 1) // 2 - near[other] * (near[other] - 1) // 2)
     out[F_TEMPO] = 1.0
 
 

@@ -17,6 +17,8 @@ from xqdesk.engines.builtin.eval_tables import (
     PARAM_HORSE_MOBILITY,
     PARAM_MISSING_DEFENDER,
     PARAM_OPEN_FILE_CHARIOT,
+    PARAM_PALACE_ATTACK_PAIRS,
+    PARAM_PALACE_ATTACKER,
     PARAM_SCREENED_CANNON,
     PARAM_TEMPO,
     PARAM_TRAPPED_HORSE,
@@ -130,6 +132,17 @@ def is_bottom_cannon(board, sq, enemy_king):
 
 
 @njit(**BORROWING_OPTIONS)
+def in_palace_zone(sq, enemy_king):
+    """Whether ``sq`` is near the palace of the king on ``enemy_king``: the four ranks nearest that
+    king's edge of the board, files c..g (the palace and one file either side of it, one rank in front)."""
+    file = sq % 9
+    if file < 2 or file > 6:
+        return False
+    rank = sq // 9
+    return rank <= 3 if enemy_king < 45 else rank >= 6
+
+
+@njit(**BORROWING_OPTIONS)
 def _side_terms(board, params, sq, piece, enemy_king):
     """(attack weight, evaluation terms, heavy piece on the enemy king's file) of one piece."""
     own = 1 if piece > 0 else -1
@@ -167,10 +180,18 @@ def _side_terms(board, params, sq, piece, enemy_king):
 
 
 @njit(**BORROWING_OPTIONS)
+def palace_attack(attackers, params):
+    """The bonus of a side with ``attackers`` pieces near the enemy palace: each counts, and each
+    pair of them more (one attacker rarely mates; two together often do)."""
+    return attackers * params[PARAM_PALACE_ATTACKER] + attackers * (attackers - 1) // 2 * params[PARAM_PALACE_ATTACK_PAIRS]
+
+
+@njit(**BORROWING_OPTIONS)
 def evaluate(board, pos, psq, params):
     """Static score for the side to move: incremental material and piece-square tables, plus
-    mobility and trapped horses, king safety (missing advisors/elephants against attackers),
-    cannons and chariots aimed at the enemy king, pins, and tempo."""
+    mobility and trapped horses, king safety (missing advisors/elephants against attackers,
+    attackers near the palace and their pairs), cannons and chariots aimed at the enemy king, pins,
+    and tempo."""
     red_king = pos[POS_RED_KING]
     black_king = pos[POS_BLACK_KING]
     red_defenders = 0
@@ -181,6 +202,8 @@ def evaluate(board, pos, psq, params):
     black_terms = 0
     red_heavy = 0
     black_heavy = 0
+    red_near = 0
+    black_near = 0
     for sq in range(SQUARES):
         piece = board[sq]
         if piece == 0:
@@ -194,11 +217,17 @@ def evaluate(board, pos, psq, params):
             red_attack += attack
             red_terms += terms
             red_heavy += 1 if heavy else 0
+            if attack > 0 and in_palace_zone(sq, black_king):
+                red_near += 1
         else:
             attack, terms, heavy = _side_terms(board, params, sq, piece, red_king)
             black_attack += attack
             black_terms += terms
             black_heavy += 1 if heavy else 0
+            if attack > 0 and in_palace_zone(sq, red_king):
+                black_near += 1
+    red_terms += palace_attack(red_near, params)
+    black_terms += palace_attack(black_near, params)
     red_terms -= (4 - red_defenders) * black_attack * params[PARAM_MISSING_DEFENDER]
     black_terms -= (4 - black_defenders) * red_attack * params[PARAM_MISSING_DEFENDER]
     if red_heavy >= 2:

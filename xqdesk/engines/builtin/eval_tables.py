@@ -50,6 +50,8 @@ TERM_ORDER = (
     "cannon_pin",           # cannon over a screen facing an enemy horse or chariot with the enemy king behind it
     "bottom_cannon",        # cannon on the enemy's back rank with nothing between it and the enemy king
     "trapped_horse",        # horse with at most one unblocked jump
+    "palace_attacker",      # chariot, horse, cannon or pawn near the enemy palace (in_palace_zone)
+    "palace_attack_pairs",  # pairs of the side's pieces near the enemy palace: n·(n − 1)/2 for n of them
 )
 
 
@@ -193,6 +195,8 @@ PARAM_CHARIOT_PIN = PSQ_SIZE + TERM_ORDER.index("chariot_pin")
 PARAM_CANNON_PIN = PSQ_SIZE + TERM_ORDER.index("cannon_pin")
 PARAM_BOTTOM_CANNON = PSQ_SIZE + TERM_ORDER.index("bottom_cannon")
 PARAM_TRAPPED_HORSE = PSQ_SIZE + TERM_ORDER.index("trapped_horse")
+PARAM_PALACE_ATTACKER = PSQ_SIZE + TERM_ORDER.index("palace_attacker")
+PARAM_PALACE_ATTACK_PAIRS = PSQ_SIZE + TERM_ORDER.index("palace_attack_pairs")
 PARAM_COUNT = PSQ_SIZE + len(TERM_ORDER)
 
 
