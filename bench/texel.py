@@ -1,12 +1,14 @@
 """Texel tuning of the built-in evaluation: fit its weights so that a sigmoid of the static score of
 quiet positions predicts a teacher's judgement or the games' results; prints the training figures.
 
-    python bench/texel.py [--games FILE …] [--selfplay 400 --selfplay-nodes 3000] [--cache data.npz]
+    python bench/texel.py [--games FILE …] [--decided-only] [--selfplay 400 --selfplay-nodes 3000]
+        [--cache data.npz]
         [--teacher-positions 25000 --teacher-depth 7 --teacher-weight 1] [--lam 1e-8] [--base JSON]
         [--write xqdesk/engines/builtin/eval_weights.json]
 
 Positions: every position from ply 6 on of the game records given (results: the ``Result`` header,
-else the end position judged as ``xqdesk.engines.zero.dataset`` does)
+else the end position judged as ``xqdesk.engines.zero.dataset`` does; ``--decided-only`` leaves
+out the games without a result in their header, such as a collection's opening lines)
 and of ``--selfplay`` games of the built-in engine against itself at ``--selfplay-nodes`` nodes a
 move, from openings of 2–6 random plies. Only quiet positions are kept: not in check, and no capture
 sequence changes the static score (a quiescence search returns the static score itself).
@@ -86,8 +88,13 @@ TEACHER_MATE_CP = 3000
 
 # --- positions ---------------------------------------------------------------------------------
 
-def record_positions(paths: list[Path]) -> tuple[list[np.ndarray], list[int], list[float], list[int]]:
-    """(boards, sides, Red's results 1/0.5/0, game numbers) of the game records' positions."""
+DECIDED = ("1-0", "0-1", "1/2-1/2")
+
+
+def record_positions(paths: list[Path], decided_only: bool = False
+                     ) -> tuple[list[np.ndarray], list[int], list[float], list[int]]:
+    """(boards, sides, Red's results 1/0.5/0, game numbers) of the game records' positions; with
+    ``decided_only``, of the games whose ``Result`` header gives the result (no opening lines)."""
     boards: list[np.ndarray] = []
     sides: list[int] = []
     results: list[float] = []
@@ -97,6 +104,8 @@ def record_positions(paths: list[Path]) -> tuple[list[np.ndarray], list[int], li
         record = read_games(path)
         for index, game in enumerate(record.games, start=1):
             if index in record.damaged_game_numbers or not game.mainline_moves():
+                continue
+            if decided_only and game.headers.get("Result", "").strip() not in DECIDED:
                 continue
             number += 1
             add_game(game, (red_result(game) + 1) / 2, number, boards, sides, results, game_ids)
@@ -201,7 +210,7 @@ def quiet_mask(boards, sides, params):
 
 def build_dataset(args: argparse.Namespace) -> dict[str, np.ndarray]:
     started = time.monotonic()
-    boards, sides, results, game_ids = record_positions([Path(p) for p in args.games])
+    boards, sides, results, game_ids = record_positions([Path(p) for p in args.games], args.decided_only)
     master_games = max(game_ids, default=0)
     master_positions = len(boards)
     print(f"game records: {master_games} games, {master_positions} positions ({time.monotonic() - started:.0f} s)",
@@ -337,6 +346,8 @@ def piece_values_of(w: np.ndarray, x: sparse.csr_matrix) -> dict[int, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=[str(p) for p in DEFAULT_GAMES], help="game records")
+    parser.add_argument("--decided-only", action="store_true",
+                        help="only the record games whose Result header gives the result (not '*')")
     parser.add_argument("--selfplay", type=int, default=400, help="self-play games to add (default 400)")
     parser.add_argument("--selfplay-nodes", type=int, default=3000, help="nodes a move in self-play")
     parser.add_argument("--seed", type=int, default=1)
