@@ -6,7 +6,8 @@ quiet positions predicts a teacher's judgement or the games' results; prints the
         [--teacher-positions 25000 --teacher-depth 7 --teacher-weight 1] [--lam 1e-8] [--base JSON]
         [--write xqdesk/engines/builtin/eval_weights.json]
 
-Positions: every position from ply 6 on of the game records given (results: the ``Result`` header,
+Positions: every position from ply 6 on of the game records given (an ``.xz`` file is read as
+xz-compressed UTF-8 PGN, a game at a time; results: the ``Result`` header,
 else the end position judged as ``xqdesk.engines.zero.dataset`` does; ``--decided-only`` leaves
 out the games without a result in their header, such as a collection's opening lines)
 and of ``--selfplay`` games of the built-in engine against itself at ``--selfplay-nodes`` nodes a
@@ -33,6 +34,7 @@ import random
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -75,6 +77,7 @@ from xqdesk.engines.zero.dataset import red_result  # noqa: E402
 from xqdesk.fen import format_fen  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402
 from xqdesk.game import Game  # noqa: E402
+from xqdesk.opening_book import read_xz_pgn  # noqa: E402
 from xqdesk.pieces import PIECE_NAMES, PIECE_TYPES, RED  # noqa: E402
 
 DEFAULT_GAMES = [ROOT / "tests" / "data" / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn",
@@ -101,15 +104,29 @@ def record_positions(paths: list[Path], decided_only: bool = False
     game_ids: list[int] = []
     number = 0
     for path in paths:
-        record = read_games(path)
-        for index, game in enumerate(record.games, start=1):
-            if index in record.damaged_game_numbers or not game.mainline_moves():
+        for game in _undamaged_games(path):
+            if not game.mainline_moves():
                 continue
             if decided_only and game.headers.get("Result", "").strip() not in DECIDED:
                 continue
             number += 1
             add_game(game, (red_result(game) + 1) / 2, number, boards, sides, results, game_ids)
     return boards, sides, results, game_ids
+
+
+def _undamaged_games(path: Path) -> Iterator[Game]:
+    """The games of a record file with no problem in them; an ``.xz`` file (such as the CCPD
+    collection's ``master_games.pgn.xz``) is read as a stream of UTF-8 PGN."""
+    if path.suffix.lower() == ".xz":
+        problems: list[str] = []
+        yield from read_xz_pgn(path, problems, keep_damaged=False)
+        for problem in problems:
+            print(f"warning: {problem}", file=sys.stderr)
+        return
+    record = read_games(path)
+    for index, game in enumerate(record.games, start=1):
+        if index not in record.damaged_game_numbers:
+            yield game
 
 
 def add_game(game: Game, red_score: float, number: int, boards: list[np.ndarray], sides: list[int],
