@@ -242,13 +242,14 @@ def test_the_board_shows_the_book_moves_when_asked(qtbot, window):
     assert board_view.book_arrows() == () and not window.settings.show_book_moves
 
 
-def test_the_about_box_credits_the_opening_books_source(qtbot, window):
+def test_the_about_box_credits_the_master_games_source(qtbot, window):
     window.action("About xqdesk…").trigger()
     box = window.about_box
     qtbot.waitUntil(box.isVisible, timeout=HANG_GUARD_MS)
     text = box.text()
     assert "Yu-Han Tseng and Bo-Nian Chen (2026), Chinese Chess Practical Dataset (CCPD)" in text
     assert "CC BY 4.0" in text and "27299 master games" in text
+    assert "evaluation weights and the zero engine" in text and "network learned from the same collection" in text
     box.close()
     window.set_language(Language.CHINESE)
     window.action("About xqdesk…").trigger()

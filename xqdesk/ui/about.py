@@ -1,5 +1,5 @@
 """*Help → About xqdesk*: the version, the licences, and the credit owed to the data the shipped
-opening book was built from."""
+opening book, the built-in engine's evaluation weights and the zero network were built from."""
 from __future__ import annotations
 
 from html import escape
@@ -16,7 +16,8 @@ LICENCE_URL = "https://creativecommons.org/licenses/by/4.0/"
 
 
 def about_text() -> str:
-    """The About box's text (rich text): what xqdesk is, its licence, and the opening book's source."""
+    """The About box's text (rich text): what xqdesk is, its licence, and the source of the data
+    the opening book, the evaluation weights and the zero network learned from."""
     book = shipped_book()
     lines = [f"<h3>xqdesk {escape(__version__)}</h3>",
              "<p>" + escape(tr("Xiangqi (Chinese chess): play, analyse and replay.")) + "</p>",
@@ -25,6 +26,8 @@ def about_text() -> str:
         lines.append("<p>" + escape(tr("Opening book: {games} master games, built from").format(
             games=book.meta.get("games", "?"))) + f" <a href='{DATASET_URL}'>{escape(SHIPPED_ATTRIBUTION)}</a>"
             f" (<a href='{LICENCE_URL}'>CC BY 4.0</a>).</p>")
+        lines.append("<p>" + escape(tr("The built-in engine's evaluation weights and the zero engine's network "
+                                       "learned from the same collection's games and results.")) + "</p>")
     return "\n".join(lines)
 
 

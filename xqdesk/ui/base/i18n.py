@@ -380,6 +380,8 @@ CHINESE: Final[dict[str, str]] = {
     "Xiangqi (Chinese chess): play, analyse and replay.": "中国象棋：对弈、分析与复盘。",
     "MIT licence; the bundled fonts under the SIL Open Font License.": "MIT 许可证；随附字体采用 SIL 开放字体许可证。",
     "Opening book: {games} master games, built from": "开局库：{games} 局大师对局，数据来源",
+    "The built-in engine's evaluation weights and the zero engine's network learned from the same collection's games and results.":
+        "内置引擎的评估权重与 zero 引擎的网络，同样学自这批对局及其胜负。",
     "Seconds between moves": "每步间隔秒数",
     "Wrote {path}": "已写入 {path}",
     "Add games to the position index…": "将棋谱加入局面索引…",
