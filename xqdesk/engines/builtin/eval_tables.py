@@ -16,8 +16,10 @@ material left, as ElephantEye's pre-evaluation does): the search blends once, at
 compiled kernel reads one integer set and stays as fast as with a single one. :func:`build_params`
 packs a set into the int32 array the kernel reads (see the ``PARAM_*`` offsets);
 :class:`ParamsByPhase` keeps the packed blend of each phase; :mod:`xqdesk.engines.builtin.eval_features`
-gives the features the evaluation is linear in, and ``bench/texel.py`` fits the weights to data
-(the README's engine section has its figures).
+gives the features the evaluation is linear in, and ``bench/texel.py`` fits the weights to data.
+The shipped weights are fitted to the results of the master games of the Chinese Chess Practical
+Dataset (CCPD; Yu-Han Tseng and Bo-Nian Chen (2026), CC BY 4.0): ``docs/engines/builtin.md`` gives
+the command, the figures and the credit.
 """
 from __future__ import annotations
 
