@@ -73,7 +73,7 @@ from xqdesk.engines.builtin.eval_tables import (  # noqa: E402
 )
 from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.engines.transport.uci_engine import UciEngine  # noqa: E402
-from xqdesk.engines.zero.dataset import red_result  # noqa: E402
+from xqdesk.engines.zero.dataset import HEADER_RESULTS, red_result  # noqa: E402
 from xqdesk.fen import format_fen  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402
 from xqdesk.game import Game  # noqa: E402
@@ -91,9 +91,6 @@ TEACHER_MATE_CP = 3000
 
 # --- positions ---------------------------------------------------------------------------------
 
-DECIDED = ("1-0", "0-1", "1/2-1/2")
-
-
 def record_positions(paths: list[Path], decided_only: bool = False
                      ) -> tuple[list[np.ndarray], list[int], list[float], list[int]]:
     """(boards, sides, Red's results 1/0.5/0, game numbers) of the game records' positions; with
@@ -107,7 +104,7 @@ def record_positions(paths: list[Path], decided_only: bool = False
         for game in _undamaged_games(path):
             if not game.mainline_moves():
                 continue
-            if decided_only and game.headers.get("Result", "").strip() not in DECIDED:
+            if decided_only and game.headers.get("Result", "").strip() not in HEADER_RESULTS:
                 continue
             number += 1
             add_game(game, (red_result(game) + 1) / 2, number, boards, sides, results, game_ids)

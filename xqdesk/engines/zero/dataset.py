@@ -14,6 +14,8 @@ from xqdesk.game import Game
 from xqdesk.pieces import RED
 
 DECISIVE_CP = 250
+HEADER_RESULTS = {"1-0": 1.0, "0-1": -1.0, "1/2-1/2": 0.0}
+"""Red's result by the ``Result`` header values that give one (``*`` and others do not)."""
 JUDGE_DEPTH = 4
 
 
@@ -41,8 +43,8 @@ class _Judge:
 def red_result(game: Game, judge: Optional[_Judge] = None) -> float:
     """1 (Red won), -1 (Black won) or 0, from the header or the end position (module docstring)."""
     header = game.headers.get("Result", "").strip()
-    if header in ("1-0", "0-1", "1/2-1/2"):
-        return {"1-0": 1.0, "0-1": -1.0, "1/2-1/2": 0.0}[header]
+    if header in HEADER_RESULTS:
+        return HEADER_RESULTS[header]
     board = game.end_board()
     outcome = game.outcome or board.outcome()
     if outcome is not None:
