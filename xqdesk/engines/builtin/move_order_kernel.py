@@ -64,11 +64,15 @@ def score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, hist
 
 @njit(**BORROWING_OPTIONS)
 def pick(moves, scores, start, count):
-    """Swap the best-scored move among ``start..count-1`` into ``start`` and return it."""
+    """Swap the best-scored move among ``start..count-1`` into ``start`` (the first of them, when
+    several share the best score) and return it."""
+    top = scores[start]
+    for i in range(start + 1, count):  # the best score first: a loop the compiler vectorises
+        score = scores[i]
+        top = score if score > top else top
     best = start
-    for i in range(start + 1, count):
-        if scores[i] > scores[best]:
-            best = i
+    while scores[best] != top:
+        best += 1
     if best != start:
         moves[start], moves[best] = moves[best], moves[start]
         scores[start], scores[best] = scores[best], scores[start]
