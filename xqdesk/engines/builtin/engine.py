@@ -6,7 +6,7 @@ and runs the compiled iterative-deepening search under a time plan:
 
 - ``limits.movetime`` (or, with no limit at all, the ruleset's per-move limit) is the time the move
   must arrive within. The *hard* deadline keeps a small safety margin (2% of the budget, at least
-  0.01 s and at most 0.5 s, plus the ``Move Overhead`` option, 30 ms by default) for the stop and
+  0.01 s and at most 0.5 s, plus the ``Move Overhead`` option, 10 ms by default) for the stop and
   the trip through the engine host; a watchdog thread stops the search there. A referee's own
   slack for a loaded machine is its business: xqdesk's tells an engine 10% (at most 0.5 s) less
   than the clock it enforces.
@@ -57,7 +57,7 @@ WATCHDOG_PERIOD = 0.004
 MAX_HASH_MB = 1024
 MAX_MULTIPV = 16
 MAX_DEPTH_OPTION = 64
-DEFAULT_OVERHEAD_MS = 30
+DEFAULT_OVERHEAD_MS = 10
 MAX_OVERHEAD_MS = 5000
 MAX_BOOK_MIN_GAMES = 100000
 MAX_THREADS = 8
