@@ -95,8 +95,9 @@ DEADLINE_MARGIN_SHARE, DEADLINE_MARGIN_MIN, DEADLINE_MARGIN_MAX = 0.02, 0.01, 0.
 """The hard deadline comes this share of the move's budget (at least the minimum, at most the
 maximum, in seconds) plus ``Move Overhead`` before the budget: the tree stops within a few
 milliseconds of it (the watchdog's period), and the overhead covers the trip to the referee. The
-move arrives 15-45 ms after the hard deadline on an idle machine (``bench/time_use.py``): at the
-defaults, 0.97 s of a 1 s move time and 0.28 s of 0.3 s."""
+move arrives a few milliseconds after the hard deadline on a quiet machine, up to 45 ms on a busy
+one (``bench/time_use.py``): at the defaults, 0.97 s of a 1 s move time, 0.28 s of 0.3 s and
+0.084 s of 0.1 s."""
 
 PLANNED_MOVES_LEFT = 30
 """Under a game clock, a move is planned as if this many moves were still to come."""
