@@ -34,7 +34,6 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -75,9 +74,8 @@ from xqdesk.engines.search_types import SearchLimits  # noqa: E402
 from xqdesk.engines.transport.uci_engine import UciEngine  # noqa: E402
 from xqdesk.engines.zero.dataset import HEADER_RESULTS, red_result  # noqa: E402
 from xqdesk.fen import format_fen  # noqa: E402
-from xqdesk.formats import read_games  # noqa: E402
 from xqdesk.game import Game  # noqa: E402
-from xqdesk.opening_book import read_xz_pgn  # noqa: E402
+from xqdesk.opening_book import undamaged_games  # noqa: E402
 from xqdesk.pieces import PIECE_NAMES, PIECE_TYPES, RED  # noqa: E402
 
 DEFAULT_GAMES = [ROOT / "tests" / "data" / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn",
@@ -101,29 +99,17 @@ def record_positions(paths: list[Path], decided_only: bool = False
     game_ids: list[int] = []
     number = 0
     for path in paths:
-        for game in _undamaged_games(path):
+        problems: list[str] = []
+        for game in undamaged_games(path, problems):
             if not game.mainline_moves():
                 continue
             if decided_only and game.headers.get("Result", "").strip() not in HEADER_RESULTS:
                 continue
             number += 1
             add_game(game, (red_result(game) + 1) / 2, number, boards, sides, results, game_ids)
-    return boards, sides, results, game_ids
-
-
-def _undamaged_games(path: Path) -> Iterator[Game]:
-    """The games of a record file with no problem in them; an ``.xz`` file (such as the CCPD
-    collection's ``master_games.pgn.xz``) is read as a stream of UTF-8 PGN."""
-    if path.suffix.lower() == ".xz":
-        problems: list[str] = []
-        yield from read_xz_pgn(path, problems, keep_damaged=False)
         for problem in problems:
             print(f"warning: {problem}", file=sys.stderr)
-        return
-    record = read_games(path)
-    for index, game in enumerate(record.games, start=1):
-        if index not in record.damaged_game_numbers:
-            yield game
+    return boards, sides, results, game_ids
 
 
 def add_game(game: Game, red_score: float, number: int, boards: list[np.ndarray], sides: list[int],

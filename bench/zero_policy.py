@@ -34,9 +34,8 @@ from xqdesk.engines.training.tasks import is_held_out  # noqa: E402
 from xqdesk.engines.zero.encoding import mover_codes, planes_from_codes, policy_index  # noqa: E402
 from xqdesk.engines.zero.engine import load_shipped_network  # noqa: E402
 from xqdesk.engines.zero.network import Network  # noqa: E402
-from xqdesk.formats import read_games  # noqa: E402
 from xqdesk.game import Game  # noqa: E402
-from xqdesk.opening_book import read_xz_pgn  # noqa: E402
+from xqdesk.opening_book import undamaged_games  # noqa: E402
 
 DEFAULT_GAMES = ROOT / "tests" / "data" / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 SAME_GAME_PLIES = 40
@@ -44,13 +43,7 @@ SAME_GAME_PLIES = 40
 
 def games_of(path: str) -> Iterator[Game]:
     """The undamaged games of a record file, or of an ``.xz`` PGN collection, streamed."""
-    if path.lower().endswith(".xz"):
-        yield from read_xz_pgn(Path(path), [], keep_damaged=False)
-        return
-    record = read_games(path)
-    for index, game in enumerate(record.games, start=1):
-        if index not in record.damaged_game_numbers:
-            yield game
+    yield from undamaged_games(Path(path), [])
 
 
 def wilson(hits: int, total: int, z: float = 1.96) -> tuple[float, float]:

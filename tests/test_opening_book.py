@@ -18,7 +18,7 @@ from xqdesk.engines.errors import EngineOptionError
 from xqdesk.engines.hosted.book import OpeningBook
 from xqdesk.engines.hosted.in_process import apply_option
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.opening_book import BookFileError, CompactBook, build_book, save_book, shipped_book
+from xqdesk.opening_book import BookFileError, CompactBook, build_book, save_book, shipped_book, undamaged_games
 from xqdesk.position_index import PositionIndex
 from xqdesk.position_key import canonical_key, mirror_move
 from xqdesk.resource_files import read_resource
@@ -226,3 +226,18 @@ def test_explore_without_an_index_reads_the_masters_book(capsys):
     assert lines[0].split() == ["move", "games", "red", "draw", "black"]
     assert lines[1].split() == [first.move.iccs(), str(first.games), str(first.red_wins), str(first.draws),
                                 str(first.black_wins)]
+
+
+def test_undamaged_games_are_the_same_from_a_plain_file_and_an_xz_stream_and_leave_out_the_damaged(tmp_path):
+    damaged = '[Event "damaged"]\n\n1. h2e2 h9g7 2. a0a9 *\n'  # 2. a0a9: the chariot cannot jump its own pawn
+    plain = tmp_path / "games.pgn"
+    plain.write_text(MASTER.read_text(encoding="utf-8") + "\n" + damaged, encoding="utf-8")
+    packed = tmp_path / "games.pgn.xz"
+    packed.write_bytes(lzma.compress(plain.read_bytes()))
+    found: dict[Path, tuple[list[list[str]], list[str]]] = {}
+    for path in (plain, packed):
+        errors: list[str] = []
+        games = [[move.iccs() for move in game.mainline_moves()] for game in undamaged_games(path, errors)]
+        found[path] = games, errors
+    assert len(found[plain][0]) == 15 and found[plain][0] == found[packed][0]
+    assert len(found[plain][1]) == 1 and len(found[packed][1]) == 1 and "a0a9" in found[packed][1][0]

@@ -105,6 +105,19 @@ def read_xz_pgn(path: Path, errors: list[str], keep_damaged: bool = True) -> Ite
         errors.append(f"{path}: cannot be read as xz-compressed UTF-8 PGN ({error})")
 
 
+def undamaged_games(path: Path, errors: list[str]) -> Iterator[Game]:
+    """The games of one record file that have no problem in them, its problems appended to
+    ``errors``; an ``.xz`` file (such as the CCPD collection) is read as a stream of UTF-8 PGN."""
+    if path.suffix.lower() == ".xz":
+        yield from read_xz_pgn(path, errors, keep_damaged=False)
+        return
+    record = read_games(path)
+    errors.extend(str(error) for error in record.errors)
+    for number, game in enumerate(record.games, start=1):
+        if number not in record.damaged_game_numbers:
+            yield game
+
+
 def _games_of(path: Path, report: BuildReport) -> Iterator[Game]:
     """The games of a record file or folder; an ``.xz`` file is read as a stream of UTF-8 PGN,
     game by game (so its size is not limited)."""
@@ -243,6 +256,6 @@ def looks_like_book(path: str | Path) -> bool:
         return False
 
 
-__all__ = ["CompactBook", "BookFileError", "BuildReport", "build_book", "read_xz_pgn", "save_book", "shipped_book",
+__all__ = ["CompactBook", "BookFileError", "BuildReport", "build_book", "read_xz_pgn", "save_book", "shipped_book", "undamaged_games",
            "looks_like_book", "ROW_TYPE", "DEFAULT_MAX_PLY", "DEFAULT_MIN_GAMES", "SHIPPED_BOOK",
            "SHIPPED_ATTRIBUTION"]
