@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from xqdesk.engines.builtin import board_kernel  # noqa: E402
 from xqdesk.engines.builtin.eval_kernel import evaluate  # noqa: E402
 from xqdesk.engines.builtin.exchange_kernel import loses_material  # noqa: E402
+from xqdesk.engines.builtin.move_order_kernel import MOVE_TO_MASK  # noqa: E402
 from xqdesk.engines.builtin.position import Position  # noqa: E402
 from xqdesk.formats import read_games  # noqa: E402
 
@@ -72,7 +73,7 @@ def _exchanges(board, moves, count, rounds):
     total = 0
     for _ in range(rounds):
         for i in range(count):
-            if board[moves[i] & 127] != 0:
+            if board[moves[i] & MOVE_TO_MASK] != 0:
                 total += loses_material(board, moves[i])
     return total
 
@@ -90,7 +91,7 @@ def part_costs(position: Position, calls: int) -> dict[str, float]:
     side = int(pos[board_kernel.POS_SIDE])
     moves = np.zeros(board_kernel.MAX_MOVES, np.int64)
     count = board_kernel.generate_moves(board, side, moves, False)
-    captures = sum(1 for move in moves[:count] if board[move & 127] != 0)
+    captures = sum(1 for move in moves[:count] if board[move & MOVE_TO_MASK] != 0)
     rounds = max(1, calls // count)
     king = int(board_kernel.king_square(pos, side))
     return {
