@@ -76,6 +76,37 @@ def test_a_round_robin_is_watched_live_scored_and_saved(qtbot, window, tmp_path)
     assert tournament.windowTitle() == "引擎循环赛"
 
 
+def test_a_fast_engines_last_report_comes_before_each_of_its_moves(qtbot, window, tmp_path):
+    """Level 3 moves within milliseconds, faster than the ten reports a second the window is sent:
+    the report held back by that limit still comes, before the move, and no report comes before
+    its game has started (so none is shown against the game before)."""
+    tournament = open_tournament(window)
+    tournament.set_chosen([STRONG.name, RANDOM.name])
+    tournament.clock_box.setCurrentText("0.3s")
+    tournament.games_box.setValue(2)
+    tournament.pgn_edit.setText(str(tmp_path / "fast.pgn"))
+    assert tournament.start()
+    events: list[tuple] = []
+    run = tournament.run
+    run.game_started.connect(lambda game: events.append(("started", game.number)))
+    run.engine_info.connect(lambda index, info: events.append(("info", index, info.depth)))
+    run.moved.connect(lambda live: events.append(("moved", live.red if live.board.turn != RED else live.black)))
+    with qtbot.waitSignal(run.ended, timeout=HANG_GUARD_MS):
+        pass
+    assert [event[1] for event in events if event[0] == "started"] == [1, 2]
+    assert events[0][0] == "started"
+    reported: set[int] = set()
+    builtin_moves = 0
+    for event in events:
+        if event[0] == "info":
+            reported.add(event[1])
+        elif event[0] == "moved":
+            assert event[1] in reported, events  # both engines report a line for every move
+            reported.discard(event[1])
+            builtin_moves += event[1] == 0
+    assert builtin_moves >= 5
+
+
 def test_stop_ends_the_tournament_within_a_move(qtbot, window, tmp_path):
     tournament = open_tournament(window)
     tournament.set_chosen([STRONG.name, RANDOM.name])

@@ -152,9 +152,10 @@ class MatchRunner:
     engine process it started).
 
     ``adjudication``: the draw and resign rules applied from the engines' scores. ``headers``: tags
-    every game's record gets (e.g. ``TimeControl``), besides ``Date`` (the day it started). ``on_game`` is
-    told of each game as it ends (finished or stopped), ``on_move(game, board_after, reply)`` of
-    each move; both are called from the worker threads.
+    every game's record gets (e.g. ``TimeControl``), besides ``Date`` (the day it started).
+    ``on_game_start`` is told of each game before its first search begins, ``on_game`` of each game
+    as it ends (finished or stopped), ``on_move(game, board_after, reply)`` of each move; all three
+    are called from the worker threads.
     """
 
     def __init__(self, contestants: Sequence[Contestant], *, concurrency: int = 1, ruleset: Ruleset = COURSE,
@@ -162,7 +163,8 @@ class MatchRunner:
                  on_game: Optional[Callable[[PlayedGame], None]] = None,
                  adjudication: AdjudicationRules = AdjudicationRules(),
                  on_move: Optional[Callable[[ScheduledGame, Board, MoveReply], None]] = None,
-                 headers: Optional[Mapping[str, str]] = None) -> None:
+                 headers: Optional[Mapping[str, str]] = None,
+                 on_game_start: Optional[Callable[[ScheduledGame], None]] = None) -> None:
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency!r}")
         self.contestants = list(contestants)
@@ -172,6 +174,7 @@ class MatchRunner:
         self.time_control = time_control
         self.on_game = on_game
         self.on_move = on_move
+        self.on_game_start = on_game_start
         self.adjudication = adjudication
         self.headers = dict(headers or {})
         self._seat_sets: queue.Queue[dict[int, GamePlayer]] = queue.Queue()
@@ -257,6 +260,8 @@ class MatchRunner:
         started = datetime.date.today()
         LOG.info("game %d begins: %s (red) vs %s (black)%s", game.number, self.contestants[game.red].name,
                  self.contestants[game.black].name, f" from {game.opening.label}" if game.opening else "")
+        if self.on_game_start is not None:
+            self.on_game_start(game)
         try:
             record = self._play_with(seats, game, evaluations)
         finally:

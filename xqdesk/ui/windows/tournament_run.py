@@ -2,9 +2,10 @@
 
 :class:`TournamentRun` drives the Qt-free contest code (:mod:`xqdesk.engines.contests`: the
 schedule, :class:`~xqdesk.engines.contests.match.MatchRunner` with its clocks and adjudication,
-the standings) and passes what happens to the window's thread as signals: each move played
-(``moved``), the engines' search progress (``engine_info``, at most ten times a second per
-engine), each game that ends (``game_ended``; it is then written to the PGN file at once, so a
+the standings) and passes what happens to the window's thread as signals: each game as it starts
+(``game_started``, before its first search), each move played (``moved``), the engines' search
+progress (``engine_info``, at most ten times a second per engine, and always a mover's last report
+before its move, so a fast engine's line is never lost to the limit), each game that ends (``game_ended``; it is then written to the PGN file at once, so a
 crash loses nothing) and the end of the tournament (``ended``). :meth:`stop` ends it within one
 move: the game in progress comes back aborted and no further game starts.
 
@@ -17,6 +18,7 @@ board, not by a few milliseconds of the machine's scheduling. Any other clock (`
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +38,7 @@ from xqdesk.engines.search_types import SearchInfo, SearchLimits
 from xqdesk.errors import XqdeskError
 from xqdesk.formats import write_games
 from xqdesk.move import Move
+from xqdesk.pieces import RED
 from xqdesk.ruleset import COURSE
 from xqdesk.time_control import TimeControl
 from xqdesk.ui.base.background import ThreadedObject
@@ -92,9 +95,11 @@ class TournamentRun(ThreadedObject):
         self._runner = MatchRunner([self._contestant(index) for index in range(len(self.profiles))],
                                    time_control=None if move_time is not None else time_control,
                                    adjudication=adjudication, on_game=self._on_game, on_move=self._on_move,
+                                   on_game_start=self._on_game_start,
                                    headers={"TimeControl": time_control.pgn_tag()})
-        self._last_info = [0.0] * len(self.profiles)
-        self._started_games: set[int] = set()
+        self._info_lock = threading.Lock()
+        self._last_info = [0.0] * len(self.profiles)  # when each engine's report last went out
+        self._held_info: list[SearchInfo | None] = [None] * len(self.profiles)  # held back by the limit
         self._from_thread.connect(self._pass_on)
 
     def _contestant(self, index: int) -> Contestant:
@@ -122,19 +127,33 @@ class TournamentRun(ThreadedObject):
             reason = "stopped"
         self._from_thread.emit("ended", reason)
 
-    def _on_move(self, game: ScheduledGame, board: Board, reply: MoveReply) -> None:
-        if game.number not in self._started_games:
-            self._started_games.add(game.number)
+    def _on_game_start(self, game: ScheduledGame) -> None:
+        with self._info_lock:
+            self._held_info = [None] * len(self.profiles)  # a report of the game before is not this one's
             self._from_thread.emit("started", game)
-        if reply.move is not None:
-            self._from_thread.emit("moved", LiveMove(game.number, game.red, game.black, board.copy(), reply.move,
-                                                     reply.elapsed))
+
+    def _on_move(self, game: ScheduledGame, board: Board, reply: MoveReply) -> None:
+        mover = game.black if board.turn == RED else game.red  # ``board`` is the position after the move
+        with self._info_lock:
+            held, self._held_info[mover] = self._held_info[mover], None
+            if held is not None:  # the mover's last report, before its move
+                self._last_info[mover] = time.monotonic()
+                self._from_thread.emit("info", (mover, held))
+            if reply.move is not None:
+                self._from_thread.emit("moved", LiveMove(game.number, game.red, game.black, board.copy(),
+                                                         reply.move, reply.elapsed))
 
     def _on_info(self, index: int, info: SearchInfo) -> None:
+        if not info.pv:
+            return
         now = time.monotonic()
-        if info.pv and now - self._last_info[index] >= INFO_INTERVAL_S:
-            self._last_info[index] = now
-            self._from_thread.emit("info", (index, info))
+        with self._info_lock:
+            if now - self._last_info[index] >= INFO_INTERVAL_S:
+                self._last_info[index] = now
+                self._held_info[index] = None
+                self._from_thread.emit("info", (index, info))
+            else:
+                self._held_info[index] = info
 
     def _on_game(self, played: PlayedGame) -> None:
         self.played.append(played)
