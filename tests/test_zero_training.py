@@ -1,6 +1,7 @@
 """The zero network's training from scratch, small: labelled positions made by the pipeline with a
 real (built-in) teacher, supervised epochs streamed from the shards, then one self-play iteration
 with its arena and log. Skipped where torch is not installed."""
+import copy
 import csv
 import json
 import subprocess
@@ -180,3 +181,58 @@ def test_a_shipped_network_comes_back_into_torch_computing_the_same(pair):
     assert np.allclose(values.numpy(), expected_values, atol=1e-5)
     again = export(model)
     assert all(np.allclose(again.arrays[name], network.arrays[name], atol=1e-6) for name in network.arrays)
+
+
+def test_a_network_read_from_a_file_trains_on_from_its_own_play():
+    """A model from a ``.npz`` has identity statistics: in training mode it normalises by the batch
+    and computes another function. Calibrated on a batch, training mode computes what the file
+    does on that batch; deepened, the new blocks start as the identity."""
+    from xqdesk.engines.zero.model import ZeroNet, calibrate_normalisation, deepened, export, from_network
+    from xqdesk.engines.zero.network import Head
+
+    torch.manual_seed(5)
+    original = ZeroNet(8, 2, 16, Head("pair", 4, 2))
+    original.train()
+    original(original.planes(torch.randint(-7, 8, (64, 90))))  # statistics of their own
+    original.eval()
+    network = export(original)
+    codes = torch.from_numpy(np.random.default_rng(1).integers(-7, 8, size=(48, 90)))
+    with torch.no_grad():
+        expected_logits, expected_values = original(original.planes(codes))
+    model = from_network(network)
+    planes = model.planes(codes)
+    trained = copy.deepcopy(model).train()  # (a forward pass in training mode moves its statistics)
+    with torch.no_grad():
+        uncalibrated, _ = trained(planes)
+    assert not np.allclose(uncalibrated.numpy(), expected_logits.numpy(), atol=1e-2)
+    grown = deepened(model, 2)
+    assert grown.blocks == 4 and model.blocks == 2
+    calibrate_normalisation(grown, planes)
+    for mode in (True, False):  # training mode on this batch, and eval mode on any
+        grown.train(mode)
+        with torch.no_grad():
+            logits, values = grown(planes)
+        assert np.allclose(logits.numpy(), expected_logits.numpy(), atol=1e-3)
+        assert np.allclose(values.numpy(), expected_values.numpy(), atol=1e-4)
+    with pytest.raises(ValueError, match="0 or more"):
+        deepened(model, -1)
+
+
+def test_the_command_line_deepens_a_network_file_and_refuses_to_deepen_nothing(masters_only, tmp_path):
+    from xqdesk.engines.zero.model import ZeroNet, export
+    from xqdesk.engines.zero.network import Head
+
+    root = GAMES.parents[2]
+    start = tmp_path / "start.npz"
+    export(ZeroNet(8, 1, 16, Head("pair", 8, 2)).eval()).save(start)
+    net = tmp_path / "deeper.npz"
+    done = subprocess.run([sys.executable, "-m", "xqdesk", "train", "zero", "--data", str(masters_only),
+                           "--out", str(net), "--epochs", "1", "--batch", "64", "--init", str(start),
+                           "--grow-blocks", "2", "--heldout-positions", "100"],
+                          capture_output=True, text=True, timeout=600, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert Network.load(net).blocks == 3 and Network.load(net).channels == 8
+    refused = subprocess.run([sys.executable, "-m", "xqdesk", "train", "zero", "--data", str(masters_only),
+                              "--out", str(net), "--grow-blocks", "2"],
+                             capture_output=True, text=True, timeout=600, cwd=root)
+    assert refused.returncode == 2 and "--grow-blocks deepens the network of --init" in refused.stderr

@@ -97,6 +97,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     zero.add_argument("--init", default=None, metavar="FILE",
                       help="start from this network (.pt checkpoint, or a .npz such as the shipped one) "
                            "instead of a new one; its sizes and heads replace --channels … --value-channels")
+    zero.add_argument("--grow-blocks", type=int, default=0, metavar="N",
+                      help="with --init: add N residual blocks that start as the identity, so training "
+                           "deepens the network from what it already plays (default 0)")
 
     sp = modes.add_parser("selfplay", help="reinforcement learning by self-play with an arena gate")
     sp.add_argument("--net", required=True, help="the starting network (.npz with its .pt checkpoint beside it)")
@@ -170,16 +173,25 @@ def _nnue(args: argparse.Namespace) -> int:
     return 0
 
 
+CALIBRATION_POSITIONS = 4096
+"""Training positions on which a network read from a ``.npz`` gets the statistics of its
+normalisations before training (:func:`xqdesk.engines.zero.model.calibrate_normalisation`)."""
+
+
 def _zero(args: argparse.Namespace) -> int:
-    from xqdesk.engines.zero.model import ZeroNet, from_network, load_checkpoint
+    from xqdesk.engines.zero.model import ZeroNet, deepened, from_network, load_checkpoint
     from xqdesk.engines.zero.network import Head, Network
     from xqdesk.engines.zero.supervised import Targets, train_from_shards
     from xqdesk.errors import XqdeskError
 
     if min(args.epochs, args.channels, args.blocks, args.hidden, args.batch, args.policy_channels,
            args.value_channels, args.buffer_shards) < 1 or args.policy_temperature <= 0 \
-            or not 0 <= args.master_weight <= 1 or not 0 <= args.score_weight <= 1:
-        report_error("sizes must be positive, the temperature above 0, the weights within [0, 1]", "train zero")
+            or not 0 <= args.master_weight <= 1 or not 0 <= args.score_weight <= 1 or args.grow_blocks < 0:
+        report_error("sizes must be positive (--grow-blocks 0 or more), the temperature above 0, the weights "
+                     "within [0, 1]", "train zero")
+        return 2
+    if args.grow_blocks and args.init is None:
+        report_error("--grow-blocks deepens the network of --init: give one", "train zero")
         return 2
     try:
         if args.init is None:
@@ -189,11 +201,14 @@ def _zero(args: argparse.Namespace) -> int:
             model = from_network(Network.load(args.init))
         else:
             model = load_checkpoint(args.init)
+        model = deepened(model, args.grow_blocks) if args.grow_blocks else model
+        from_file = args.init is not None and args.init.endswith(".npz")  # its normalisations hold no statistics
         targets = Targets(args.policy_temperature, args.master_weight, args.score_weight)
         train_from_shards(args.data, args.out, args.epochs, model, targets, args.batch, args.lr, device=args.device,
                           seed=args.seed, max_positions=args.max_positions, buffer_shards=args.buffer_shards,
                           heldout_positions=args.heldout_positions,
-                          report=lambda entry: print(entry.line(), flush=True))
+                          report=lambda entry: print(entry.line(), flush=True),
+                          calibrate_positions=CALIBRATION_POSITIONS if from_file else 0)
     except (XqdeskError, OSError, ValueError) as error:
         report_error(str(error), "train zero")
         return 1

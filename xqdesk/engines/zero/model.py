@@ -166,6 +166,56 @@ def from_network(network: Network) -> ZeroNet:
     return model
 
 
+def calibrate_normalisation(model: ZeroNet, planes: torch.Tensor) -> None:
+    """Re-express every batch normalisation of ``model`` so that, on the batch ``planes``, training
+    mode (which normalises by the batch's own statistics) computes what eval mode computes now.
+
+    A model made by :func:`from_network` has identity statistics, so its first training steps
+    would normalise by the batch and compute another function than the network it was read from;
+    calibrated, training starts from that network's play. Each normalisation's statistics become
+    the batch's, and its scale and shift absorb the difference."""
+    layers = [module for module in model.modules() if isinstance(module, nn.BatchNorm2d)]
+    inputs: dict[nn.BatchNorm2d, torch.Tensor] = {}
+    hooks = [layer.register_forward_hook(lambda layer, args, _out: inputs.__setitem__(layer, args[0].detach()))
+             for layer in layers]
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.no_grad():
+            model(planes)
+    finally:
+        for hook in hooks:
+            hook.remove()
+    with torch.no_grad():
+        for layer in layers:
+            assert layer.running_mean is not None and layer.running_var is not None
+            z = inputs[layer].double()
+            mean, var = z.mean(dim=(0, 2, 3)), z.var(dim=(0, 2, 3), unbiased=False)
+            old_scale = layer.weight.double() / torch.sqrt(layer.running_var.double() + layer.eps)
+            layer.bias.copy_((layer.bias.double() + old_scale * (mean - layer.running_mean.double())).float())
+            layer.weight.copy_((old_scale * torch.sqrt(var + layer.eps)).float())
+            layer.running_mean.copy_(mean.float())
+            layer.running_var.copy_(var.float())
+    model.train(was_training)
+
+
+def deepened(model: ZeroNet, extra_blocks: int) -> ZeroNet:
+    """``model`` with ``extra_blocks`` residual blocks more at the end of its tower, each starting as
+    the identity (its second normalisation's scale and shift are zero, so the block adds nothing
+    to the rectified input it passes on): the new model computes what ``model`` computes, and
+    training grows the new blocks from there (the deeper network need not relearn the shallow one)."""
+    if extra_blocks < 0:
+        raise ValueError(f"extra blocks must be 0 or more, got {extra_blocks}")
+    grown = ZeroNet(model.channels, model.blocks + extra_blocks, model.hidden, model.head)
+    grown.load_state_dict(model.state_dict(), strict=False)  # the new blocks' keys are missing from it
+    with torch.no_grad():
+        for block in list(grown.tower)[model.blocks:]:
+            assert isinstance(block, _Block)
+            block.bn2.weight.zero_()
+            block.bn2.bias.zero_()
+    return grown
+
+
 def save_checkpoint(model: ZeroNet, path: str | Path, extra: dict[str, Any] | None = None) -> None:
     """The torch state (to resume training) with the sizes needed to rebuild the model."""
     head = model.head

@@ -45,7 +45,7 @@ from xqdesk.engines.zero.encoding import (
     POLICY_SIZE,
     ROTATED_POLICY_INDEX,
 )
-from xqdesk.engines.zero.model import ZeroNet, export, save_checkpoint
+from xqdesk.engines.zero.model import ZeroNet, calibrate_normalisation, export, save_checkpoint
 
 ILLEGAL_LOGIT = -1e4
 """What an illegal move's logit becomes in training (its probability underflows to 0)."""
@@ -229,19 +229,25 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
                       max_positions: Optional[int] = None, buffer_shards: int = 4,
                       heldout_positions: Optional[int] = None,
                       report: Optional[Callable[[EpochReport], None]] = None,
-                      progress: Optional[Callable[[int, int], None]] = None) -> list[EpochReport]:
+                      progress: Optional[Callable[[int, int], None]] = None,
+                      calibrate_positions: int = 0) -> list[EpochReport]:
     """Train ``model`` on the shards of the data folders ``data`` and write ``out`` (and ``out``'s
     ``.pt``) after every epoch, and ``out``'s ``.best.npz`` whenever the held-out agreement is the
     best so far; ``max_positions`` caps the positions read per epoch (an epoch is then that many
     positions of a fresh shuffle); ``buffer_shards`` shards are shuffled together;
     ``heldout_positions`` caps the held-out positions measured after each epoch (whole games, the
     same ones every epoch: :func:`heldout_games`);
-    ``progress(step, steps)`` after each step."""
+    ``progress(step, steps)`` after each step; ``calibrate_positions`` (for a model read from a
+    ``.npz``): first re-express its normalisations on that many training positions
+    (:func:`~xqdesk.engines.zero.model.calibrate_normalisation`), so training starts from its play."""
     torch.manual_seed(seed)
     started = time.perf_counter()
     where = pick_device(device)
     model.to(where)
     reader = ShardReader(data)
+    if calibrate_positions > 0:
+        sample = make_batch(next(iter(reader.batches(calibrate_positions, seed=seed))), targets)
+        calibrate_normalisation(model, model.planes(torch.from_numpy(sample.codes.astype(np.int64)).to(where)))
     heldout = heldout_games(ShardReader(data, holdout=True).all(), heldout_positions, seed)
     per_epoch = min(reader.positions, max_positions) if max_positions else reader.positions
     steps = max(1, epochs * math.ceil(per_epoch / batch_size))
