@@ -236,3 +236,28 @@ def test_the_command_line_deepens_a_network_file_and_refuses_to_deepen_nothing(m
                               "--out", str(net), "--grow-blocks", "2"],
                              capture_output=True, text=True, timeout=600, cwd=root)
     assert refused.returncode == 2 and "--grow-blocks deepens the network of --init" in refused.stderr
+
+
+def test_self_play_trains_the_policy_over_the_legal_moves_only():
+    """A network taught over the legal moves only may give illegal moves any logit: self-play's
+    training reads the policy as the engine does (over the legal moves), so such logits cost
+    nothing, and every visit target (Black's moves in the mover's frame too) is a legal entry."""
+    from xqdesk.engines.zero.encoding import mirror_codes
+    from xqdesk.engines.zero.model import ZeroNet, export
+    from xqdesk.engines.zero.network import Head
+    from xqdesk.engines.zero.selfplay import SelfPlayConfig, _train_window, play_selfplay_game
+    from xqdesk.engines.zero.supervised import legal_entries
+
+    torch.manual_seed(2)
+    model = ZeroNet(8, 1, 16, Head("pair", 4, 2)).eval()
+    game = play_selfplay_game(export(model), simulations=8, max_plies=24, seed=4)
+    legal = legal_entries(game.codes, np.ones(len(game.codes), dtype=bool))
+    assert len(game.codes) == 24 and np.all(legal[game.targets > 0])
+    seen = np.concatenate([game.codes, mirror_codes(game.codes)])  # training reads the mirror images too
+    never = ~legal_entries(seen, np.ones(len(seen), dtype=bool)).any(axis=0)
+    with torch.no_grad():
+        model.policy_bias.masked_fill_(torch.from_numpy(never), 40.0)  # moves legal in none of them
+    frozen = torch.optim.SGD(model.parameters(), lr=0.0)
+    policy_loss, value_loss = _train_window(model, frozen, [(game.codes, game.targets, game.value)],
+                                            SelfPlayConfig(epochs=1, seed=0))
+    assert policy_loss < np.log(legal.sum(axis=1).max()) + 1.0 and np.isfinite(value_loss)

@@ -243,11 +243,15 @@ def run_selfplay(net: Path, out_dir: Path, iterations: int, config: SelfPlayConf
 def _train_window(model: ZeroNet, optimiser: torch.optim.Optimizer,
                   window: list[tuple[np.ndarray, np.ndarray, np.ndarray]], config: SelfPlayConfig,
                   batch: int = 128) -> tuple[float, float]:
-    """Passes over the replay window (with mirror images); mean policy and value losses of the last."""
+    """Passes over the replay window (with mirror images); mean policy and value losses of the last.
+    The policy is a distribution over each position's legal moves, as the engine reads it and as
+    supervised training teaches it (an illegal move's logit is left alone: a loss over every entry
+    would spend the updates pushing down logits the engine never reads)."""
     import torch
     import torch.nn.functional as F
 
     from xqdesk.engines.zero.encoding import MIRROR_PERMUTATION, mirror_codes
+    from xqdesk.engines.zero.supervised import ILLEGAL_LOGIT, legal_entries
 
     codes = np.concatenate([part[0] for part in window])
     targets = np.concatenate([part[1] for part in window])
@@ -255,6 +259,7 @@ def _train_window(model: ZeroNet, optimiser: torch.optim.Optimizer,
     codes = np.concatenate([codes, mirror_codes(codes)])
     targets = np.concatenate([targets, targets[:, np.argsort(MIRROR_PERMUTATION)]])
     values = np.concatenate([values, values])
+    legal = torch.from_numpy(legal_entries(codes, np.ones(len(codes), dtype=bool)))  # mover's frame: "Red" moves
     rng = np.random.default_rng(config.seed)
     policy_sum = value_sum = 0.0
     for _ in range(max(1, config.epochs)):
@@ -266,6 +271,7 @@ def _train_window(model: ZeroNet, optimiser: torch.optim.Optimizer,
             if len(pick) < 2:
                 continue
             logits, predicted = model(model.planes(torch.from_numpy(codes[pick].astype(np.int64))))
+            logits = logits.masked_fill(~legal[pick], ILLEGAL_LOGIT)
             policy_loss = -(torch.from_numpy(targets[pick]) * F.log_softmax(logits, dim=1)).sum(1).mean()
             value_loss = F.mse_loss(predicted, torch.from_numpy(values[pick]))
             optimiser.zero_grad()
