@@ -261,3 +261,19 @@ def test_self_play_trains_the_policy_over_the_legal_moves_only():
     policy_loss, value_loss = _train_window(model, frozen, [(game.codes, game.targets, game.value)],
                                             SelfPlayConfig(epochs=1, seed=0))
     assert policy_loss < np.log(legal.sum(axis=1).max()) + 1.0 and np.isfinite(value_loss)
+
+
+def test_self_play_starts_from_a_network_file_with_no_checkpoint(tmp_path):
+    """The shipped network has no ``.pt``: self-play trains on from the ``.npz`` itself."""
+    from xqdesk.engines.zero.model import ZeroNet, export
+    from xqdesk.engines.zero.network import Head
+    from xqdesk.engines.zero.selfplay import SelfPlayConfig, run_selfplay
+
+    torch.manual_seed(4)
+    torch.set_num_threads(1)
+    start = tmp_path / "start.npz"
+    export(ZeroNet(8, 1, 16, Head("pair", 4, 2)).eval()).save(start)
+    rows = run_selfplay(start, tmp_path / "run", 1, SelfPlayConfig(games=2, simulations=4, max_plies=12, workers=1,
+                                                                   arena_games=2, seed=2), report=lambda line: None)
+    assert len(rows) == 1 and rows[0]["positions"] == 24 and np.isfinite(float(rows[0]["policy_loss"]))
+    assert Network.load(tmp_path / "run" / "iter_1.npz").blocks == 1 and not start.with_suffix(".pt").exists()

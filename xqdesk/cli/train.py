@@ -102,7 +102,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "deepens the network from what it already plays (default 0)")
 
     sp = modes.add_parser("selfplay", help="reinforcement learning by self-play with an arena gate")
-    sp.add_argument("--net", required=True, help="the starting network (.npz with its .pt checkpoint beside it)")
+    sp.add_argument("--net", required=True, help="the starting network (.npz; its .pt checkpoint beside it is trained on where there is one)")
     sp.add_argument("--out-dir", required=True, help="folder for checkpoints, best.npz, log.csv and log.png")
     sp.add_argument("--iterations", type=int, default=1)
     sp.add_argument("--games", type=int, default=8, help="self-play games per iteration")

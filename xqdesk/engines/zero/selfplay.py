@@ -180,17 +180,24 @@ def _elo_vs_greedy(path: Path, games: int, simulations: int, max_plies: int, see
 
 def run_selfplay(net: Path, out_dir: Path, iterations: int, config: SelfPlayConfig,
                  report: Callable[[str], None] = print) -> list[dict[str, object]]:
-    """Run ``iterations`` iterations from the network ``net`` (its ``.pt`` checkpoint beside it);
-    returns the log rows."""
+    """Run ``iterations`` iterations from the network ``net`` (its ``.pt`` checkpoint beside it, or
+    where there is none, such as the shipped network, ``net`` itself: its normalisations then get
+    the statistics of the first iteration's positions before the first training pass); returns
+    the log rows."""
     import torch
 
-    from xqdesk.engines.zero.model import export, load_checkpoint, save_checkpoint
+    from xqdesk.engines.zero.model import (
+        calibrate_normalisation,
+        export,
+        from_network,
+        load_checkpoint,
+        save_checkpoint,
+    )
 
     checkpoint = net.with_suffix(".pt")
-    if not checkpoint.is_file():
-        raise ValueError(f"self-play trains the torch checkpoint {str(checkpoint)!r} beside {str(net)!r}; it is missing")
+    from_file = not checkpoint.is_file()
+    candidate = from_network(Network.load(net)) if from_file else load_checkpoint(checkpoint)
     out_dir.mkdir(parents=True, exist_ok=True)
-    candidate = load_checkpoint(checkpoint)
     best_path = out_dir / "best.npz"
     export(candidate.eval()).save(best_path)
     save_checkpoint(candidate, best_path.with_suffix(".pt"))
@@ -210,6 +217,8 @@ def run_selfplay(net: Path, out_dir: Path, iterations: int, config: SelfPlayConf
             targets = np.concatenate([g.targets for g in games])
             values = np.concatenate([g.value for g in games])
             window = (window + [(codes, targets, values)])[-max(1, config.window):]
+            if from_file and iteration == 1:
+                calibrate_normalisation(candidate, candidate.planes(torch.from_numpy(codes.astype(np.int64))))
             policy_loss, value_loss = _train_window(candidate, optimiser, window, config)
             candidate_path = out_dir / f"iter_{iteration}.npz"
             export(candidate.eval()).save(candidate_path)
