@@ -5,8 +5,9 @@ schedule, :class:`~xqdesk.engines.contests.match.MatchRunner` with its clocks an
 the standings) and passes what happens to the window's thread as signals: each game as it starts
 (``game_started``, before its first search), each move played (``moved``), the engines' search
 progress (``engine_info``, at most ten times a second per engine, and always a mover's last report
-before its move, so a fast engine's line is never lost to the limit), each game that ends (``game_ended``; it is then written to the PGN file at once, so a
-crash loses nothing) and the end of the tournament (``ended``). :meth:`stop` ends it within one
+before its move, so a fast engine's line is never lost to the limit), each game that ends
+(``game_ended``; it is then written to the PGN file at once, so a crash loses nothing) and the end
+of the tournament (``ended``). :meth:`stop` ends it within one
 move: the game in progress comes back aborted and no further game starts.
 
 A clock of seconds a move under the course's move clock (``0.3s``, ``1s``) is a move time, as
