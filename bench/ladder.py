@@ -1,6 +1,7 @@
 """The strength ladder (SigmaZero's protocol): where an engine stands among reference opponents.
 
     python bench/ladder.py --engine SPEC [--movetime 1] [--engine-movetime S] [--rungs random greedy …] [--keep-going]
+        [--all-games]
 
 Rungs, weakest first: ``random``, ``greedy``, ``minimax`` (``bench/minimax_student``, a course player
 searching three plies on material), Fairy-Stockfish at ``Skill Level`` −20 … 20 in steps of 5
@@ -9,7 +10,8 @@ place an engine at a fixed search size, as SigmaZero did at 800 simulations, giv
 spec and a generous ``--engine-movetime`` (``--engine zero:Simulations=800 --engine-movetime 9``):
 the rungs keep ``--movetime``. Against each rung the engine plays a best of 5 — colours
 alternating, the engine Red in the first game, each pair of games from one of the master openings
-of ``bench/strength.py`` — and stops early once the rung is decided; it passes the rung with
+of ``bench/strength.py`` — and stops early once the rung is decided (``--all-games`` plays all five,
+for a score out of 5); it passes the rung with
 2.5 points or more (win 1, draw ½) and climbs to the next, else the climb ends (``--keep-going``
 plays every rung anyway). Every game goes through the real referee with both sides as engine
 processes, each told its seconds a move under the course's 10 s clock.
@@ -47,7 +49,8 @@ PASS_POINTS = 2.5
 
 
 def play_rung(engine_spec: str, rung: str, args: argparse.Namespace) -> tuple[int, int, int, str]:
-    """(wins, draws, losses, notes) of the engine against ``rung``, best of 5, stopped when decided."""
+    """(wins, draws, losses, notes) of the engine against ``rung``, best of 5, stopped when decided
+    (unless ``args.all_games``)."""
     engine_limits = SearchLimits(movetime=args.engine_movetime or args.movetime)
     engine = EnginePlayer(parse_spec(engine_spec), engine_limits)
     opponent = EnginePlayer(opponent_spec(rung, args), SearchLimits(movetime=args.movetime))
@@ -58,7 +61,7 @@ def play_rung(engine_spec: str, rung: str, args: argparse.Namespace) -> tuple[in
         opponent.start()
         for game in range(GAMES):
             left = GAMES - game
-            if result.points >= PASS_POINTS or result.points + left < PASS_POINTS:
+            if not args.all_games and (result.points >= PASS_POINTS or result.points + left < PASS_POINTS):
                 break
             colour = RED if game % 2 == 0 else BLACK
             red, black = (engine, opponent) if colour == RED else (opponent, engine)
@@ -87,6 +90,8 @@ def main() -> int:
                              "search size in its spec, the most it may take")
     parser.add_argument("--rungs", nargs="+", default=RUNGS, metavar="RUNG", help="the rungs to climb, in order")
     parser.add_argument("--keep-going", action="store_true", help="play every rung, even after a failed one")
+    parser.add_argument("--all-games", action="store_true",
+                        help="play all five games of a rung, even once it is decided")
     parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH, help="the Fairy-Stockfish executable")
     parser.add_argument("--verbose", action="store_true", help="print every game")
     args = parser.parse_args()
