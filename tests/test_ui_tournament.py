@@ -29,6 +29,15 @@ def open_tournament(window, engines=(STRONG, RANDOM)):
     return tournament
 
 
+def start_strong_against_random(tournament, clock: str, games: int, pgn: Path) -> None:
+    """Start ``games`` games of level 3 against the random mover at ``clock``, written to ``pgn``."""
+    tournament.set_chosen([STRONG.name, RANDOM.name])
+    tournament.clock_box.setCurrentText(clock)
+    tournament.games_box.setValue(games)
+    tournament.pgn_edit.setText(str(pgn))
+    assert tournament.start()
+
+
 def test_a_round_robin_is_watched_live_scored_and_saved(qtbot, window, tmp_path):
     tournament = open_tournament(window)
     assert window.action("Engine tournament…").text() == "Engine tournament…"
@@ -81,11 +90,7 @@ def test_a_fast_engines_last_report_comes_before_each_of_its_moves(qtbot, window
     the report held back by that limit still comes, before the move, and no report comes before
     its game has started (so none is shown against the game before)."""
     tournament = open_tournament(window)
-    tournament.set_chosen([STRONG.name, RANDOM.name])
-    tournament.clock_box.setCurrentText("0.3s")
-    tournament.games_box.setValue(2)
-    tournament.pgn_edit.setText(str(tmp_path / "fast.pgn"))
-    assert tournament.start()
+    start_strong_against_random(tournament, "0.3s", 2, tmp_path / "fast.pgn")
     events: list[tuple] = []
     run = tournament.run
     run.game_started.connect(lambda game: events.append(("started", game.number)))
@@ -109,11 +114,7 @@ def test_a_fast_engines_last_report_comes_before_each_of_its_moves(qtbot, window
 
 def test_stop_ends_the_tournament_within_a_move(qtbot, window, tmp_path):
     tournament = open_tournament(window)
-    tournament.set_chosen([STRONG.name, RANDOM.name])
-    tournament.clock_box.setCurrentText("1s")
-    tournament.games_box.setValue(4)
-    tournament.pgn_edit.setText(str(tmp_path / "stopped.pgn"))
-    assert tournament.start()
+    start_strong_against_random(tournament, "1s", 4, tmp_path / "stopped.pgn")
     qtbot.waitUntil(lambda: len(tournament.board_view.board().move_stack) >= 2, timeout=HANG_GUARD_MS)
     with qtbot.waitSignal(tournament.run.ended, timeout=HANG_GUARD_MS) as ended:
         qtbot.mouseClick(tournament.stop_button, Qt.MouseButton.LeftButton)
