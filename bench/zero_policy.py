@@ -1,5 +1,6 @@
 """How often the ``zero`` network's policy alone (one simulation: its favourite legal move) plays
-the master's move, on games held out of its training; prints figures only.
+the master's move, and how far its value is from the game's result, on games held out of its
+training; prints figures only.
 
     python bench/zero_policy.py [--network FILE…] [--games FILE…] [--holdout 10] [--max-games N]
         [--exclude-games FILE…]
@@ -14,7 +15,10 @@ those of any game of these files (the files some network trained on). ``--max-ga
 first N held-out games.
 Several networks are measured on the same positions. Chance is the mean of 1 / (number of legal
 moves) over the same positions; the interval is the 95% Wilson interval of the agreement
-(positions of one game are not independent, so it is a little narrow).
+(positions of one game are not independent, so it is a little narrow). The value error is the mean
+squared difference between the value head's output and the game's result from the mover's view (1 a
+win, 0 a draw, -1 a loss), over the positions of the games whose result is known: what ``train
+zero`` reports as the held-out value loss.
 """
 from __future__ import annotations
 
@@ -36,6 +40,7 @@ from xqdesk.engines.zero.engine import load_shipped_network  # noqa: E402
 from xqdesk.engines.zero.network import Network  # noqa: E402
 from xqdesk.game import Game  # noqa: E402
 from xqdesk.opening_book import undamaged_games  # noqa: E402
+from xqdesk.position_index import game_result  # noqa: E402
 
 DEFAULT_GAMES = ROOT / "tests" / "data" / "games" / "iccs" / "Hu_Ronghua_1391_UCI_games.pgn"
 SAME_GAME_PLIES = 40
@@ -70,7 +75,8 @@ def main() -> int:
     trained_on = {known[:SAME_GAME_PLIES] for path in args.exclude_games for game in games_of(path)
                   if len(known := tuple(move.iccs() for move in game.mainline_moves())) >= SAME_GAME_PLIES}
     agree = [0] * len(networks)
-    positions = games = excluded = 0
+    squared_error = [0.0] * len(networks)
+    positions = games = excluded = valued = 0
     chance = 0.0
     for path in args.games:
         for game in games_of(path):
@@ -83,28 +89,36 @@ def main() -> int:
                 excluded += 1
                 continue
             games += 1
-            codes, legal_entries, played = [], [], []
+            codes, legal_entries, played, mover_results = [], [], [], []
+            red_result = game_result(game)
+            red_value = red_result or 0  # a game with no result adds no value error below
             board = game.start_board()
             for move in game.mainline_moves():
                 red = board.turn
                 codes.append(mover_codes(np.array([board.code_at(sq) for sq in range(90)]), red))
                 legal_entries.append([policy_index(m.from_square, m.to_square, red) for m in board.legal_moves])
                 played.append(policy_index(move.from_square, move.to_square, red))
+                mover_results.append(red_value if red else -red_value)
                 board.push(move)
             planes = planes_from_codes(np.stack(codes))
             for number, (_, network) in enumerate(networks):
-                logits, _ = network.forward(planes)
+                logits, values = network.forward(planes)
                 for row, entries in enumerate(legal_entries):
                     agree[number] += entries[int(np.argmax(logits[row, entries]))] == played[row]
+                if red_result is not None:
+                    squared_error[number] += float(np.sum((values.reshape(-1) - np.array(mover_results)) ** 2))
+            valued += len(legal_entries) if red_result is not None else 0
             chance += sum(1 / len(entries) for entries in legal_entries)
             positions += len(legal_entries)
     print(f"held-out games {games} (one game in {args.holdout}{f', {excluded} left out as trained on' if excluded else ''}), "
           f"positions {positions}, chance {100 * chance / max(positions, 1):.1f}% "
           f"[{time.perf_counter() - started:.0f} s]")
-    for (name, _), hits in zip(networks, agree):
+    for (name, _), hits, error in zip(networks, agree, squared_error):
         low, high = wilson(hits, positions)
+        value = (f"value error {error / valued:.3f} over the {valued} positions of games with a result" if valued
+                 else "no game has a result: no value error")
         print(f"{name}: policy agrees with the master move {100 * hits / max(positions, 1):.1f}% "
-              f"(95% interval {100 * low:.1f}–{100 * high:.1f}%)")
+              f"(95% interval {100 * low:.1f}–{100 * high:.1f}%); {value}")
     return 0
 
 
