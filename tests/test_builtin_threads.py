@@ -151,7 +151,7 @@ def test_multipv_works_with_two_threads(engine: BuiltinEngine) -> None:
     iteration, after = last[:3], last[3:]
     assert [info.multipv for info in iteration] == [1, 2, 3]
     assert len({info.pv[0] for info in iteration}) == 3
-    assert all(info.multipv == 1 and info.pv == iteration[0].pv for info in after)
+    assert len(after) <= 1 and all(info.multipv == 1 and info.pv == iteration[0].pv for info in after)
 
 
 def test_the_threads_option_is_declared_and_checked() -> None:
