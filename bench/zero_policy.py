@@ -89,25 +89,25 @@ def main() -> int:
                 excluded += 1
                 continue
             games += 1
-            codes, legal_entries, played, mover_results = [], [], [], []
-            red_result = game_result(game)
-            red_value = red_result or 0  # a game with no result adds no value error below
+            codes, legal_entries, played, red_to_move = [], [], [], []
             board = game.start_board()
             for move in game.mainline_moves():
                 red = board.turn
                 codes.append(mover_codes(np.array([board.code_at(sq) for sq in range(90)]), red))
                 legal_entries.append([policy_index(m.from_square, m.to_square, red) for m in board.legal_moves])
                 played.append(policy_index(move.from_square, move.to_square, red))
-                mover_results.append(red_value if red else -red_value)
+                red_to_move.append(red)
                 board.push(move)
             planes = planes_from_codes(np.stack(codes))
+            red_result = game_result(game)
+            mover_results = None if red_result is None else np.where(red_to_move, red_result, -red_result)
             for number, (_, network) in enumerate(networks):
                 logits, values = network.forward(planes)
                 for row, entries in enumerate(legal_entries):
                     agree[number] += entries[int(np.argmax(logits[row, entries]))] == played[row]
-                if red_result is not None:
-                    squared_error[number] += float(np.sum((values.reshape(-1) - np.array(mover_results)) ** 2))
-            valued += len(legal_entries) if red_result is not None else 0
+                if mover_results is not None:
+                    squared_error[number] += float(np.sum((values.reshape(-1) - mover_results) ** 2))
+            valued += 0 if mover_results is None else len(mover_results)
             chance += sum(1 / len(entries) for entries in legal_entries)
             positions += len(legal_entries)
     print(f"held-out games {games} (one game in {args.holdout}{f', {excluded} left out as trained on' if excluded else ''}), "
