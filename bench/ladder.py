@@ -1,7 +1,7 @@
 """The strength ladder (SigmaZero's protocol): where an engine stands among reference opponents.
 
     python bench/ladder.py --engine SPEC [--movetime 1] [--engine-movetime S] [--rungs random greedy …] [--keep-going]
-        [--all-games]
+        [--all-games] [--games 5]
 
 Rungs, weakest first: ``random``, ``greedy``, ``minimax`` (``bench/minimax_student``, a course player
 searching three plies on material), Fairy-Stockfish at ``Skill Level`` −20 … 20 in steps of 5
@@ -13,8 +13,10 @@ alternating, the engine Red in the first game, each pair of games from one of th
 of ``bench/strength.py`` — and stops early once the rung is decided (``--all-games`` plays all five,
 for a score out of 5); it passes the rung with
 2.5 points or more (win 1, draw ½) and climbs to the next, else the climb ends (``--keep-going``
-plays every rung anyway). Every game goes through the real referee with both sides as engine
-processes, each told its seconds a move under the course's 10 s clock.
+plays every rung anyway). ``--games N`` makes a rung N games (passed with half the points), for a
+measurement rather than a verdict: five games cannot tell a 60% engine from a 40% one. Every game
+goes through the real referee with both sides as engine processes, each told its seconds a move
+under the course's 10 s clock.
 
 Prints one line per game (with ``--verbose``), then the table (rung, games, score, passed) and the
 highest rung passed.
@@ -33,7 +35,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from strength import FAIRY_STOCKFISH, OPENINGS, opponent_spec  # noqa: E402
 
 from xqdesk.board import Board  # noqa: E402
-from xqdesk.engines.contests.elo import Tally  # noqa: E402
+from xqdesk.engines.contests.elo import Tally, elo_difference  # noqa: E402
 from xqdesk.engines.contests.match import game_score  # noqa: E402
 from xqdesk.engines.play.engine_player import EnginePlayer  # noqa: E402
 from xqdesk.engines.play.referee import play_game  # noqa: E402
@@ -45,12 +47,11 @@ from xqdesk.pieces import BLACK, RED  # noqa: E402
 RUNGS = ["random", "greedy", "minimax", *(f"fsf:{skill}" for skill in range(-20, 21, 5)),
          *(f"builtin:Level={level}" for level in (5, 10, 15, 20))]
 GAMES = 5
-PASS_POINTS = 2.5
 
 
 def play_rung(engine_spec: str, rung: str, args: argparse.Namespace) -> tuple[int, int, int, str]:
-    """(wins, draws, losses, notes) of the engine against ``rung``, best of 5, stopped when decided
-    (unless ``args.all_games``)."""
+    """(wins, draws, losses, notes) of the engine against ``rung``, best of ``args.games``, stopped
+    when decided (unless ``args.all_games``)."""
     engine_limits = SearchLimits(movetime=args.engine_movetime or args.movetime)
     engine = EnginePlayer(parse_spec(engine_spec), engine_limits)
     opponent = EnginePlayer(opponent_spec(rung, args), SearchLimits(movetime=args.movetime))
@@ -59,9 +60,9 @@ def play_rung(engine_spec: str, rung: str, args: argparse.Namespace) -> tuple[in
     try:
         engine.start()
         opponent.start()
-        for game in range(GAMES):
-            left = GAMES - game
-            if not args.all_games and (result.points >= PASS_POINTS or result.points + left < PASS_POINTS):
+        for game in range(args.games):
+            left = args.games - game
+            if not args.all_games and (result.points >= args.games / 2 or result.points + left < args.games / 2):
                 break
             colour = RED if game % 2 == 0 else BLACK
             red, black = (engine, opponent) if colour == RED else (opponent, engine)
@@ -91,21 +92,26 @@ def main() -> int:
     parser.add_argument("--rungs", nargs="+", default=RUNGS, metavar="RUNG", help="the rungs to climb, in order")
     parser.add_argument("--keep-going", action="store_true", help="play every rung, even after a failed one")
     parser.add_argument("--all-games", action="store_true",
-                        help="play all five games of a rung, even once it is decided")
+                        help="play all the games of a rung, even once it is decided")
+    parser.add_argument("--games", type=int, default=GAMES, metavar="N",
+                        help=f"games a rung (default {GAMES}); the engine passes it with half the points")
     parser.add_argument("--fairy-stockfish", default=FAIRY_STOCKFISH, help="the Fairy-Stockfish executable")
     parser.add_argument("--verbose", action="store_true", help="print every game")
     args = parser.parse_args()
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, not {args.games}")
     engine_time = f", the engine {args.engine_movetime:g} s" if args.engine_movetime else ""
-    print(f"ladder for {args.engine}: best of {GAMES}, pass at {PASS_POINTS} points, {args.movetime:g} s a move"
-          f"{engine_time}", flush=True)
+    print(f"ladder for {args.engine}: best of {args.games}, pass at {args.games / 2:g} points, "
+          f"{args.movetime:g} s a move{engine_time}", flush=True)
     rows = []
     for rung in args.rungs:
         started = time.monotonic()
         wins, draws, losses, faults = play_rung(args.engine, rung, args)
         points = wins + 0.5 * draws
-        passed = points >= PASS_POINTS
+        passed = points >= args.games / 2
         rows.append((rung, wins, draws, losses, points, passed, faults, time.monotonic() - started))
-        print(f"{rung:<16} +{wins} ={draws} -{losses}  {points:g} points  {'passed' if passed else 'failed'}"
+        print(f"{rung:<16} +{wins} ={draws} -{losses}  {points:g} points  {'passed' if passed else 'failed'}  "
+              f"{elo_difference(wins, draws, losses)}"
               f"{'  (' + faults + ')' if faults else ''}  ({time.monotonic() - started:.0f} s)", flush=True)
         if not passed and not args.keep_going:
             break
