@@ -3,7 +3,7 @@ the master's move, and how far its value is from the game's result, on games hel
 training; prints figures only.
 
     python bench/zero_policy.py [--network FILE…] [--games FILE…] [--holdout 10] [--max-games N]
-        [--exclude-games FILE…]
+        [--exclude-games FILE…] [--mirror]
 
 Held-out games are those ``xqdesk train data`` holds out with the same ``--holdout``: one game in N,
 chosen by a checksum of its moves (``xqdesk.engines.training.tasks.is_held_out``), so training never
@@ -18,7 +18,9 @@ moves) over the same positions; the interval is the 95% Wilson interval of the a
 (positions of one game are not independent, so it is a little narrow). The value error is the mean
 squared difference between the value head's output and the game's result from the mover's view (1 a
 win, 0 a draw, -1 a loss), over the positions of the games whose result is known: what ``train
-zero`` reports as the held-out value loss.
+zero`` reports as the held-out value loss. ``--mirror`` reads each position both ways (as it
+stands and mirrored between the files) and takes the mean, as the engine plays with its ``Mirror``
+option (on by default).
 """
 from __future__ import annotations
 
@@ -35,8 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from xqdesk.engines.training.tasks import is_held_out  # noqa: E402
-from xqdesk.engines.zero.encoding import mover_codes, planes_from_codes, policy_index  # noqa: E402
-from xqdesk.engines.zero.engine import load_shipped_network  # noqa: E402
+from xqdesk.engines.zero.encoding import mover_codes, policy_index  # noqa: E402
+from xqdesk.engines.zero.engine import load_shipped_network, network_outputs  # noqa: E402
 from xqdesk.engines.zero.network import Network  # noqa: E402
 from xqdesk.game import Game  # noqa: E402
 from xqdesk.opening_book import undamaged_games  # noqa: E402
@@ -69,6 +71,8 @@ def main() -> int:
     parser.add_argument("--max-games", type=int, default=None, metavar="N", help="the first N held-out games only")
     parser.add_argument("--exclude-games", nargs="+", default=[], metavar="FILE",
                         help="leave out held-out games that begin as a game of these files")
+    parser.add_argument("--mirror", action="store_true",
+                        help="read each position both ways and take the mean, as the engine's Mirror option does")
     args = parser.parse_args()
     networks = [(name or "shipped", Network.load(name) if name else load_shipped_network()) for name in args.network]
     started = time.perf_counter()
@@ -98,15 +102,15 @@ def main() -> int:
                 played.append(policy_index(move.from_square, move.to_square, red))
                 red_to_move.append(red)
                 board.push(move)
-            planes = planes_from_codes(np.stack(codes))
+            position_codes = np.stack(codes)
             red_result = game_result(game)
             mover_results = None if red_result is None else np.where(red_to_move, red_result, -red_result)
             for number, (_, network) in enumerate(networks):
-                logits, values = network.forward(planes)
+                logits, values = network_outputs(network, position_codes, args.mirror)
                 for row, entries in enumerate(legal_entries):
                     agree[number] += entries[int(np.argmax(logits[row, entries]))] == played[row]
                 if mover_results is not None:
-                    squared_error[number] += float(np.sum((values.reshape(-1) - mover_results) ** 2))
+                    squared_error[number] += float(np.sum((values - mover_results) ** 2))
             valued += 0 if mover_results is None else len(mover_results)
             chance += sum(1 / len(entries) for entries in legal_entries)
             positions += len(legal_entries)

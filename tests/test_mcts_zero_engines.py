@@ -18,7 +18,9 @@ from xqdesk.engines.builtin import BuiltinEngine
 from xqdesk.engines.mcts.engine import MctsEngine
 from xqdesk.engines.mcts.tree import Node, propagate_proof, proven_choice
 from xqdesk.engines.search_types import SearchLimits
-from xqdesk.engines.zero.engine import ZeroEngine
+from xqdesk.engines.zero.encoding import mover_codes, policy_index
+from xqdesk.engines.zero.engine import ZeroEngine, network_outputs
+from xqdesk.engines.zero.network import Head
 from xqdesk.formats.pgn import read_pgn
 from xqdesk.move import Move
 from xqdesk.outcome import Termination
@@ -96,6 +98,31 @@ def test_the_host_reports_multipv_lines_with_visits_q_and_prior():
     board = Board()
     board.push(Move.from_iccs("h2e2"))
     assert board.is_legal(Move.from_iccs(best))
+
+
+@pytest.mark.parametrize("mirror", [False, True])
+def test_the_zero_engine_plays_by_the_priors_read_once_or_both_ways(mirror):
+    network = random_network(head=Head("pair", policy_channels=3, value_channels=2), seed=5)
+    engine = ZeroEngine(network)
+    assert engine.mirror is False  # read once unless told
+    engine.set_option("Mirror", mirror)
+    board = Board()
+    board.push(Move.from_iccs("h2e2"))
+    codes = mover_codes(np.array([board.code_at(sq) for sq in range(90)]), board.turn)[None]
+    logits = network_outputs(network, codes, mirror)[0][0]
+    moves = list(board.legal_moves)
+    chosen = np.array([logits[policy_index(m.from_square, m.to_square, board.turn)] for m in moves], np.float64)
+    priors = np.exp(chosen - chosen.max()) / np.exp(chosen - chosen.max()).sum()
+    expected = {move.iccs(): float(prior) for move, prior in zip(moves, priors)}
+    other = network_outputs(network, codes, not mirror)[0][0]
+    assert not np.allclose(logits, other, atol=1e-3)  # the two readings differ for this network
+    infos = []
+    engine.search(board, SearchLimits(nodes=60, multipv=3), threading.Event(), infos.append)
+    reported = [re.search(r"move (\w\d\w\d) .* prior (0\.\d{3})", info.string) for info in infos if info.string]
+    reported = [found for found in reported if found]
+    assert reported
+    for found in reported:
+        assert abs(float(found.group(2)) - expected[found.group(1)]) < 0.0011, found.group(0)
 
 
 @pytest.mark.parametrize("make", [lambda: MctsEngine(), lambda: ZeroEngine(random_network(seed=2))])

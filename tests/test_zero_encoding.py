@@ -11,12 +11,14 @@ from xqdesk.engines.zero.encoding import (
     POLICY_MOVES,
     POLICY_SIZE,
     mirror_codes,
+    mirror_policy,
     mirror_square,
     mover_codes,
     planes_from_codes,
     policy_index,
     policy_move,
 )
+from xqdesk.engines.zero.engine import network_outputs
 from xqdesk.engines.zero.network import (
     FIRST_HEAD,
     PAIR_INDEX,
@@ -81,6 +83,20 @@ def test_mirroring_permutes_the_index_and_matches_mirrored_boards():
         origin, target = POLICY_MOVES[index]
         assert (a, b) == (mirror_square(origin), mirror_square(target))
         assert mirrored[a] == codes[origin]
+
+
+def test_read_both_ways_a_network_answers_a_position_and_its_mirror_image_alike():
+    network = random_network(head=Head("pair", policy_channels=3, value_channels=2))
+    codes = np.stack([mover_codes(np.array([b.code_at(sq) for sq in range(90)]), b.turn) for b in _boards(1)][:6])
+    once, once_values = network_outputs(network, codes, mirror=False)
+    mirrored, mirrored_values = network_outputs(network, mirror_codes(codes), mirror=False)
+    assert not np.allclose(once, mirror_policy(mirrored), atol=1e-3)  # a random network is not symmetric
+    both, both_values = network_outputs(network, codes, mirror=True)
+    assert np.allclose(both, (once + mirror_policy(mirrored)) / 2, atol=1e-5)
+    assert np.allclose(both_values, (once_values + mirrored_values) / 2, atol=1e-6)
+    in_mirror, in_mirror_values = network_outputs(network, mirror_codes(codes), mirror=True)
+    assert np.allclose(mirror_policy(in_mirror), both, atol=1e-5)  # the same answer, seen in the mirror
+    assert np.allclose(in_mirror_values, both_values, atol=1e-6)
 
 
 def test_planes_show_the_mover_at_the_bottom():

@@ -99,7 +99,8 @@ def mirror_square(square: int) -> int:
 MIRROR_SQUARES = np.array([mirror_square(sq) for sq in range(SQUARE_COUNT)], dtype=np.int64)
 MIRROR_PERMUTATION = np.array([POLICY_INDEX[mirror_square(a) * SQUARE_COUNT + mirror_square(b)]
                                for a, b in POLICY_MOVES], dtype=np.int64)
-"""``policy[MIRROR_PERMUTATION]`` is the policy of the mirrored position."""
+"""``policy[MIRROR_PERMUTATION]`` is the policy of the mirrored position. Mirroring twice changes
+nothing, so the permutation is its own inverse: the same indexing maps the mirror's policy back."""
 
 _PLANE_TABLE = np.zeros((15, PLANES), dtype=np.float32)
 """Row ``code + 7`` (a mover-frame piece code) -> that square's plane values."""
@@ -144,3 +145,9 @@ def policy_move(index: int, red_to_move: bool) -> tuple[int, int]:
 def mirror_codes(codes: np.ndarray) -> np.ndarray:
     """Mover-frame codes (..., 90) seen in the mirror between the files."""
     return np.asarray(codes)[..., MIRROR_SQUARES]
+
+
+def mirror_policy(policy: np.ndarray) -> np.ndarray:
+    """Policy entries (..., POLICY_SIZE) of a position as those of its mirror image, and so also
+    the mirror image's entries as the position's own (see :data:`MIRROR_PERMUTATION`)."""
+    return np.asarray(policy)[..., MIRROR_PERMUTATION]

@@ -5,7 +5,9 @@ Options: ``Network`` (a ``.npz`` network file; empty = the network shipped in
 ``CPuct`` (the exploration constant), ``Temperature`` (0: play the most visited move; T > 0: draw
 a move with probability ∝ visits^(1/T)), ``Noise`` (Dirichlet noise on the root priors, for
 self-play only: α = :data:`DIRICHLET_ALPHA`, weight :data:`DIRICHLET_WEIGHT`), ``Batch`` (leaves
-evaluated together), ``MultiPV``, ``Seed``, ``Move Overhead``. The tree is kept between moves.
+evaluated together), ``Mirror`` (read each position both ways, as it stands and mirrored between
+the files, and play by the mean: see :func:`network_outputs`), ``MultiPV``, ``Seed``,
+``Move Overhead``. The tree is kept between moves.
 """
 from __future__ import annotations
 
@@ -31,7 +33,14 @@ from xqdesk.engines.options import (
     spin_value,
 )
 from xqdesk.engines.search_types import SearchInfo, SearchLimits
-from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX, mover_codes, planes_from_codes
+from xqdesk.engines.zero.encoding import (
+    POLICY_INDEX,
+    ROTATED_POLICY_INDEX,
+    mirror_codes,
+    mirror_policy,
+    mover_codes,
+    planes_from_codes,
+)
 from xqdesk.engines.zero.network import Network, NetworkFileError
 from xqdesk.fen import STARTING_FEN
 from xqdesk.move import Move
@@ -51,6 +60,7 @@ FIELDS = OptionFields("xqdesk zero", (
     OptionField(UciOption("Temperature", "string", default="0"), "temperature", number_between(0.0, 100.0)),
     OptionField(UciOption("Noise", "check", default="false"), "noise", flag_value),
     OptionField(UciOption("Batch", "spin", default="8", min=1, max=256), "batch", spin_value),
+    OptionField(UciOption("Mirror", "check", default="false"), "mirror", flag_value),
     *TREE_SEARCH_FIELDS,
 ))
 OPTIONS = (NETWORK_OPTION,) + FIELDS.options
@@ -63,12 +73,29 @@ def load_shipped_network() -> Network:
         return Network.load(path)
 
 
-class NetworkEvaluator:
-    """Values leaves with a network: priors = softmax of the legal moves' logits."""
+def network_outputs(network: Network, codes: np.ndarray, mirror: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(policy logits (n, POLICY_SIZE), values (n,)) of ``network`` for mover-frame codes (n, 90).
 
-    def __init__(self, network: Network, batch_size: int) -> None:
+    With ``mirror``, each position is read as it stands and mirrored between the files, in one
+    forward pass of both, and the answer is their mean (the mirror's logits mapped back): a
+    network trained on both images answers each a little differently, and the mean of the two
+    agrees more with the masters than either (``bench/zero_policy.py --mirror``) at twice the
+    arithmetic."""
+    if not mirror:
+        return network.forward(planes_from_codes(codes))
+    count = len(codes)
+    logits, values = network.forward(planes_from_codes(np.concatenate([codes, mirror_codes(codes)])))
+    return (logits[:count] + mirror_policy(logits[count:])) / 2, (values[:count] + values[count:]) / 2
+
+
+class NetworkEvaluator:
+    """Values leaves with a network: priors = softmax of the legal moves' logits (read both ways
+    with ``mirror``, see :func:`network_outputs`)."""
+
+    def __init__(self, network: Network, batch_size: int, mirror: bool = False) -> None:
         self.network = network
         self.batch_size = batch_size
+        self.mirror = mirror
 
     def prepare(self, position: Position, moves: np.ndarray) -> Any:
         red = position.red_to_move
@@ -76,8 +103,7 @@ class NetworkEvaluator:
         return mover_codes(position.board, red), table[(moves >> 7) * 90 + (moves & 127)]
 
     def evaluate(self, items: list[Any]) -> list[tuple[np.ndarray, float]]:
-        codes = np.stack([item[0] for item in items])
-        logits, values = self.network.forward(planes_from_codes(codes))
+        logits, values = network_outputs(self.network, np.stack([item[0] for item in items]), self.mirror)
         results = []
         for row, (_, entries) in enumerate(items):
             chosen = logits[row, entries].astype(np.float64)
@@ -96,6 +122,7 @@ class ZeroEngine(TreeSearchEngine):
     temperature: float
     noise: bool
     batch: int
+    mirror: bool
 
     def __init__(self, network: Optional[Network] = None) -> None:
         super().__init__()
@@ -151,7 +178,7 @@ class ZeroEngine(TreeSearchEngine):
     def search(self, board: Board, limits: SearchLimits, stop: threading.Event,
                on_info: Callable[[SearchInfo], None]) -> Optional[Move]:
         """The chosen root move within ``limits`` (None only without a legal move)."""
-        evaluator = NetworkEvaluator(self.network(), self.batch)
+        evaluator = NetworkEvaluator(self.network(), self.batch, self.mirror)
         tree = tree_search(evaluator, board, self.cpuct, puct=True, rng=self._rng)
         multipv = limits.multipv if limits.multipv > 1 else self.multipv
         return run_search(board, limits, stop, on_info, evaluator, tree, None if self.noise else self._reuse,
