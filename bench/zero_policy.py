@@ -20,7 +20,7 @@ squared difference between the value head's output and the game's result from th
 win, 0 a draw, -1 a loss), over the positions of the games whose result is known: what ``train
 zero`` reports as the held-out value loss. ``--mirror`` reads each position both ways (as it
 stands and mirrored between the files) and takes the mean, as the engine plays with its ``Mirror``
-option (on by default).
+option (off by default).
 """
 from __future__ import annotations
 
