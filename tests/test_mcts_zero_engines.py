@@ -112,7 +112,8 @@ def test_the_zero_engine_plays_by_the_priors_read_once_or_both_ways(mirror):
     logits = network_outputs(network, codes, mirror)[0][0]
     moves = list(board.legal_moves)
     chosen = np.array([logits[policy_index(m.from_square, m.to_square, board.turn)] for m in moves], np.float64)
-    priors = np.exp(chosen - chosen.max()) / np.exp(chosen - chosen.max()).sum()
+    weights = np.exp(chosen - chosen.max())
+    priors = weights / weights.sum()
     expected = {move.iccs(): float(prior) for move, prior in zip(moves, priors)}
     other = network_outputs(network, codes, not mirror)[0][0]
     assert not np.allclose(logits, other, atol=1e-3)  # the two readings differ for this network

@@ -259,14 +259,14 @@ def _train_window(model: ZeroNet, optimiser: torch.optim.Optimizer,
     import torch
     import torch.nn.functional as F
 
-    from xqdesk.engines.zero.encoding import MIRROR_PERMUTATION, mirror_codes
+    from xqdesk.engines.zero.encoding import mirror_codes, mirror_policy
     from xqdesk.engines.zero.supervised import ILLEGAL_LOGIT, legal_entries
 
     codes = np.concatenate([part[0] for part in window])
     targets = np.concatenate([part[1] for part in window])
     values = np.concatenate([part[2] for part in window])
     codes = np.concatenate([codes, mirror_codes(codes)])
-    targets = np.concatenate([targets, targets[:, np.argsort(MIRROR_PERMUTATION)]])
+    targets = np.concatenate([targets, mirror_policy(targets)])
     values = np.concatenate([values, values])
     legal = torch.from_numpy(legal_entries(codes, np.ones(len(codes), dtype=bool)))  # mover's frame: "Red" moves
     rng = np.random.default_rng(config.seed)

@@ -40,18 +40,16 @@ from xqdesk.engines.mcts.playout import SCALE_CP
 from xqdesk.engines.training.shards import MASTER, Labelled, ShardReader, read_manifest
 from xqdesk.engines.zero.encoding import (
     MIRROR_PERMUTATION,
-    MIRROR_SQUARES,
     POLICY_INDEX,
     POLICY_SIZE,
     ROTATED_POLICY_INDEX,
+    mirror_codes,
+    mirror_policy,
 )
 from xqdesk.engines.zero.model import ZeroNet, calibrate_normalisation, export, save_checkpoint
 
 ILLEGAL_LOGIT = -1e4
 """What an illegal move's logit becomes in training (its probability underflows to 0)."""
-INVERSE_MIRROR = np.argsort(MIRROR_PERMUTATION)
-"""``mask[INVERSE_MIRROR]`` is a mask of entries seen in the mirror (``INVERSE_MIRROR[e]`` is the
-entry whose mirror image is ``e``)."""
 
 
 @dataclass(frozen=True)
@@ -150,10 +148,10 @@ def make_batch(data: Labelled, targets: Targets, mirror: Optional[np.ndarray] = 
     value = score_weight * np.tanh(data["score"] / SCALE_CP) + (1 - score_weight) * data["result"]
     legal = legal_entries(data["board"], red)
     if mirror is not None and mirror.any():
-        codes[mirror] = codes[mirror][:, MIRROR_SQUARES]
+        codes[mirror] = mirror_codes(codes[mirror])
         entries[mirror] = MIRROR_PERMUTATION[entries[mirror]]
         played = np.where(mirror & (played >= 0), MIRROR_PERMUTATION[np.maximum(played, 0)], played)
-        legal[mirror] = legal[mirror][:, INVERSE_MIRROR]
+        legal[mirror] = mirror_policy(legal[mirror])
     return Batch(codes, entries, weights.astype(np.float32), value.astype(np.float32), played, legal)
 
 
