@@ -14,7 +14,7 @@ from datafiles import GAMES
 from xqdesk.engines.training.pipeline import DataPlan, make_data
 from xqdesk.engines.training.shards import MASTER, ShardReader
 from xqdesk.engines.training.tasks import LabelSettings
-from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX
+from xqdesk.engines.zero.encoding import POLICY_INDEX, ROTATED_POLICY_INDEX, planes_from_codes
 from xqdesk.engines.zero.network import Network
 
 pytestmark = pytest.mark.engines
@@ -277,3 +277,38 @@ def test_self_play_starts_from_a_network_file_with_no_checkpoint(tmp_path):
                                                                    arena_games=2, seed=2), report=lambda line: None)
     assert len(rows) == 1 and rows[0]["positions"] == 24 and np.isfinite(float(rows[0]["policy_loss"]))
     assert Network.load(tmp_path / "run" / "iter_1.npz").blocks == 1 and not start.with_suffix(".pt").exists()
+
+
+def test_an_averaged_run_writes_the_moving_average_of_every_steps_weights(masters_only, tmp_path):
+    """``average=d``: the network written is d·average + (1 − d)·weights after every step (the first
+    step's weights to start), normalisation statistics included; the checkpoint keeps the last
+    weights. A decay outside (0, 1) is refused."""
+    from xqdesk.engines.zero.model import ZeroNet, export, load_checkpoint
+    from xqdesk.engines.zero.network import Head
+    from xqdesk.engines.zero.supervised import train_from_shards
+
+    torch.manual_seed(2)
+    model = ZeroNet(8, 1, 16, Head("pair", 8, 2))
+    decay = 0.8
+    average: dict[str, torch.Tensor] = {}
+
+    def follow(step: int, _steps: int) -> None:
+        for name, tensor in model.state_dict().items():
+            if tensor.is_floating_point():
+                now = tensor.detach().clone()
+                average[name] = now if step == 1 else decay * average[name] + (1 - decay) * now
+
+    net = tmp_path / "averaged.npz"
+    train_from_shards([masters_only], net, 2, model, batch_size=64, learning_rate=5e-3, heldout_positions=100,
+                      progress=follow, average=decay)
+    expected = copy.deepcopy(model)
+    expected.load_state_dict({**model.state_dict(), **average})
+    planes = planes_from_codes(np.random.default_rng(3).integers(-7, 8, size=(16, 90)))
+    written = Network.load(net).forward(planes)
+    wanted = export(expected.eval()).forward(planes)
+    last = export(load_checkpoint(net.with_suffix(".pt")).eval()).forward(planes)
+    assert np.allclose(written[0], wanted[0], atol=1e-4) and np.allclose(written[1], wanted[1], atol=1e-5)
+    assert not np.allclose(written[0], last[0], atol=1e-3)
+    assert json.loads(Network.load(net).provenance)["average"] == decay
+    with pytest.raises(ValueError, match=r"in \(0, 1\)"):
+        train_from_shards([masters_only], tmp_path / "refused.npz", 1, model, average=1.0)

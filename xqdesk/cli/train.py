@@ -100,6 +100,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     zero.add_argument("--grow-blocks", type=int, default=0, metavar="N",
                       help="with --init: add N residual blocks that start as the identity, so training "
                            "deepens the network from what it already plays (default 0)")
+    zero.add_argument("--average", type=float, default=None, metavar="DECAY",
+                      help="write and measure the moving average of the weights after every step with this "
+                           "decay (such as 0.999) instead of the last weights; the .pt keeps the trained ones")
 
     sp = modes.add_parser("selfplay", help="reinforcement learning by self-play with an arena gate")
     sp.add_argument("--net", required=True, help="the starting network (.npz; its .pt checkpoint beside it is trained on where there is one)")
@@ -186,9 +189,10 @@ def _zero(args: argparse.Namespace) -> int:
 
     if min(args.epochs, args.channels, args.blocks, args.hidden, args.batch, args.policy_channels,
            args.value_channels, args.buffer_shards) < 1 or args.policy_temperature <= 0 \
-            or not 0 <= args.master_weight <= 1 or not 0 <= args.score_weight <= 1 or args.grow_blocks < 0:
+            or not 0 <= args.master_weight <= 1 or not 0 <= args.score_weight <= 1 or args.grow_blocks < 0 \
+            or (args.average is not None and not 0 < args.average < 1):
         report_error("sizes must be positive (--grow-blocks 0 or more), the temperature above 0, the weights "
-                     "within [0, 1]", "train zero")
+                     "within [0, 1], the average's decay within (0, 1)", "train zero")
         return 2
     if args.grow_blocks and args.init is None:
         report_error("--grow-blocks deepens the network of --init: give one", "train zero")
@@ -208,7 +212,7 @@ def _zero(args: argparse.Namespace) -> int:
                           seed=args.seed, max_positions=args.max_positions, buffer_shards=args.buffer_shards,
                           heldout_positions=args.heldout_positions,
                           report=lambda entry: print(entry.line(), flush=True),
-                          calibrate_positions=CALIBRATION_POSITIONS if from_file else 0)
+                          calibrate_positions=CALIBRATION_POSITIONS if from_file else 0, average=args.average)
     except (XqdeskError, OSError, ValueError) as error:
         report_error(str(error), "train zero")
         return 1

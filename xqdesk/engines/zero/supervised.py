@@ -228,7 +228,7 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
                       heldout_positions: Optional[int] = None,
                       report: Optional[Callable[[EpochReport], None]] = None,
                       progress: Optional[Callable[[int, int], None]] = None,
-                      calibrate_positions: int = 0) -> list[EpochReport]:
+                      calibrate_positions: int = 0, average: Optional[float] = None) -> list[EpochReport]:
     """Train ``model`` on the shards of the data folders ``data`` and write ``out`` (and ``out``'s
     ``.pt``) after every epoch, and ``out``'s ``.best.npz`` whenever the held-out agreement is the
     best so far; ``max_positions`` caps the positions read per epoch (an epoch is then that many
@@ -237,7 +237,12 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
     same ones every epoch: :func:`heldout_games`);
     ``progress(step, steps)`` after each step; ``calibrate_positions`` (for a model read from a
     ``.npz``): first re-express its normalisations on that many training positions
-    (:func:`~xqdesk.engines.zero.model.calibrate_normalisation`), so training starts from its play."""
+    (:func:`~xqdesk.engines.zero.model.calibrate_normalisation`), so training starts from its play;
+    ``average`` (a decay in (0, 1), such as 0.999): the network measured and written to ``out`` is
+    the exponential moving average of the weights and normalisation statistics after every step,
+    not the last step's weights (``out``'s ``.pt`` keeps the trained weights, to train on)."""
+    if average is not None and not 0 < average < 1:
+        raise ValueError(f"the average's decay must lie in (0, 1), not {average}")
     torch.manual_seed(seed)
     started = time.perf_counter()
     where = pick_device(device)
@@ -252,6 +257,8 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
     optimiser = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=weight_decay)
     scheduler = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=learning_rate, total_steps=steps,
                                                     pct_start=0.1)
+    averaged = None if average is None else torch.optim.swa_utils.AveragedModel(
+        model, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(average), use_buffers=True)
     rng = np.random.default_rng(seed)
     out = Path(out)
     reports: list[EpochReport] = []
@@ -271,27 +278,31 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
             (policy_loss + value_loss).backward()
             optimiser.step()
             scheduler.step()
+            if averaged is not None:
+                averaged.update_parameters(model)
             step += 1
             policy_sum += policy_loss.item() * len(part)
             value_sum += value_loss.item() * len(part)
             seen += len(part)
             if progress is not None:
                 progress(step, steps)
-        accuracy, value_error = evaluate(model, heldout, targets, where)
+        written = model if averaged is None else averaged.module
+        accuracy, value_error = evaluate(written, heldout, targets, where)
         entry = EpochReport(epoch, policy_sum / max(seen, 1), value_sum / max(seen, 1), accuracy, value_error,
                             time.perf_counter() - epoch_started)
         reports.append(entry)
         if report is not None:
             report(entry)
         model.to("cpu")
+        written.to("cpu")
         made = {"data": [_describe(folder) for folder in data], "epochs": epoch, "positions_per_epoch": per_epoch,
-                "batch": batch_size, "learning_rate": learning_rate, "targets": asdict(targets),
+                "batch": batch_size, "learning_rate": learning_rate, "average": average, "targets": asdict(targets),
                 "network": {"channels": model.channels, "blocks": model.blocks, "hidden": model.hidden,
                             **asdict(model.head)},
                 "device": where.type, "seconds": round(time.perf_counter() - started),
                 "heldout_agreement": round(accuracy, 4), "heldout_value_loss": round(value_error, 4),
                 "heldout_positions": len(heldout)}
-        network = export(model)
+        network = export(written)
         network.provenance = json.dumps(made, sort_keys=True)
         network.save(out)
         if accuracy > best:
@@ -299,6 +310,7 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
             network.save(out.with_suffix(".best.npz"))
         save_checkpoint(model, out.with_suffix(".pt"), {"made": made})
         model.to(where)
+        written.to(where)
     return reports
 
 
