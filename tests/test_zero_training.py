@@ -283,13 +283,13 @@ def test_an_averaged_run_writes_the_moving_average_of_every_steps_weights(master
     """``average=d``: the network written is d·average + (1 − d)·weights after every step (the first
     step's weights to start), normalisation statistics included; the checkpoint keeps the last
     weights. A decay outside (0, 1) is refused."""
-    from xqdesk.engines.zero.model import ZeroNet, export, load_checkpoint
+    from xqdesk.engines.zero.model import ZeroNet, export, from_network, load_checkpoint
     from xqdesk.engines.zero.network import Head
-    from xqdesk.engines.zero.supervised import train_from_shards
+    from xqdesk.engines.zero.supervised import Targets, evaluate, train_from_shards
 
     torch.manual_seed(2)
     model = ZeroNet(8, 1, 16, Head("pair", 8, 2))
-    decay = 0.8
+    decay = 0.9
     average: dict[str, torch.Tensor] = {}
 
     def follow(step: int, _steps: int) -> None:
@@ -299,8 +299,8 @@ def test_an_averaged_run_writes_the_moving_average_of_every_steps_weights(master
                 average[name] = now if step == 1 else decay * average[name] + (1 - decay) * now
 
     net = tmp_path / "averaged.npz"
-    train_from_shards([masters_only], net, 2, model, batch_size=64, learning_rate=5e-3, heldout_positions=100,
-                      progress=follow, average=decay)
+    reports = train_from_shards([masters_only], net, 2, model, batch_size=64, learning_rate=5e-3,
+                                progress=follow, average=decay)
     expected = copy.deepcopy(model)
     expected.load_state_dict({**model.state_dict(), **average})
     planes = planes_from_codes(np.random.default_rng(3).integers(-7, 8, size=(16, 90)))
@@ -310,5 +310,8 @@ def test_an_averaged_run_writes_the_moving_average_of_every_steps_weights(master
     assert np.allclose(written[0], wanted[0], atol=1e-4) and np.allclose(written[1], wanted[1], atol=1e-5)
     assert not np.allclose(written[0], last[0], atol=1e-3)
     assert json.loads(Network.load(net).provenance)["average"] == decay
+    heldout = ShardReader(masters_only, holdout=True).all()  # the figures reported are the written network's
+    assert (reports[-1].heldout_accuracy, reports[-1].heldout_value_loss) == pytest.approx(
+        evaluate(from_network(Network.load(net)), heldout, Targets(), torch.device("cpu")), abs=1e-6)
     with pytest.raises(ValueError, match=r"in \(0, 1\)"):
         train_from_shards([masters_only], tmp_path / "refused.npz", 1, model, average=1.0)

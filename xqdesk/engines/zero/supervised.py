@@ -258,7 +258,7 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
     scheduler = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=learning_rate, total_steps=steps,
                                                     pct_start=0.1)
     averaged = None if average is None else torch.optim.swa_utils.AveragedModel(
-        model, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(average), use_buffers=True)
+        model, multi_avg_fn=_moving_average(average), use_buffers=True)
     rng = np.random.default_rng(seed)
     out = Path(out)
     reports: list[EpochReport] = []
@@ -312,6 +312,22 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
         model.to(where)
         written.to(where)
     return reports
+
+
+def _moving_average(decay: float) -> Callable[[list[torch.Tensor], list[torch.Tensor], torch.Tensor], None]:
+    """The update of :class:`torch.optim.swa_utils.AveragedModel` that moves each floating-point
+    tensor (weights, normalisation statistics) a share ``1 − decay`` towards the trained model's
+    and copies the others (tables of indices, counters), which an average would corrupt."""
+
+    @torch.no_grad()
+    def update(averages: list[torch.Tensor], currents: list[torch.Tensor], _count: torch.Tensor) -> None:
+        for average, current in zip(averages, currents):
+            if average.is_floating_point():
+                average.lerp_(current, 1 - decay)
+            else:
+                average.copy_(current)
+
+    return update
 
 
 def _describe(folder: str | Path) -> dict[str, object]:
