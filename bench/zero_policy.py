@@ -18,7 +18,10 @@ moves) over the same positions; the interval is the 95% Wilson interval of the a
 (positions of one game are not independent, so it is a little narrow). The value error is the mean
 squared difference between the value head's output and the game's result from the mover's view (1 a
 win, 0 a draw, -1 a loss), over the positions of the games whose result is known: what ``train
-zero`` reports as the held-out value loss. ``--mirror`` reads each position both ways (as it
+zero`` reports as the held-out value loss. The priors (the softmax of the legal moves' logits, as
+the search takes them) are summed up by their mean entropy, in nats (how spread they are: a search
+explores less under sharper priors), and the mean of −log of the master move's prior (what
+training lowers). ``--mirror`` reads each position both ways (as it
 stands and mirrored between the files) and takes the mean, as the engine plays with its ``Mirror``
 option (off by default).
 """
@@ -80,6 +83,8 @@ def main() -> int:
                   if len(known := tuple(move.iccs() for move in game.mainline_moves())) >= SAME_GAME_PLIES}
     agree = [0] * len(networks)
     squared_error = [0.0] * len(networks)
+    entropy = [0.0] * len(networks)
+    surprise = [0.0] * len(networks)
     positions = games = excluded = valued = 0
     chance = 0.0
     for path in args.games:
@@ -108,7 +113,12 @@ def main() -> int:
             for number, (_, network) in enumerate(networks):
                 logits, values = network_outputs(network, position_codes, args.mirror)
                 for row, entries in enumerate(legal_entries):
-                    agree[number] += entries[int(np.argmax(logits[row, entries]))] == played[row]
+                    legal = logits[row, entries]
+                    agree[number] += entries[int(np.argmax(legal))] == played[row]
+                    log_priors = legal - legal.max()
+                    log_priors -= math.log(float(np.exp(log_priors).sum()))
+                    entropy[number] -= float(np.exp(log_priors) @ log_priors)
+                    surprise[number] -= float(log_priors[entries.index(played[row])])
                 if mover_results is not None:
                     squared_error[number] += float(np.sum((values - mover_results) ** 2))
             valued += 0 if mover_results is None else len(mover_results)
@@ -117,12 +127,13 @@ def main() -> int:
     print(f"held-out games {games} (one game in {args.holdout}{f', {excluded} left out as trained on' if excluded else ''}), "
           f"positions {positions}, chance {100 * chance / max(positions, 1):.1f}% "
           f"[{time.perf_counter() - started:.0f} s]")
-    for (name, _), hits, error in zip(networks, agree, squared_error):
+    for (name, _), hits, error, spread, lost in zip(networks, agree, squared_error, entropy, surprise):
         low, high = wilson(hits, positions)
         value = (f"value error {error / valued:.3f} over the {valued} positions of games with a result" if valued
                  else "no game has a result: no value error")
         print(f"{name}: policy agrees with the master move {100 * hits / max(positions, 1):.1f}% "
-              f"(95% interval {100 * low:.1f}–{100 * high:.1f}%); {value}")
+              f"(95% interval {100 * low:.1f}–{100 * high:.1f}%); {value}; priors' entropy "
+              f"{spread / max(positions, 1):.3f} nats, master move's -log prior {lost / max(positions, 1):.3f}")
     return 0
 
 
