@@ -28,7 +28,7 @@ import math
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, cast
 
 import numpy as np
 import torch
@@ -286,7 +286,7 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
             seen += len(part)
             if progress is not None:
                 progress(step, steps)
-        written = model if averaged is None else averaged.module
+        written = model if averaged is None else cast(ZeroNet, averaged.module)
         accuracy, value_error = evaluate(written, heldout, targets, where)
         entry = EpochReport(epoch, policy_sum / max(seen, 1), value_sum / max(seen, 1), accuracy, value_error,
                             time.perf_counter() - epoch_started)
@@ -314,13 +314,16 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
     return reports
 
 
-def _moving_average(decay: float) -> Callable[[list[torch.Tensor], list[torch.Tensor], torch.Tensor], None]:
+Tensors = tuple[torch.Tensor, ...] | list[torch.Tensor]
+
+
+def _moving_average(decay: float) -> Callable[[Tensors, Tensors, torch.Tensor | int], None]:
     """The update of :class:`torch.optim.swa_utils.AveragedModel` that moves each floating-point
     tensor (weights, normalisation statistics) a share ``1 − decay`` towards the trained model's
     and copies the others (tables of indices, counters), which an average would corrupt."""
 
     @torch.no_grad()
-    def update(averages: list[torch.Tensor], currents: list[torch.Tensor], _count: torch.Tensor) -> None:
+    def update(averages: Tensors, currents: Tensors, _count: torch.Tensor | int) -> None:
         for average, current in zip(averages, currents):
             if average.is_floating_point():
                 average.lerp_(current, 1 - decay)
