@@ -315,6 +315,7 @@ def train_from_shards(data: Sequence[str | Path], out: str | Path, epochs: int, 
 
 
 Tensors = tuple[torch.Tensor, ...] | list[torch.Tensor]
+"""What :class:`torch.optim.swa_utils.AveragedModel` passes an update: one model's tensors."""
 
 
 def _moving_average(decay: float) -> Callable[[Tensors, Tensors, torch.Tensor | int], None]:
