@@ -236,6 +236,10 @@ def test_the_command_line_deepens_a_network_file_and_refuses_to_deepen_nothing(m
                               "--out", str(net), "--grow-blocks", "2"],
                              capture_output=True, text=True, timeout=600, cwd=root)
     assert refused.returncode == 2 and "--grow-blocks deepens the network of --init" in refused.stderr
+    no_average = subprocess.run([sys.executable, "-m", "xqdesk", "train", "zero", "--data", str(masters_only),
+                                 "--out", str(net), "--average", "1"],
+                                capture_output=True, text=True, timeout=600, cwd=root)
+    assert no_average.returncode == 2 and "the average's decay within (0, 1)" in no_average.stderr
 
 
 def test_self_play_trains_the_policy_over_the_legal_moves_only():
