@@ -79,6 +79,7 @@ from xqdesk.engines.builtin.tt_kernel import (
     TT_MOVE_MASK,
     TT_UPPER,
     tt_decides,
+    tt_prefetch,
     tt_probe,
     tt_score_at,
     tt_store,
@@ -341,6 +342,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
                         or (kind == PAWN and in_mask(pawn_checks, target))) or quiet_move_loses(board, move):
                     continue
             captured = make_move(board, pos, keys, clocks, psq, params, move)
+            tt_prefetch(tt_keys, tt_data, keys[h + 1])
             if is_attacked_king(board, side, king_square(pos, side)):
                 unmake_move(board, pos, move, captured)
                 continue
@@ -505,6 +507,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             continue
         is_quiet = board[move & MOVE_TO_MASK] == 0
         captured = make_move(board, pos, keys, clocks, psq, params, move)
+        tt_prefetch(tt_keys, tt_data, keys[h + 1])
         if is_attacked_king(board, side, king_square(pos, side)):
             unmake_move(board, pos, move, captured)
             continue
