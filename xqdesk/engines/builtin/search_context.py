@@ -33,11 +33,9 @@ class SearchContext(NamedTuple):
     """... and the pieces then giving check (``perpetual_kernel``) ..."""
     params: np.ndarray
     """... and the evaluation's weights."""
-    tt_keys: np.ndarray
-    """The transposition table (``tt_kernel``), ``TT_BUCKET`` entries per index: each entry's key XOR its data
-    (so an entry whose two words were written by different threads is not believed) ..."""
-    tt_data: np.ndarray
-    """... and its data: packed move, depth, bound, score and generation (see ``tt_kernel.tt_pack``)."""
+    tt: np.ndarray
+    """The transposition table (``tt_kernel``): two int64 words per entry, ``TT_BUCKET`` entries per
+    index, each bucket one cache line."""
     killers: np.ndarray
     """Two killer moves per ply."""
     history: np.ndarray
@@ -77,7 +75,7 @@ _INT64_2D = types.int64[:, ::1]
 CONTEXT_TYPE = types.NamedTuple((
     types.int8[::1], _INT64_1D, types.uint64[::1], _INT64_1D, _INT64_1D, _INT64_1D, _INT64_1D,  # position
     types.int32[::1],  # evaluation
-    types.uint64[::1], _INT64_1D,  # transposition table
+    _INT64_2D,  # transposition table
     _INT64_2D, _INT64_1D, _INT64_2D, _INT64_2D, _INT64_2D, _INT64_1D, _INT64_1D, types.int32[::1],  # search
     _INT64_1D,  # excluded moves
     _INT64_2D, types.int16[:, ::1], types.uint16[::1],  # endgame tables

@@ -251,7 +251,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, history, move_buf = ctx.psq, ctx.params, ctx.history, ctx.move_buf
     score_buf, counters, stop = ctx.score_buf, ctx.counters, ctx.stop
-    tt_keys, tt_data, tun = ctx.tt_keys, ctx.tt_data, ctx.tunables
+    tt, tun = ctx.tt, ctx.tunables
     never = ply < 0  # a run-time False (see alphabeta)
 
     # Step 1. Count the node; the capture-free ply limit, the tablebases and the ply limit end it.
@@ -272,7 +272,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     # Step 2. The transposition table: any stored depth answers outside principal-variation nodes.
     key = keys[h]
     hash_move = 0
-    entry = tt_probe(tt_keys, tt_data, key)
+    entry = tt_probe(tt, key)
     if entry != 0:
         hash_move, _stored_depth, flag, score = tt_unpack(entry)
         if beta - alpha == 1:
@@ -342,7 +342,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
                         or (kind == PAWN and in_mask(pawn_checks, target))) or quiet_move_loses(board, move):
                     continue
             captured = make_move(board, pos, keys, clocks, psq, params, move)
-            tt_prefetch(tt_keys, tt_data, keys[h + 1])
+            tt_prefetch(tt, keys[h + 1])
             if is_attacked_king(board, side, king_square(pos, side)):
                 unmake_move(board, pos, move, captured)
                 continue
@@ -364,7 +364,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
 
     # Step 5. Store the result at depth 0.
     flag = TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER)
-    tt_store(tt_keys, tt_data, key, best_move, 0, flag, best, ply, counters[C_GENERATION])
+    tt_store(tt, key, best_move, 0, flag, best, ply, counters[C_GENERATION])
     return best
 
 
@@ -389,7 +389,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     9. extensions; 10. the search of a move (reduced, null window, re-searched); 11. a better
     move; 12. mate; 13. store."""
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
-    psq, params, tt_keys, tt_data = ctx.psq, ctx.params, ctx.tt_keys, ctx.tt_data
+    psq, params, tt = ctx.psq, ctx.params, ctx.tt
     killers, history, move_buf, score_buf = ctx.killers, ctx.history, ctx.move_buf, ctx.score_buf
     pv, pv_len, counters, stop = ctx.pv, ctx.pv_len, ctx.counters, ctx.stop
     trail_moves, trail_checkers, tun = ctx.trail_moves, ctx.trail_checkers, ctx.tunables
@@ -430,7 +430,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     stored_depth = 0
     flag = 0
     tt_score = 0
-    entry = tt_probe(tt_keys, tt_data, key)
+    entry = tt_probe(tt, key)
     if entry != 0:
         hash_move, stored_depth, flag, tt_score = tt_unpack(entry)
         tt_score = tt_score_at(tt_score, ply)
@@ -460,7 +460,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                 return 0
             if score >= beta:
                 return beta if score > MATE_BOUND else score
-            threat = tt_probe(tt_keys, tt_data, keys[h + 1])
+            threat = tt_probe(tt, keys[h + 1])
             if threat != 0 and (threat & TT_MOVE_MASK) != 0:
                 threat_square = threat & MOVE_TO_MASK
             mate_threat = score < -MATE_BOUND
@@ -507,7 +507,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             continue
         is_quiet = board[move & MOVE_TO_MASK] == 0
         captured = make_move(board, pos, keys, clocks, psq, params, move)
-        tt_prefetch(tt_keys, tt_data, keys[h + 1])
+        tt_prefetch(tt, keys[h + 1])
         if is_attacked_king(board, side, king_square(pos, side)):
             unmake_move(board, pos, move, captured)
             continue
@@ -587,7 +587,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     else:
         flag = TT_UPPER
         best_move = 0
-    tt_store(tt_keys, tt_data, key, best_move, depth, flag, best, ply, counters[C_GENERATION])
+    tt_store(tt, key, best_move, depth, flag, best, ply, counters[C_GENERATION])
     return best
 
 
@@ -597,7 +597,7 @@ def search_root(ctx, root_moves, root_count, depth, alpha, beta):
     is left in ``pv[0, :pv_len[0]]`` and ``counters[C_ROOT_DONE]`` counts completed root moves (so a
     stopped iteration's partial result can be judged)."""
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
-    psq, params, tt_keys, tt_data = ctx.psq, ctx.params, ctx.tt_keys, ctx.tt_data
+    psq, params, tt = ctx.psq, ctx.params, ctx.tt
     pv, pv_len, counters = ctx.pv, ctx.pv_len, ctx.counters
     counters[C_ROOT_DEPTH] = depth
     counters[C_ROOT_DONE] = 0
@@ -640,6 +640,6 @@ def search_root(ctx, root_moves, root_count, depth, alpha, beta):
                     break
     if counters[C_STOPPED] == 0 and root_count > 0:
         flag = TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER)
-        tt_store(tt_keys, tt_data, keys[pos[POS_HEIGHT]], pv[0, 0], depth, flag, best, 0,
+        tt_store(tt, keys[pos[POS_HEIGHT]], pv[0, 0], depth, flag, best, 0,
                   counters[C_GENERATION])
     return best

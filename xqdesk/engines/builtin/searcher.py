@@ -73,12 +73,12 @@ class _Worker:
         self.killers[:] = 0
         self.history[:] = 0
 
-    def context(self, position: Position, tt_keys: np.ndarray, tt_data: np.ndarray, stop: np.ndarray,
+    def context(self, position: Position, tt: np.ndarray, stop: np.ndarray,
                 tunables: np.ndarray, tables: TreeTables = NO_TABLES) -> SearchContext:
         return SearchContext(
             board=position.board, pos=position.pos, keys=position.keys, clocks=position.clocks,
             psq=position.psq, trail_moves=position.trail_moves, trail_checkers=position.trail_checkers,
-            params=position.params, tt_keys=tt_keys, tt_data=tt_data,
+            params=position.params, tt=tt,
             killers=self.killers, history=self.history, move_buf=self.move_buf, score_buf=self.score_buf,
             pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=stop, excluded=self.excluded,
             table_meta=tables.meta, table_positions=tables.positions, table_values=tables.values,
@@ -139,8 +139,7 @@ class Searcher:
         self._network = nnue_kernel.network_state(network)
         self._workers = [_Worker(self._network)]
         self._searching = self._workers[:1]  # the latest search's workers
-        self.tt_keys = np.zeros(1, np.uint64)
-        self.tt_data = np.zeros(1, np.int64)
+        self.tt = tt_kernel.new_table(tt_kernel.TT_BUCKET)
         self.generation = 0
         self.tunables = tunable_values()
         """The search's tunables (``search_tunables.tunable_values``), read by every thread."""
@@ -162,8 +161,7 @@ class Searcher:
         if hash_mb < 1:
             raise XqdeskError(f"hash size must be at least 1 MB, got {hash_mb!r}")
         entries = 1 << int(np.log2(hash_mb * 1024 * 1024 // TT_ENTRY_BYTES))
-        self.tt_keys = np.zeros(entries, np.uint64)
-        self.tt_data = np.zeros(entries, np.int64)
+        self.tt = tt_kernel.new_table(entries)
 
     @property
     def uses_network(self) -> bool:
@@ -179,8 +177,7 @@ class Searcher:
 
     def clear(self) -> None:
         """Forget everything learned (a new game)."""
-        self.tt_keys[:] = 0
-        self.tt_data[:] = 0
+        self.tt[:] = 0
         self.generation = 0
         for worker in self._workers:
             worker.clear()
@@ -245,7 +242,7 @@ class Searcher:
                 multipv: int, tables: TreeTables) -> Iterator[list[Line]]:
         """The main thread's iterative deepening (see :meth:`iterate`)."""
         main = workers[0]
-        context = main.context(position, self.tt_keys, self.tt_data, self.stop_flag, self.tunables, tables)
+        context = main.context(position, self.tt, self.stop_flag, self.tunables, tables)
         multipv = max(1, min(multipv, len(order)))
         previous: list[int] = [0] * multipv
         started = time.perf_counter()
@@ -285,7 +282,7 @@ class Searcher:
         """A helper thread's iterative deepening: it fills the shared table until stopped. Odd
         helpers search one ply deeper than their iteration count; helpers beyond the first rotate
         the root moves after the first."""
-        context = worker.context(position, self.tt_keys, self.tt_data, self.stop_flag, self.tunables, tables)
+        context = worker.context(position, self.tt, self.stop_flag, self.tunables, tables)
         if index > 1 and len(order) > 2:
             order[1:] = np.roll(order[1:], index - 1)
         guess = 0

@@ -1,7 +1,9 @@
-"""The built-in engine's transposition table, compiled: one int64 of data and one uint64 word per
-entry (the position's key XOR its data), :data:`TT_BUCKET` entries per index, aged by the number of
-the search that wrote them. The search (:mod:`~xqdesk.engines.builtin.search_kernel`) probes and
-stores; :class:`~xqdesk.engines.builtin.searcher.Searcher` allocates the arrays.
+"""The built-in engine's transposition table, compiled: an int64 array of two words per entry
+(a row: the position's key XOR the entry's data, then the data), :data:`TT_BUCKET` entries per
+index, aged by the number of the search that wrote them. A bucket fills one 64-byte cache line
+(:func:`new_table` aligns it), so a probe costs one memory access. The search
+(:mod:`~xqdesk.engines.builtin.search_kernel`) probes and stores;
+:class:`~xqdesk.engines.builtin.searcher.Searcher` allocates the table.
 """
 from __future__ import annotations
 
@@ -29,11 +31,27 @@ TT_FLAG_SHIFT, TT_FLAG_MASK = 22, 3
 TT_SCORE_SHIFT, TT_SCORE_MASK, TT_SCORE_OFFSET = 24, 0x1FFFF, 65536
 TT_GENERATION_SHIFT, TT_GENERATION_MASK = 41, 255
 
+TT_CHECK, TT_DATA = 0, 1
+"""The two words of an entry, a row of the table: the position's key XOR the data (so that data
+written over another position's key word, by two threads storing at once, is not believed), and
+the data (0: an empty entry)."""
 TT_BUCKET = 4
 """Entries per table index: a position may sit in any of them. A new entry replaces the same
 position's entry, else the bucket's least worth keeping (see tt_store)."""
 TT_AGE_WEIGHT = 8
 """In the replacement choice, each search generation of age costs an entry this many plies of depth."""
+CACHE_LINE = 64
+"""Bytes in a cache line: a bucket's size."""
+
+
+def new_table(entries: int) -> np.ndarray:
+    """An empty table of ``entries`` entries (a multiple of :data:`TT_BUCKET`) whose buckets each
+    start on a cache line."""
+    words = 2 * entries
+    spare = CACHE_LINE // 8
+    raw = np.zeros(words + spare, np.int64)
+    start = (-raw.ctypes.data % CACHE_LINE) // 8
+    return raw[start:start + words].reshape(entries, 2)
 
 
 @njit(**BORROWING_OPTIONS)
@@ -52,9 +70,9 @@ def tt_unpack(data):
 
 
 @njit(**BORROWING_OPTIONS)
-def tt_bucket(tt_keys, key):
+def tt_bucket(table, key):
     """The first entry of ``key``'s bucket."""
-    return np.int64(key & np.uint64(len(tt_keys) // TT_BUCKET - 1)) * TT_BUCKET
+    return np.int64(key & np.uint64(table.shape[0] // TT_BUCKET - 1)) * TT_BUCKET
 
 
 @intrinsic
@@ -74,22 +92,20 @@ def _prefetch(typing_context, array, index):
 
 
 @njit(**BORROWING_OPTIONS)
-def tt_prefetch(tt_keys, tt_data, key):
+def tt_prefetch(table, key):
     """Start loading ``key``'s bucket, so that a probe soon after finds it in the cache."""
-    base = tt_bucket(tt_keys, key)
-    _prefetch(tt_keys, base)
-    _prefetch(tt_data, base)
+    _prefetch(table, tt_bucket(table, key))  # type: ignore[call-arg]  # numba supplies the typing context
 
 
 @njit(**BORROWING_OPTIONS)
-def tt_probe(tt_keys, tt_data, key):
+def tt_probe(table, key):
     """The data of ``key``'s entry, or 0 when the table holds none. An entry counts only when its
-    stored word equals ``key`` XOR its data: data written over another position's key (two threads
+    check word equals ``key`` XOR its data: data written over another position's key (two threads
     storing at once) is ignored."""
-    base = tt_bucket(tt_keys, key)
+    base = tt_bucket(table, key)
     for slot in range(base, base + TT_BUCKET):
-        data = tt_data[slot]
-        if data != 0 and (tt_keys[slot] ^ np.uint64(data)) == key:
+        data = table[slot, TT_DATA]
+        if data != 0 and (np.uint64(table[slot, TT_CHECK]) ^ np.uint64(data)) == key:
             return data
     return np.int64(0)
 
@@ -117,7 +133,7 @@ def tt_age(data, generation):
 
 
 @njit(**BORROWING_OPTIONS)
-def tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply, generation):
+def tt_store(table, key, move, depth, flag, score, ply, generation):
     """Store a search result. The position's own entry is updated (but a deeper entry of this
     search is kept unless the new result is exact and not quiescence's, depth 0; a missing move
     keeps the old one); otherwise
@@ -127,14 +143,14 @@ def tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply, generation):
         score += ply
     elif score < -MATE_BOUND:
         score -= ply
-    base = tt_bucket(tt_keys, key)
+    base = tt_bucket(table, key)
     victim = base
     victim_worth = np.int64(1 << 30)
     for slot in range(base, base + TT_BUCKET):
-        data = tt_data[slot]
+        data = table[slot, TT_DATA]
         if data == 0:
             worth = np.int64(-(1 << 20))
-        elif (tt_keys[slot] ^ np.uint64(data)) == key:
+        elif (np.uint64(table[slot, TT_CHECK]) ^ np.uint64(data)) == key:
             stored_move, stored_depth, _flag, _score = tt_unpack(data)
             if stored_depth > depth and (flag != TT_EXACT or depth == 0) and tt_age(data, generation) == 0:
                 return
@@ -147,5 +163,5 @@ def tt_store(tt_keys, tt_data, key, move, depth, flag, score, ply, generation):
         if worth < victim_worth:
             victim, victim_worth = slot, worth
     data = tt_pack(move, depth, flag, score, generation)
-    tt_data[victim] = data
-    tt_keys[victim] = key ^ np.uint64(data)
+    table[victim, TT_DATA] = data
+    table[victim, TT_CHECK] = np.int64(key ^ np.uint64(data))
