@@ -60,3 +60,32 @@ def test_the_hash_move_comes_first_then_captures_by_victim_then_killers_then_his
     order = [int(mo.pick(move_array, scores, i, len(moves))) for i in range(len(moves))]
     assert order == [hash_move, chariot_takes_chariot, cannon_takes_horse, horse_takes_pawn, killer, quiet_good,
                      quiet_bad]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_scoring_says_which_move_picking_would_take_first(seed: int) -> None:
+    """score_moves returns the index of the first move of the best key, so that take() at 0 swaps
+    forward the very move pick() would: ties with the hash move's rivals, killers and equal history
+    included."""
+    rng = random.Random(seed)
+    board = np.zeros(90, np.int8)
+    board[parse_square("e0")], board[parse_square("e9")] = KING, -KING
+    for square in rng.sample([s for s in range(90) if board[s] == 0], 12):
+        board[square] = rng.choice([CHARIOT, HORSE, PAWN, -CHARIOT, -CANNON, -PAWN])
+    count = rng.randint(1, 40)
+    pool = [encode_move(rng.randrange(90), rng.randrange(90)) for _ in range(6)]
+    moves = rng.choices(pool, k=count)  # repeated moves: every key ties somewhere
+    history = np.zeros(90 * 90, np.int64)
+    for move in moves:
+        history[mo.history_slot(move)] = rng.choice([0, 0, 7, -7, 300])
+    hash_move = rng.choice(moves + [0, 0])
+    killer = rng.choice(moves + [0])
+    buffers = []
+    for _ in range(2):
+        move_array = np.array(moves, np.int64)
+        scores = np.zeros(count, np.int64)
+        first = mo.score_moves(board, move_array, scores, count, hash_move, killer, 0, history, False)
+        buffers.append((move_array, scores, first))
+    (taken_moves, taken_scores, first), (picked_moves, picked_scores, _) = buffers
+    assert int(mo.take(taken_moves, taken_scores, 0, first)) == int(mo.pick(picked_moves, picked_scores, 0, count))
+    assert list(taken_moves) == list(picked_moves) and list(taken_scores) == list(picked_scores)

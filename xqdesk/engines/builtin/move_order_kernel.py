@@ -41,25 +41,43 @@ def history_slot(move):
 @njit(**BORROWING_OPTIONS)
 def score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, history, losing_last):
     """Order keys: the hash move, captures by MVV-LVA, killers, quiet moves by history; with
-    ``losing_last``, captures that lose material by SEE come after every other move."""
+    ``losing_last``, captures that lose material by SEE come after every other move. Returns the
+    index of the first move with the best key (0 when there are none): the move :func:`pick` would
+    take first, which :func:`take` takes without another look at the keys."""
+    first = 0
+    top = MOVE_LOSING_CAPTURE * 2
     for i in range(count):
         move = moves[i]
         target_piece = board[move & MOVE_TO_MASK]
         if move == hash_move:
-            scores[i] = MOVE_HASH
+            score = MOVE_HASH
         elif target_piece != 0:
             victim = target_piece if target_piece > 0 else -target_piece
             attacker = board[move >> MOVE_FROM_SHIFT]
             attacker = attacker if attacker > 0 else -attacker
-            scores[i] = MOVE_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
+            score = MOVE_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
             if losing_last and loses_material(board, move):
-                scores[i] = MOVE_LOSING_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
+                score = MOVE_LOSING_CAPTURE + VICTIM_ORDER[victim] * 64 - VICTIM_ORDER[attacker]
         elif move == killer_a:
-            scores[i] = MOVE_KILLER + 1
+            score = MOVE_KILLER + 1
         elif move == killer_b:
-            scores[i] = MOVE_KILLER
+            score = MOVE_KILLER
         else:
-            scores[i] = history[history_slot(move)]
+            score = history[history_slot(move)]
+        scores[i] = score
+        if score > top:
+            top = score
+            first = i
+    return first
+
+
+@njit(**BORROWING_OPTIONS)
+def take(moves, scores, start, index):
+    """Swap the move at ``index`` into ``start`` and return it."""
+    if index != start:
+        moves[start], moves[index] = moves[index], moves[start]
+        scores[start], scores[index] = scores[index], scores[start]
+    return moves[start]
 
 
 @njit(**BORROWING_OPTIONS)
@@ -73,10 +91,7 @@ def pick(moves, scores, start, count):
     best = start
     while scores[best] != top:
         best += 1
-    if best != start:
-        moves[start], moves[best] = moves[best], moves[start]
-        scores[start], scores[best] = scores[best], scores[start]
-    return moves[start]
+    return take(moves, scores, start, best)
 
 
 @njit(**BORROWING_OPTIONS)

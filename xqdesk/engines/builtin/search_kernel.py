@@ -42,7 +42,7 @@ from xqdesk.engines.builtin.endgame_kernel import scale_for_winning_chances
 from xqdesk.engines.builtin.eval_kernel import evaluate
 from xqdesk.engines.builtin.eval_tables import PARAM_TEMPO
 from xqdesk.engines.builtin.exchange_kernel import check_squares, in_mask, is_en_prise, loses_material, quiet_move_loses
-from xqdesk.engines.builtin.move_order_kernel import MOVE_FROM_SHIFT, MOVE_TO_MASK, pick, reward_cut, score_moves
+from xqdesk.engines.builtin.move_order_kernel import MOVE_FROM_SHIFT, MOVE_TO_MASK, pick, reward_cut, score_moves, take
 from xqdesk.engines.builtin.nnue_kernel import uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
 from xqdesk.engines.builtin.search_context import ALPHABETA_SIGNATURE, QUIESCE_SIGNATURE, SEARCH_ROOT_SIGNATURE
@@ -304,7 +304,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
             if best > alpha:
                 alpha = best
         count = generate_moves(board, side, moves, True)
-    score_moves(board, moves, scores, count, hash_move, 0, 0, history, False)
+    first = score_moves(board, moves, scores, count, hash_move, 0, 0, history, False)
     stand_pat = best
     best_move = 0
 
@@ -322,7 +322,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
             count = generate_moves(board, side, moves, False)
         for i in range(count):
             if phase == 0:
-                move = pick(moves, scores, i, count)
+                move = take(moves, scores, 0, first) if i == 0 else pick(moves, scores, i, count)
                 if not checked:
                     victim = board[move & MOVE_TO_MASK]
                     victim = victim if victim > 0 else -victim
@@ -487,7 +487,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     moves = move_buf[ply]
     scores = score_buf[ply]
     count = generate_moves(board, side, moves, False)
-    score_moves(board, moves, scores, count, hash_move, killers[ply, 0], killers[ply, 1], history, allowed)
+    first = score_moves(board, moves, scores, count, hash_move, killers[ply, 0], killers[ply, 1], history, allowed)
     best = -INFINITY
     best_move = 0
     legal = 0
@@ -501,7 +501,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         if (depth <= tun[T_LATE_MOVE_PRUNING_DEPTH] and static > -INFINITY) else NO_LATE_MOVE_LIMIT
     known = threatened = (np.int64(0), np.int64(0))  # origin squares tested for a threat, and the threatened
     for i in range(count):
-        move = pick(moves, scores, i, count)
+        move = take(moves, scores, 0, first) if i == 0 else pick(moves, scores, i, count)
         # Step 7. Legality: the own general safe, and no check the perpetual-check ban forbids.
         if move == excluded:
             continue
