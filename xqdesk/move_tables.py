@@ -66,6 +66,8 @@ for _sq in range(SQUARE_COUNT):
     for _d, _source in enumerate(_RAY_ORDER):
         _ray = movegen.RAYS[_sq][_source]
         RAYS[_sq, _d, :len(_ray)] = _ray
+RAY_LENGTHS = np.count_nonzero(RAYS >= 0, axis=2).astype(np.int8)
+"""``[sq, d]``: how many squares ray ``d`` of ``sq`` has before the board's edge."""
 KING_STEPS = _padded([_king_steps(sq) for sq in range(SQUARE_COUNT)], 4)
 ADVISOR_STEPS = _padded([_advisor_steps(sq) for sq in range(SQUARE_COUNT)], 4)
 ELEPHANT_STEPS = _padded([[to for to, _ in movegen.ELEPHANT_STEPS[_half_of(sq)][sq]]

@@ -115,7 +115,7 @@ def features_into(board, side, out):
                 out[F_TRAPPED_HORSE] += sign
             attack[color] += 1
         elif kind == CANNON:
-            out[F_CANNON_PIN] += sign * cannon_pins(board, sq, own)
+            out[F_CANNON_PIN] += sign * cannon_pins(board, sq, own, enemy_king)
             if file == enemy_king % FILES:
                 heavy[color] += 1
                 between = pieces_between_on_file(board, sq, enemy_king)

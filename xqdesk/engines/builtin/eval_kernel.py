@@ -23,7 +23,7 @@ from xqdesk.engines.builtin.eval_tables import (
     PARAM_TEMPO,
     PARAM_TRAPPED_HORSE,
 )
-from xqdesk.move_tables import HORSE_LEGS, HORSE_TARGETS, RAYS
+from xqdesk.move_tables import HORSE_LEGS, HORSE_TARGETS, RAY_LENGTHS, RAYS
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 from xqdesk.squares import SQUARE_COUNT as SQUARES
 
@@ -69,15 +69,6 @@ def pieces_between_on_rank(board, a, b):
 
 
 @njit(**BORROWING_OPTIONS)
-def ray_length(sq, d):
-    """How many squares ray ``d`` of ``sq`` has before the board's edge."""
-    k = 0
-    while k < 10 and RAYS[sq, d, k] >= 0:
-        k += 1
-    return k
-
-
-@njit(**BORROWING_OPTIONS)
 def chariot_mobility_and_pins(board, sq, own):
     """(empty squares the chariot on ``sq`` of side ``own`` sees, enemy horses and cannons it pins
     against the enemy king or a chariot behind them)."""
@@ -85,7 +76,7 @@ def chariot_mobility_and_pins(board, sq, own):
     pins = 0
     for d in range(4):
         k, target = next_piece(board, sq, d, -1)
-        mobility += k if k >= 0 else ray_length(sq, d)
+        mobility += k if k >= 0 else RAY_LENGTHS[sq, d]
         if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CANNON):
             behind = next_piece(board, sq, d, k)[1]
             if behind >= 0 and (board[behind] == -own * KING or board[behind] == -own * CHARIOT):
@@ -107,20 +98,24 @@ def horse_mobility(board, sq, own):
 
 
 @njit(**BORROWING_OPTIONS)
-def cannon_pins(board, sq, own):
+def cannon_pins(board, sq, own, enemy_king):
     """Enemy horses and chariots the cannon on ``sq`` of side ``own`` faces over a screen with the
-    enemy king behind them."""
-    pins = 0
-    for d in range(4):
-        k = next_piece(board, sq, d, -1)[0]  # the screen
-        if k < 0:
-            continue
-        k, target = next_piece(board, sq, d, k)
-        if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CHARIOT):
-            behind = next_piece(board, sq, d, k)[1]
-            if behind >= 0 and board[behind] == -own * KING:
-                pins += 1
-    return pins
+    enemy king (on ``enemy_king``) behind them: 0 or 1, looked for only on the ray towards the king."""
+    if sq // 9 == enemy_king // 9:
+        d = 0 if enemy_king > sq else 1
+    elif sq % 9 == enemy_king % 9:
+        d = 2 if enemy_king > sq else 3
+    else:
+        return 0
+    k = next_piece(board, sq, d, -1)[0]  # the screen
+    if k < 0:
+        return 0
+    k, target = next_piece(board, sq, d, k)
+    if target >= 0 and (board[target] == -own * HORSE or board[target] == -own * CHARIOT):
+        behind = next_piece(board, sq, d, k)[1]
+        if behind >= 0 and board[behind] == -own * KING:
+            return 1
+    return 0
 
 
 @njit(**BORROWING_OPTIONS)
@@ -161,7 +156,7 @@ def _side_terms(board, params, sq, piece, enemy_king):
             terms += params[PARAM_TRAPPED_HORSE]
         return 1, terms, False
     if kind == CANNON:
-        terms = cannon_pins(board, sq, own) * params[PARAM_CANNON_PIN]
+        terms = cannon_pins(board, sq, own, enemy_king) * params[PARAM_CANNON_PIN]
         on_file = sq % 9 == enemy_king % 9
         if on_file:
             between = pieces_between_on_file(board, sq, enemy_king)
