@@ -51,7 +51,7 @@ def king_square(pos, side):
     return pos[POS_RED_KING] if side == 1 else pos[POS_BLACK_KING]
 
 
-@njit(**BORROWING_OPTIONS)
+@njit(inline="always", **BORROWING_OPTIONS)  # inlined: a call passes every array word by word
 def is_attacked_king(board, side, king_sq):
     """True when the king of ``side`` (+1/-1) on ``king_sq`` could be captured by the opponent,
     counting the two kings facing each other on an open file (the shared scan of
@@ -76,7 +76,7 @@ def generate_moves(board, side, out, captures_only):
     return n
 
 
-@njit(**BORROWING_OPTIONS)
+@njit(inline="always", **BORROWING_OPTIONS)  # inlined into the search, as is_attacked_king
 def make_move(board, pos, keys, clocks, psq, params, move):
     """Play ``move`` (assumed pseudo-legal) and push the new stack entry; return the captured code."""
     origin = move >> 7
