@@ -101,7 +101,7 @@ def horse_mobility(board, sq, own):
 def cannon_pins(board, sq, own, enemy_king):
     """Enemy horses and chariots the cannon on ``sq`` of side ``own`` faces over a screen with the
     enemy king (on ``enemy_king``) behind them: 0 or 1, looked for only on the ray towards the king."""
-    if sq // 9 == enemy_king // 9:
+    if sq // 9 == enemy_king // 9:  # RAYS' directions: +file, -file, +rank, -rank
         d = 0 if enemy_king > sq else 1
     elif sq % 9 == enemy_king % 9:
         d = 2 if enemy_king > sq else 3

@@ -45,7 +45,7 @@ def score_moves(board, moves, scores, count, hash_move, killer_a, killer_b, hist
     index of the first move with the best key (0 when there are none): the move :func:`pick` would
     take first, which :func:`take` takes without another look at the keys."""
     first = 0
-    top = MOVE_LOSING_CAPTURE * 2
+    top = MOVE_LOSING_CAPTURE * 2  # below every key
     for i in range(count):
         move = moves[i]
         target_piece = board[move & MOVE_TO_MASK]
