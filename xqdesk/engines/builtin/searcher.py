@@ -27,7 +27,6 @@ from xqdesk.engines.builtin.tree_tables import NO_TABLES, TreeTables
 from xqdesk.errors import XqdeskError
 
 ASPIRATION_WINDOW = 40
-TT_ENTRY_BYTES = 16
 
 
 @dataclass(frozen=True)
@@ -160,7 +159,7 @@ class Searcher:
         :data:`~tt_kernel.TT_BUCKET` to an index)."""
         if hash_mb < 1:
             raise XqdeskError(f"hash size must be at least 1 MB, got {hash_mb!r}")
-        entries = 1 << int(np.log2(hash_mb * 1024 * 1024 // TT_ENTRY_BYTES))
+        entries = 1 << int(np.log2(hash_mb * 1024 * 1024 // tt_kernel.TT_ENTRY_BYTES))
         self.tt = tt_kernel.new_table(entries)
 
     @property

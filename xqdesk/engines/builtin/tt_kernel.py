@@ -35,6 +35,8 @@ TT_CHECK, TT_DATA = 0, 1
 """The two words of an entry, a row of the table: the position's key XOR the data (so that data
 written over another position's key word, by two threads storing at once, is not believed), and
 the data (0: an empty entry)."""
+TT_ENTRY_BYTES = 16
+"""Bytes an entry takes: its two int64 words."""
 TT_BUCKET = 4
 """Entries per table index: a position may sit in any of them. A new entry replaces the same
 position's entry, else the bucket's least worth keeping (see tt_store)."""
