@@ -15,10 +15,12 @@ from numba import njit
 
 from xqdesk import move_tables
 from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
+from xqdesk.compiled_indexing import index_without_wraparound
 from xqdesk.move_tables import HORSE_ATTACKER_LEGS, HORSE_ATTACKERS, PAWN_ATTACKERS, RAYS
 from xqdesk.pieces import CANNON, CHARIOT, HORSE, KING, PAWN
 
 drop_stale_compiled_code(__file__, (move_tables,))
+index_without_wraparound(__name__)
 
 CHECKER_BITS = 7
 """Each attacker is packed as its square + 1 in this many bits (0 ends the list)."""

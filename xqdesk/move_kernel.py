@@ -7,6 +7,7 @@ from __future__ import annotations
 from numba import njit
 
 from xqdesk.compiled_cache import BORROWING_OPTIONS
+from xqdesk.compiled_indexing import index_without_wraparound
 from xqdesk.move_tables import (
     ADVISOR_STEPS,
     ELEPHANT_EYES,
@@ -18,6 +19,8 @@ from xqdesk.move_tables import (
     RAYS,
 )
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, PAWN
+
+index_without_wraparound(__name__)
 
 
 @njit(inline="always", **BORROWING_OPTIONS)  # numba inlines it: a call per piece costs

@@ -20,11 +20,13 @@ from numba import njit
 from xqdesk import attack_kernel, move_kernel, move_tables
 from xqdesk.attack_kernel import king_attackers
 from xqdesk.compiled_cache import BORROWING_OPTIONS, COMPILE_OPTIONS, drop_stale_compiled_code
+from xqdesk.compiled_indexing import index_without_wraparound
 from xqdesk.move_kernel import piece_moves
 from xqdesk.pieces import KING
 from xqdesk.squares import SQUARE_COUNT as SQUARES
 
 drop_stale_compiled_code(__file__, (move_tables, move_kernel, attack_kernel))
+index_without_wraparound(__name__)
 
 
 def zobrist_keys(seed: int = 0x58514445) -> tuple[np.ndarray, np.uint64]:

@@ -11,7 +11,10 @@ from __future__ import annotations
 from numba import njit
 
 from xqdesk.compiled_cache import BORROWING_OPTIONS
+from xqdesk.compiled_indexing import index_without_wraparound
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, PAWN
+
+index_without_wraparound(__name__)
 
 FULL_SHARE = 16
 """A score is kept whole (16 sixteenths) unless one of the cases below applies."""

@@ -5,6 +5,7 @@ from numba import njit
 
 from xqdesk import move_tables
 from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
+from xqdesk.compiled_indexing import index_without_wraparound
 from xqdesk.engines.builtin import board_kernel, eval_tables
 from xqdesk.engines.builtin.board_kernel import POS_BLACK_KING, POS_HEIGHT, POS_RED_KING, POS_SIDE
 from xqdesk.engines.builtin.eval_tables import (
@@ -28,6 +29,7 @@ from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 from xqdesk.squares import SQUARE_COUNT as SQUARES
 
 drop_stale_compiled_code(__file__, (move_tables, eval_tables, board_kernel))
+index_without_wraparound(__name__)
 
 
 @njit(**BORROWING_OPTIONS)

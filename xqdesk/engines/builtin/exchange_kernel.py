@@ -14,6 +14,7 @@ from numba import njit, types
 
 from xqdesk import move_tables
 from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
+from xqdesk.compiled_indexing import index_without_wraparound
 from xqdesk.move_tables import (
     ADVISOR_STEPS,
     ELEPHANT_EYES,
@@ -27,6 +28,7 @@ from xqdesk.move_tables import (
 from xqdesk.pieces import ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, KING, PAWN
 
 drop_stale_compiled_code(__file__, (move_tables,))
+index_without_wraparound(__name__)
 
 EXCHANGE_VALUE = np.array([0, 100, 200, 200, 400, 450, 1000, 5000], np.int64)
 """Each piece type's value in an exchange (index 0 unused): fixed, whatever the square."""

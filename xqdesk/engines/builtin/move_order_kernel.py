@@ -8,11 +8,13 @@ import numpy as np
 from numba import njit
 
 from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
+from xqdesk.compiled_indexing import index_without_wraparound
 from xqdesk.engines.builtin import exchange_kernel
 from xqdesk.engines.builtin.exchange_kernel import loses_material
 from xqdesk.squares import SQUARE_COUNT as SQUARES
 
 drop_stale_compiled_code(__file__, (exchange_kernel,))
+index_without_wraparound(__name__)
 
 # A move is ``origin << MOVE_FROM_SHIFT | target``.
 MOVE_FROM_SHIFT, MOVE_TO_MASK = 7, 127

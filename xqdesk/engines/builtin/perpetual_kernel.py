@@ -19,8 +19,10 @@ from numba import njit
 from xqdesk import attack_kernel
 from xqdesk.attack_kernel import CHECKER_BITS, CHECKER_MASK, king_attackers
 from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
+from xqdesk.compiled_indexing import index_without_wraparound
 
 drop_stale_compiled_code(__file__, (attack_kernel,))
+index_without_wraparound(__name__)
 
 
 @njit(**BORROWING_OPTIONS)

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from xqdesk.compiled_cache import BORROWING_OPTIONS, drop_stale_compiled_code
+from xqdesk.compiled_indexing import index_without_wraparound
 from xqdesk.engines.builtin import (
     board_kernel,
     endgame_kernel,
@@ -91,6 +92,7 @@ from xqdesk.squares import SQUARE_COUNT as SQUARES
 drop_stale_compiled_code(__file__, (eval_tables, board_kernel, eval_kernel, perpetual_kernel,
                                    exchange_kernel, endgame_kernel, table_kernel, nnue_kernel, tt_kernel,
                                    move_order_kernel, search_context, search_tunables))
+index_without_wraparound(__name__)
 
 
 POLL_MASK = 1023

@@ -14,6 +14,9 @@ from numba.core import cgutils
 from numba.core.extending import intrinsic
 
 from xqdesk.compiled_cache import BORROWING_OPTIONS
+from xqdesk.compiled_indexing import index_without_wraparound
+
+index_without_wraparound(__name__)
 
 MATE = 31000
 MATE_BOUND = 30000
