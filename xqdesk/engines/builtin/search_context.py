@@ -1,16 +1,26 @@
 """The compiled search's context: every array it reads and writes, as one named record
-(:class:`SearchContext`), and the numba types of that record and of the search's entry points
-(:mod:`~xqdesk.engines.builtin.search_kernel`). :class:`~xqdesk.engines.builtin.searcher.Searcher`
-builds the record.
+(:class:`SearchContext`); the handle through which the compiled search receives it (one array of
+the arrays' addresses and shapes, :func:`bind` and :func:`context_from`); and the numba types of
+the search's entry points (:mod:`~xqdesk.engines.builtin.search_kernel`).
+:class:`~xqdesk.engines.builtin.searcher.Searcher` builds the record.
+
+Why a handle: numba passes a record of arrays to a function as all of its arrays' fields, seven
+words or more an array, so each recursive call of the search copied some 240 words; the handle is
+one array, and the callee rebuilds the arrays it uses from it in registers.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Callable, NamedTuple, cast
 
 import numpy as np
 from numba import types
+from numba.core import cgutils
+from numba.core.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
+from numba.np.numpy_support import as_dtype
 
 from xqdesk.engines.builtin.nnue_kernel import NETWORK_STATE_TYPE, NetworkState
+from xqdesk.errors import XqdeskError
 
 
 class SearchContext(NamedTuple):
@@ -68,8 +78,8 @@ class SearchContext(NamedTuple):
     reductions and extensions), indexed by the ``T_*`` constants."""
 
 
-# The context's type, spelled out so the recursive functions are compiled for exactly one
-# signature (literal-typed specialisations of recursive functions do not survive numba's disk cache).
+# The context's type: what the handle's arrays are, field by field (the network's arrays in its
+# place), and what context_from builds.
 _INT64_1D = types.int64[::1]
 _INT64_2D = types.int64[:, ::1]
 CONTEXT_TYPE = types.NamedTuple((
@@ -82,7 +92,96 @@ CONTEXT_TYPE = types.NamedTuple((
     NETWORK_STATE_TYPE,  # learned evaluation
     _INT64_1D,  # tunables
 ), SearchContext)
-QUIESCE_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.boolean, types.boolean)
-ALPHABETA_SIGNATURE = types.int64(CONTEXT_TYPE, types.int64, types.int64, types.int64, types.int64,
+
+FIELD_WORDS = 4
+"""Words of the handle per array: its address, then its shape (at most three dimensions)."""
+
+
+def _array_types(record_type: Any) -> list[types.Array]:
+    """The types of a record type's arrays, depth first (a nested record's arrays in its place)."""
+    found: list[types.Array] = []
+    for member in record_type.types:
+        found.extend(_array_types(member) if isinstance(member, types.BaseNamedTuple) else [member])
+    return found
+
+
+def _arrays(record: tuple[Any, ...]) -> list[np.ndarray]:
+    """A record's arrays, in the order of :func:`_array_types`."""
+    found: list[np.ndarray] = []
+    for value in record:
+        found.extend(_arrays(value) if isinstance(value, tuple) else [value])
+    return found
+
+
+class BoundContext(NamedTuple):
+    """A context and its handle. The handle holds addresses only, so the context it was made
+    from must live as long as it is used: the two travel together."""
+
+    context: SearchContext
+    handle: np.ndarray
+
+
+def bind(context: SearchContext) -> BoundContext:
+    """``context`` with its handle: for each array, in field order, its address and shape.
+    Raises XqdeskError when an array is not of its field's type (the compiled search would read
+    its memory as that type), or not contiguous."""
+    arrays = _arrays(context)
+    expected = _array_types(CONTEXT_TYPE)
+    handle = np.zeros(FIELD_WORDS * len(expected), np.int64)
+    for index, (array, array_type) in enumerate(zip(arrays, expected, strict=True)):
+        if array.dtype != as_dtype(array_type.dtype) or array.ndim != array_type.ndim \
+                or not array.flags.c_contiguous:
+            raise XqdeskError(f"search context array {index}: {array.dtype}, {array.ndim} dimensions, "
+                              f"contiguous {array.flags.c_contiguous}; expected {array_type}")
+        handle[FIELD_WORDS * index] = array.ctypes.data
+        handle[FIELD_WORDS * index + 1:FIELD_WORDS * index + 1 + array.ndim] = array.shape
+    return BoundContext(context, handle)
+
+
+def _array_at(context: Any, builder: Any, array_type: types.Array, address: Any, shape: list[Any]) -> Any:
+    """The LLVM value of a C-contiguous array of ``array_type`` over ``address`` (no reference count)."""
+    array = make_array(array_type)(context, builder)
+    itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(array_type.dtype)))
+    strides = []
+    stride = itemsize
+    for size in reversed(shape):
+        strides.append(stride)
+        stride = builder.mul(stride, size)
+    populate_array(array, data=builder.inttoptr(address, array.data.type), shape=shape, strides=strides[::-1],
+                   itemsize=itemsize, meminfo=None)
+    return array._getvalue()
+
+
+@intrinsic
+def _context_from(typing_context: Any, handle: Any) -> Any:
+    """See :data:`context_from`."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        words = make_array(signature.args[0])(context, builder, args[0]).data
+        next_array = iter(range(len(_array_types(CONTEXT_TYPE))))
+
+        def build(record_type: Any) -> Any:
+            values = []
+            for member in record_type.types:
+                if isinstance(member, types.BaseNamedTuple):
+                    values.append(build(member))
+                    continue
+                base = FIELD_WORDS * next(next_array)
+                address = builder.load(cgutils.gep(builder, words, base))
+                shape = [builder.load(cgutils.gep(builder, words, base + 1 + d)) for d in range(member.ndim)]
+                values.append(_array_at(context, builder, member, address, shape))
+            return context.make_tuple(builder, record_type, values)
+        return build(CONTEXT_TYPE)
+    return CONTEXT_TYPE(handle), codegen
+
+
+context_from = cast(Callable[[np.ndarray], SearchContext], _context_from)
+"""In compiled code, the :class:`SearchContext` a handle made by :func:`bind` points to: views
+of the same arrays, built in registers (the callee reads only the words of the arrays it uses)."""
+
+
+HANDLE_TYPE = _INT64_1D
+"""The compiled search's entry points take the context as a handle (:func:`bind`)."""
+QUIESCE_SIGNATURE = types.int64(HANDLE_TYPE, types.int64, types.int64, types.int64, types.boolean, types.boolean)
+ALPHABETA_SIGNATURE = types.int64(HANDLE_TYPE, types.int64, types.int64, types.int64, types.int64,
                                   types.boolean, types.boolean)
-SEARCH_ROOT_SIGNATURE = types.int64(CONTEXT_TYPE, _INT64_1D, types.int64, types.int64, types.int64, types.int64)
+SEARCH_ROOT_SIGNATURE = types.int64(HANDLE_TYPE, _INT64_1D, types.int64, types.int64, types.int64, types.int64)

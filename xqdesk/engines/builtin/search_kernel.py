@@ -46,7 +46,12 @@ from xqdesk.engines.builtin.exchange_kernel import check_squares, in_mask, is_en
 from xqdesk.engines.builtin.move_order_kernel import MOVE_FROM_SHIFT, MOVE_TO_MASK, pick, reward_cut, score_moves, take
 from xqdesk.engines.builtin.nnue_kernel import uses_network
 from xqdesk.engines.builtin.perpetual_kernel import checking_pieces, is_banned
-from xqdesk.engines.builtin.search_context import ALPHABETA_SIGNATURE, QUIESCE_SIGNATURE, SEARCH_ROOT_SIGNATURE
+from xqdesk.engines.builtin.search_context import (
+    ALPHABETA_SIGNATURE,
+    QUIESCE_SIGNATURE,
+    SEARCH_ROOT_SIGNATURE,
+    context_from,
+)
 from xqdesk.engines.builtin.search_tunables import (
     T_CHECK_EXTENSION_PLY_FACTOR,
     T_CHECK_EXTENSION_PLY_SLACK,
@@ -153,11 +158,13 @@ def _is_repetition(keys, clocks, h):
 
 
 @njit(**BORROWING_OPTIONS)
-def _static_score(board, pos, keys, psq, params, counters, network):
-    """The evaluation for the side to move — the ``network``'s when one is loaded, else the
-    hand-written one — scaled, when the root is an endgame (``C_ENDGAME``), by the winning chances
-    of the side it favours. (It takes the context's arrays, not the context: passing the whole
-    context at every node costs speed.)"""
+def _static_score(handle):
+    """The evaluation for the side to move of the context ``handle`` points to — the network's
+    when one is loaded, else the hand-written one — scaled, when the root is an endgame
+    (``C_ENDGAME``), by the winning chances of the side it favours."""
+    ctx = context_from(handle)
+    board, pos, keys, psq, params, counters, network = \
+        ctx.board, ctx.pos, ctx.keys, ctx.psq, ctx.params, ctx.counters, ctx.network
     if uses_network(network):
         score = nnue_kernel.evaluate(network, board, pos, keys)
     else:
@@ -168,9 +175,12 @@ def _static_score(board, pos, keys, psq, params, counters, network):
 
 
 @njit(**BORROWING_OPTIONS)
-def _probe_tables(board, pos, clocks, counters, ply, table_meta, table_positions, table_values):
+def _probe_tables(handle, ply):
     """``(found, score)`` of the position from the endgame tables, probed only right after a
     capture (the material is the root's until one, and the root's own balance is not packed)."""
+    ctx = context_from(handle)
+    board, pos, clocks, counters = ctx.board, ctx.pos, ctx.clocks, ctx.counters
+    table_meta, table_positions, table_values = ctx.table_meta, ctx.table_positions, ctx.table_values
     h = pos[POS_HEIGHT]
     if len(table_meta) == 0 or ply == 0 or clocks[h] != 0:
         return False, 0
@@ -237,7 +247,7 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
 
 
 @njit(QUIESCE_SIGNATURE, **BORROWING_OPTIONS)
-def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
+def quiesce(handle, ply, alpha, beta, checked, quiet_checks):
     """The value of the position on ``ctx``'s board after captures only, searched until it is quiet.
 
     Contract: fail-soft (the result may lie outside ``alpha``..``beta``: at most alpha means an
@@ -250,6 +260,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
 
     Steps: 1. count the node, draws and tablebases; 2. the table; 3. stand pat (lazily);
     4. captures by MVV-LVA, pruned by delta and SEE, then quiet checks; 5. store."""
+    ctx = context_from(handle)
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, history, move_buf = ctx.psq, ctx.params, ctx.history, ctx.move_buf
     score_buf, counters, stop = ctx.score_buf, ctx.counters, ctx.stop
@@ -264,12 +275,11 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
     h = pos[POS_HEIGHT]
     if clocks[h] >= counters[C_DRAW_PLIES]:
         return 0
-    in_table, table_value = _probe_tables(board, pos, clocks, counters, ply, ctx.table_meta, ctx.table_positions,
-                                          ctx.table_values)
+    in_table, table_value = _probe_tables(handle, ply)
     if in_table:
         return table_value
     if ply >= MAX_PLY - 1:
-        return _static_score(board, pos, keys, psq, params, counters, ctx.network)
+        return _static_score(handle)
 
     # Step 2. The transposition table: any stored depth answers outside principal-variation nodes.
     key = keys[h]
@@ -300,7 +310,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
         if lazy > 0 and estimate + lazy <= alpha:
             best = estimate + lazy  # at most this; stand pat cannot raise alpha
         else:
-            best = _static_score(board, pos, keys, psq, params, counters, ctx.network)
+            best = _static_score(handle)
             if best >= beta:
                 return best
             if best > alpha:
@@ -352,7 +362,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
             if phase == 1 and not gives_check:
                 unmake_move(board, pos, move, captured)
                 continue
-            score = -quiesce(ctx, ply + 1, -beta, -alpha, gives_check, never)
+            score = -quiesce(handle, ply + 1, -beta, -alpha, gives_check, never)
             unmake_move(board, pos, move, captured)
             if counters[C_STOPPED] != 0:
                 return 0
@@ -371,7 +381,7 @@ def quiesce(ctx, ply, alpha, beta, checked, quiet_checks):
 
 
 @njit(ALPHABETA_SIGNATURE, **BORROWING_OPTIONS)
-def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
+def alphabeta(handle, depth, ply, alpha, beta, checked, null_ok):
     """The value of the position on ``ctx``'s board searched ``depth`` plies deep (then
     :func:`quiesce`): a principal-variation search with a transposition table, null move,
     futility and late-move pruning, late-move reductions, and check, mate-threat and singular
@@ -390,6 +400,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     move; 5. singular test; 6. generate and order; 7. the moves: legality and the ban; 8. pruning;
     9. extensions; 10. the search of a move (reduced, null window, re-searched); 11. a better
     move; 12. mate; 13. store."""
+    ctx = context_from(handle)
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, tt = ctx.psq, ctx.params, ctx.tt
     killers, history, move_buf, score_buf = ctx.killers, ctx.history, ctx.move_buf, ctx.score_buf
@@ -403,19 +414,18 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     # Step 1. Initialise the node: quiescence at the horizon; draws, tablebases, the ply limit;
     # mate-distance pruning.
     if depth <= 0:
-        return quiesce(ctx, ply, alpha, beta, checked, allowed)
+        return quiesce(handle, ply, alpha, beta, checked, allowed)
     if _tick(counters, stop):
         return 0
     pv_len[ply] = ply
     h = pos[POS_HEIGHT]
     if clocks[h] >= counters[C_DRAW_PLIES] or _drawn_repetition(keys, clocks, trail_checkers, counters, h):
         return 0
-    in_table, table_value = _probe_tables(board, pos, clocks, counters, ply, ctx.table_meta, ctx.table_positions,
-                                          ctx.table_values)
+    in_table, table_value = _probe_tables(handle, ply)
     if in_table:
         return table_value
     if ply >= MAX_PLY - 1:
-        return _static_score(board, pos, keys, psq, params, counters, ctx.network)
+        return _static_score(handle)
     if alpha < -MATE + ply:
         alpha = -MATE + ply
     if beta > MATE - ply - 1:
@@ -444,7 +454,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
     threat_square = -1  # the square the opponent's best reply to a null move goes to
     mate_threat = False  # that reply mates
     if not checked and not is_pv and excluded == 0:
-        static = _static_score(board, pos, keys, psq, params, counters, ctx.network)
+        static = _static_score(handle)
         if depth <= tun[T_REVERSE_FUTILITY_DEPTH] and static - tun[T_REVERSE_FUTILITY_MARGIN] * depth >= beta \
                 and beta > -MATE_BOUND and beta < MATE_BOUND:
             return static
@@ -456,7 +466,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             make_null_move(pos, keys, clocks, psq)
             trail_moves[h + 1] = 0
             trail_checkers[h + 1] = 0
-            score = -alphabeta(ctx, depth - 1 - reduction, ply + 1, -beta, -beta + 1, forbidden, forbidden)
+            score = -alphabeta(handle, depth - 1 - reduction, ply + 1, -beta, -beta + 1, forbidden, forbidden)
             unmake_null_move(pos)
             if counters[C_STOPPED] != 0:
                 return 0
@@ -477,7 +487,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
             and tt_score > -MATE_BOUND and tt_score < MATE_BOUND:
         singular_beta = tt_score - tun[T_SINGULAR_MARGIN] * depth
         ctx.excluded[ply] = hash_move
-        score = alphabeta(ctx, (depth - 1) // 2, ply, singular_beta - 1, singular_beta, checked, forbidden)
+        score = alphabeta(handle, (depth - 1) // 2, ply, singular_beta - 1, singular_beta, checked, forbidden)
         ctx.excluded[ply] = 0
         if counters[C_STOPPED] != 0:
             return 0
@@ -533,7 +543,7 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
         # Step 10. The first move with the full window; later ones reduced (late quiet moves that
         # do not escape the threat) with a null window, re-searched when they beat alpha.
         if legal == 1:
-            score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
+            score = -alphabeta(handle, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
         else:
             reduction = 0
             if depth >= tun[T_LMR_MIN_DEPTH] and is_quiet and not checked and not gives_check \
@@ -548,11 +558,11 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
                     reduction += 1
                 if is_pv and reduction > 1:
                     reduction -= 1
-            score = -alphabeta(ctx, new_depth - reduction, ply + 1, -alpha - 1, -alpha, gives_check, allowed)
+            score = -alphabeta(handle, new_depth - reduction, ply + 1, -alpha - 1, -alpha, gives_check, allowed)
             if score > alpha and reduction > 0:
-                score = -alphabeta(ctx, new_depth, ply + 1, -alpha - 1, -alpha, gives_check, allowed)
+                score = -alphabeta(handle, new_depth, ply + 1, -alpha - 1, -alpha, gives_check, allowed)
             if score > alpha and score < beta:
-                score = -alphabeta(ctx, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
+                score = -alphabeta(handle, new_depth, ply + 1, -beta, -alpha, gives_check, allowed)
         unmake_move(board, pos, move, captured)
         if counters[C_STOPPED] != 0:
             return 0
@@ -594,10 +604,11 @@ def alphabeta(ctx, depth, ply, alpha, beta, checked, null_ok):
 
 
 @njit(SEARCH_ROOT_SIGNATURE, **BORROWING_OPTIONS)
-def search_root(ctx, root_moves, root_count, depth, alpha, beta):
+def search_root(handle, root_moves, root_count, depth, alpha, beta):
     """Search the given root moves (best first) to ``depth``. Returns the best score; the best line
     is left in ``pv[0, :pv_len[0]]`` and ``counters[C_ROOT_DONE]`` counts completed root moves (so a
     stopped iteration's partial result can be judged)."""
+    ctx = context_from(handle)
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, tt = ctx.psq, ctx.params, ctx.tt
     pv, pv_len, counters = ctx.pv, ctx.pv_len, ctx.counters
@@ -620,11 +631,11 @@ def search_root(ctx, root_moves, root_count, depth, alpha, beta):
             ctx.trail_checkers[pos[POS_HEIGHT]] = 0
         new_depth = depth - 1 + (1 if gives_check else 0)
         if i == 0:
-            score = -alphabeta(ctx, new_depth, child_ply, -beta, -alpha, gives_check, allowed)
+            score = -alphabeta(handle, new_depth, child_ply, -beta, -alpha, gives_check, allowed)
         else:
-            score = -alphabeta(ctx, new_depth, child_ply, -alpha - 1, -alpha, gives_check, allowed)
+            score = -alphabeta(handle, new_depth, child_ply, -alpha - 1, -alpha, gives_check, allowed)
             if score > alpha and score < beta:
-                score = -alphabeta(ctx, new_depth, child_ply, -beta, -alpha, gives_check, allowed)
+                score = -alphabeta(handle, new_depth, child_ply, -beta, -alpha, gives_check, allowed)
         unmake_move(board, pos, move, captured)
         if counters[C_STOPPED] != 0:
             break

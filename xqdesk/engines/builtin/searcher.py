@@ -21,7 +21,7 @@ from xqdesk.engines.builtin.eval_tables import phase_material
 from xqdesk.engines.builtin.nnue import Network
 from xqdesk.engines.builtin.nnue_kernel import NetworkState
 from xqdesk.engines.builtin.position import Position
-from xqdesk.engines.builtin.search_context import SearchContext
+from xqdesk.engines.builtin.search_context import BoundContext, SearchContext, bind
 from xqdesk.engines.builtin.search_tunables import tunable_values
 from xqdesk.engines.builtin.tree_tables import NO_TABLES, TreeTables
 from xqdesk.errors import XqdeskError
@@ -73,15 +73,15 @@ class _Worker:
         self.history[:] = 0
 
     def context(self, position: Position, tt: np.ndarray, stop: np.ndarray,
-                tunables: np.ndarray, tables: TreeTables = NO_TABLES) -> SearchContext:
-        return SearchContext(
+                tunables: np.ndarray, tables: TreeTables = NO_TABLES) -> BoundContext:
+        return bind(SearchContext(
             board=position.board, pos=position.pos, keys=position.keys, clocks=position.clocks,
             psq=position.psq, trail_moves=position.trail_moves, trail_checkers=position.trail_checkers,
             params=position.params, tt=tt,
             killers=self.killers, history=self.history, move_buf=self.move_buf, score_buf=self.score_buf,
             pv=self.pv, pv_len=self.pv_len, counters=self.counters, stop=stop, excluded=self.excluded,
             table_meta=tables.meta, table_positions=tables.positions, table_values=tables.values,
-            network=self.network, tunables=tunables)
+            network=self.network, tunables=tunables))
 
     def prepare(self, settings: np.ndarray) -> None:
         """Start a search: ``settings`` are the counters' initial values (limits, rules)."""
@@ -98,7 +98,7 @@ class _Worker:
     def stopped(self) -> bool:
         return bool(self.counters[search_kernel.C_STOPPED] != 0)
 
-    def search_window(self, context: SearchContext, moves: np.ndarray, depth: int, guess: int
+    def search_window(self, context: BoundContext, moves: np.ndarray, depth: int, guess: int
                       ) -> tuple[int, tuple[int, ...] | None, bool]:
         """One root search with aspiration windows around ``guess``. Returns (score, pv,
         complete); pv is None when a stop came before anything usable was proved."""
@@ -108,7 +108,7 @@ class _Worker:
         else:
             alpha, beta = guess - delta, guess + delta
         while True:
-            score = int(search_kernel.search_root(context, moves, len(moves), depth, alpha, beta))
+            score = int(search_kernel.search_root(context.handle, moves, len(moves), depth, alpha, beta))
             pv = tuple(int(m) for m in self.pv[0, :self.pv_len[0]])
             if self.stopped:
                 # The first root move (the previous best) must be done, and a later one must have
