@@ -2,7 +2,9 @@
 
 The search context ``ctx`` is a :class:`~xqdesk.engines.builtin.search_context.SearchContext`, a
 named record of arrays (built by :class:`xqdesk.engines.builtin.searcher.Searcher`): the position
-state of ``board_kernel``, the transposition table and the search's own tables. ``stop[0]`` is
+state of ``board_kernel``, the transposition table and the search's own tables. The entry points
+and the helpers called at every node take it as a ``handle`` (``search_context.bind``) and rebuild
+it with ``context_from``: numba would copy a record of arrays word by word at each call. ``stop[0]`` is
 written by a watchdog thread; the search polls it every 1024 nodes, so a hard deadline is honoured
 within well under a millisecond.
 """
@@ -248,7 +250,8 @@ def _drawn_repetition(keys, clocks, trail_checkers, counters, h):
 
 @njit(QUIESCE_SIGNATURE, **BORROWING_OPTIONS)
 def quiesce(handle, ply, alpha, beta, checked, quiet_checks):
-    """The value of the position on ``ctx``'s board after captures only, searched until it is quiet.
+    """The value of the position on the board of the context ``handle`` points to, after captures
+    only, searched until it is quiet.
 
     Contract: fail-soft (the result may lie outside ``alpha``..``beta``: at most alpha means an
     upper bound, at least beta a lower bound), from the side to move's view; mate in ``n`` plies
@@ -382,10 +385,10 @@ def quiesce(handle, ply, alpha, beta, checked, quiet_checks):
 
 @njit(ALPHABETA_SIGNATURE, **BORROWING_OPTIONS)
 def alphabeta(handle, depth, ply, alpha, beta, checked, null_ok):
-    """The value of the position on ``ctx``'s board searched ``depth`` plies deep (then
-    :func:`quiesce`): a principal-variation search with a transposition table, null move,
-    futility and late-move pruning, late-move reductions, and check, mate-threat and singular
-    extensions.
+    """The value of the position on the board of the context ``handle`` points to, searched
+    ``depth`` plies deep (then :func:`quiesce`): a principal-variation search with a
+    transposition table, null move, futility and late-move pruning, late-move reductions, and
+    check, mate-threat and singular extensions.
 
     Contract: fail-soft, from the side to move's view (a result at most ``alpha`` is an upper
     bound, at least ``beta`` a lower bound); mate in ``n`` plies from the root scores ``MATE - n``,
@@ -605,9 +608,10 @@ def alphabeta(handle, depth, ply, alpha, beta, checked, null_ok):
 
 @njit(SEARCH_ROOT_SIGNATURE, **BORROWING_OPTIONS)
 def search_root(handle, root_moves, root_count, depth, alpha, beta):
-    """Search the given root moves (best first) to ``depth``. Returns the best score; the best line
-    is left in ``pv[0, :pv_len[0]]`` and ``counters[C_ROOT_DONE]`` counts completed root moves (so a
-    stopped iteration's partial result can be judged)."""
+    """Search the given root moves (best first) to ``depth`` on the context ``handle`` points to.
+    Returns the best score; the best line is left in ``pv[0, :pv_len[0]]`` and
+    ``counters[C_ROOT_DONE]`` counts completed root moves (so a stopped iteration's partial result
+    can be judged)."""
     ctx = context_from(handle)
     board, pos, keys, clocks = ctx.board, ctx.pos, ctx.keys, ctx.clocks
     psq, params, tt = ctx.psq, ctx.params, ctx.tt
