@@ -105,6 +105,10 @@ def _array_types(record_type: Any) -> list[types.Array]:
     return found
 
 
+_ARRAY_TYPES = _array_types(CONTEXT_TYPE)
+"""The types of the context's arrays, in the handle's order."""
+
+
 def _arrays(record: tuple[Any, ...]) -> list[np.ndarray]:
     """A record's arrays, in the order of :func:`_array_types`."""
     found: list[np.ndarray] = []
@@ -125,10 +129,8 @@ def bind(context: SearchContext) -> BoundContext:
     """``context`` with its handle: for each array, in field order, its address and shape.
     Raises XqdeskError when an array is not of its field's type (the compiled search would read
     its memory as that type), or not contiguous."""
-    arrays = _arrays(context)
-    expected = _array_types(CONTEXT_TYPE)
-    handle = np.zeros(FIELD_WORDS * len(expected), np.int64)
-    for index, (array, array_type) in enumerate(zip(arrays, expected, strict=True)):
+    handle = np.zeros(FIELD_WORDS * len(_ARRAY_TYPES), np.int64)
+    for index, (array, array_type) in enumerate(zip(_arrays(context), _ARRAY_TYPES, strict=True)):
         if array.dtype != as_dtype(array_type.dtype) or array.ndim != array_type.ndim \
                 or not array.flags.c_contiguous:
             raise XqdeskError(f"search context array {index}: {array.dtype}, {array.ndim} dimensions, "
@@ -139,7 +141,9 @@ def bind(context: SearchContext) -> BoundContext:
 
 
 def _array_at(context: Any, builder: Any, array_type: types.Array, address: Any, shape: list[Any]) -> Any:
-    """The LLVM value of a C-contiguous array of ``array_type`` over ``address`` (no reference count)."""
+    """The LLVM value of a C-contiguous array of ``array_type`` over ``address`` (no reference count:
+    ``numba.carray`` would do the same, but numba refuses it in kernels compiled without reference
+    counting)."""
     array = make_array(array_type)(context, builder)
     itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(array_type.dtype)))
     strides = []
@@ -157,7 +161,7 @@ def _context_from(typing_context: Any, handle: Any) -> Any:
     """See :data:`context_from`."""
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         words = make_array(signature.args[0])(context, builder, args[0]).data
-        next_array = iter(range(len(_array_types(CONTEXT_TYPE))))
+        next_array = iter(range(len(_ARRAY_TYPES)))
 
         def build(record_type: Any) -> Any:
             values = []

@@ -3,10 +3,9 @@
 The search context ``ctx`` is a :class:`~xqdesk.engines.builtin.search_context.SearchContext`, a
 named record of arrays (built by :class:`xqdesk.engines.builtin.searcher.Searcher`): the position
 state of ``board_kernel``, the transposition table and the search's own tables. The entry points
-and the helpers called at every node take it as a ``handle`` (``search_context.bind``) and rebuild
-it with ``context_from``: numba would copy a record of arrays word by word at each call. ``stop[0]`` is
-written by a watchdog thread; the search polls it every 1024 nodes, so a hard deadline is honoured
-within well under a millisecond.
+and the helpers called at every node take it as a ``handle`` and rebuild it with ``context_from``
+(``search_context`` says why). ``stop[0]`` is written by a watchdog thread; the search polls it
+every 1024 nodes, so a hard deadline is honoured within well under a millisecond.
 """
 from __future__ import annotations
 
